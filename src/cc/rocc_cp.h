@@ -1,0 +1,95 @@
+/*
+ * rocc_cp.h -- RoCC congestion point (CP): the fair-rate calculator of
+ * Alg. 1 (Taheri et al., "RoCC", CoNEXT 2020, §3.2), in fixed point.
+ *
+ * Model: one struct rocc_cp per egress queue.  Every T the caller reads the
+ * queue length in bytes and calls rocc_cp_update(), which runs
+ * CALCULATE_FAIR_RATE once and returns the new fair rate F in ΔF units; the
+ * caller then sends F to the flows its flow table selects (rocc_flowtable.h)
+ * in CNPs (rocc_cnp.h).  Queue lengths are kept in ΔQ units, rates in ΔF
+ * units (§3.2, Table 2).
+ *
+ * Fixed point.  α̃ and β̃ are unsigned Q16.16.  The PI step of Alg. 1 line 8
+ *
+ *     step = (α̃·(Qcur−Qref) + β̃·(Qcur−Qold)) / (2^16 · ratio)
+ *
+ * is computed exactly in int64 (numerator) and divided once by the power of
+ * two 2^16·ratio, where ratio ∈ {1,2,...,32} is AUTO_TUNE's divisor (line
+ * 19-20).  The division truncates toward zero (C `/`); in hardware this is
+ * an arithmetic shift after adding (2^k − 1) to negative numerators.  Then
+ * F ← F − step.  See rocc_cp_params.pi_round for the authors' variant.
+ *
+ * Nothing here allocates, does I/O or keeps global state.
+ */
+#ifndef ROCC_CP_H
+#define ROCC_CP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How F − step is rounded (an addition to the brief's API). */
+enum rocc_cp_round {
+    /* step truncated toward zero, then F − step (default). */
+    ROCC_CP_ROUND_TRUNC = 0,
+    /* floor(F − exact step): what the authors' OMNeT++ code computes, since
+     * it assigns the double F − a·(..) − b·(..) to an int and F − step > 0
+     * whenever the result is not clamped to Fmin anyway (reference doc §1). */
+    ROCC_CP_ROUND_AUTHORS = 1
+};
+
+struct rocc_cp_params {
+    uint32_t q_unit_bytes;   /* ΔQ, 600 B (§6) */
+    uint32_t f_unit_mbps;    /* ΔF, 10 Mb/s (§6) */
+    uint32_t q_ref, q_mid, q_max;   /* in ΔQ units */
+    uint32_t f_min, f_max;          /* in ΔF units */
+    uint32_t alpha_q16, beta_q16;   /* α̃, β̃ as unsigned Q16.16 (0.3 -> 19661) */
+    uint64_t period_ps;             /* T */
+    uint32_t f_init;                /* F before the first update (our choice, see below) */
+    uint32_t pi_round;              /* enum rocc_cp_round; default ROCC_CP_ROUND_TRUNC */
+};
+
+/* Largest α̃/β̃ accepted (Q16.16 value 256.0): keeps every PI product inside
+ * int64 for any uint32 queue length (2^24 · 2^32 · 2 < 2^63).  Not from the
+ * paper; the paper's values (§6: ≤ 2.25) are far below it. */
+#define ROCC_CP_MAX_GAIN_Q16 (1u << 24)
+
+/* Fill params with the paper's defaults for a link of this speed:
+ * 40G: Qref/Qmid/Qmax 150/300/360 KB (KB = 1000 B), α̃ 0.3, β̃ 1.5, Fmax 4000;
+ * 100G: 300/600/660 KB, 0.45, 2.25, Fmax 10000; Fmin 10; T 40 µs (§6).
+ * 10G: 75/150/210 KB, T 100 µs (§6.2); α̃/β̃ are not given for 10G: we use
+ * 0.3/1.5 (the 40G values).
+ * Other speeds: Fmax = link/ΔF, thresholds scaled linearly with link rate
+ * from the 40G set (floored, then forced to 1 <= Qref < Qmid < Qmax),
+ * α̃/β̃ and T from the nearest profile by ratio (link < 20G: 10G profile,
+ * < 63.2G = √(40·100) G: 40G, else 100G).  Fmin = min(10, Fmax).
+ * f_init = f_max; pi_round = ROCC_CP_ROUND_TRUNC. */
+void rocc_cp_params_default(struct rocc_cp_params *p, uint64_t link_bps);
+
+/* 0 if valid; otherwise fills why (e.g. "q_mid must be > q_ref") and returns -1.
+ * Checks Qmax > Qmid > Qref > 0, 0 < Fmin <= Fmax <= INT32_MAX, units > 0,
+ * period > 0, Fmin <= f_init <= Fmax, α̃,β̃ <= ROCC_CP_MAX_GAIN_Q16, pi_round
+ * known.  why may be NULL or why_len 0. */
+int rocc_cp_params_check(const struct rocc_cp_params *p, char *why, size_t why_len);
+
+struct rocc_cp {
+    int32_t  f;          /* current fair rate, ΔF units */
+    uint32_t q_old;      /* ΔQ units */
+    uint64_t n_updates, n_md_fmin, n_md_half, n_pi;  /* counters of which branch ran */
+    uint64_t n_clamp_min, n_clamp_max;  /* updates whose result was clamped (lines 9-12) */
+    uint32_t last_ratio; /* AUTO_TUNE ratio of the last PI update; 0 if MD ran */
+};
+
+/* F ← f_init, Qold ← 0, counters zeroed. */
+void     rocc_cp_init(struct rocc_cp *cp, const struct rocc_cp_params *p);
+
+/* One run of CALCULATE_FAIR_RATE with the queue length in bytes (converted to ΔQ units by
+ * integer division, saturating at UINT32_MAX). Returns the new F (ΔF units). */
+uint32_t rocc_cp_update(struct rocc_cp *cp, const struct rocc_cp_params *p, uint64_t queue_bytes);
+
+/* AUTO_TUNE's ratio (1,2,4,...,32) for fair rate f; exposed for tests.
+ * Alg. 1 lines 16-19 with integer division Fmax/level, as the authors' code. */
+uint32_t rocc_cp_autotune_ratio(int32_t f, uint32_t f_max);
+
+static inline uint64_t rocc_cp_rate_bps(const struct rocc_cp_params *p, uint32_t f) { return (uint64_t)f * p->f_unit_mbps * 1000000ull; }
+
+#endif

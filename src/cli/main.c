@@ -1,0 +1,182 @@
+/*
+ * main.c -- the roccsim command line.
+ *
+ *   roccsim run SCENARIO.ini [-o DIR] [--set SECTION.KEY=VALUE]... [-q]
+ *   roccsim help | --help | --version
+ *
+ * Exit status: 0 success; 1 an [expect] check failed; 2 bad input (the
+ * message names file, line and key); 3 internal failure (out of memory,
+ * packet conservation violated, outputs not writable).  Nothing is written
+ * before the scenario has been read and checked in full.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/config.h"
+#include "engine/expect.h"
+#include "engine/report.h"
+#include "engine/scenario.h"
+
+static const char usage[] =
+    "usage: roccsim run SCENARIO.ini [-o DIR] [--set SECTION.KEY=VALUE]... [-q]\n"
+    "       roccsim help | --help | --version\n"
+    "\n"
+    "Runs a packet-level simulation of an RDMA fabric (RoCEv2, PFC) with the RoCC\n"
+    "congestion control and writes DIR/summary.json, flows.csv, queue.csv,\n"
+    "fair_rate.csv and flow_rate.csv (default DIR: runs/<scenario name>).\n"
+    "\n"
+    "  -o DIR             output directory (created if needed)\n"
+    "  --set S.K=V        override key K of section [S] (repeatable), e.g.\n"
+    "                     --set sim.duration=5ms --set topology.senders=100\n"
+    "  -q                 print only the expectations and errors\n"
+    "\n"
+    "Scenario keys: docs/config.md.  Outputs: docs/outputs.md.\n"
+    "Exit status: 0 ok, 1 an [expect] check failed, 2 bad input, 3 internal error.\n";
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void default_dir(const char *path, char *out, size_t len)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    if (n > 4 && !strcmp(base + n - 4, ".ini"))
+        n -= 4;
+    snprintf(out, len, "runs/%.*s", (int)n, base);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    const char *path = NULL, *dir = NULL;
+    int quiet = 0;
+    struct cfg_err err = { "" };
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--set")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "roccsim: %s needs an argument\n%s", argv[i], usage);
+                return 2;
+            }
+            i++;
+            if (argv[i - 1][1] == 'o')
+                dir = argv[i];
+        } else if (!strcmp(argv[i], "-q")) {
+            quiet = 1;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "roccsim: unknown option '%s'\n%s", argv[i], usage);
+            return 2;
+        } else if (!path) {
+            path = argv[i];
+        } else {
+            fprintf(stderr, "roccsim: more than one scenario ('%s' and '%s')\n", path, argv[i]);
+            return 2;
+        }
+    }
+    if (!path) {
+        fprintf(stderr, "roccsim: run needs a scenario file\n%s", usage);
+        return 2;
+    }
+    struct cfg *c = cfg_load(path, &err);
+    if (!c) {
+        fprintf(stderr, "roccsim: %s\n", err.msg);
+        return 2;
+    }
+    for (int i = 0; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--set") != 0)
+            continue;
+        i++;
+        if (cfg_set(c, argv[i], i + 2, &err)) {
+            fprintf(stderr, "roccsim: %s\n", err.msg);
+            cfg_free(c);
+            return 2;
+        }
+    }
+    struct scenario sc;
+    struct expectations *ex = NULL;
+    int rc = 2;
+    if (scenario_build(&sc, c, &err) || !(ex = expect_parse(&sc, &err)) || cfg_check_unused(c, &err)) {
+        fprintf(stderr, "roccsim: %s\n", err.msg);
+        goto out;
+    }
+    char dbuf[4096], why[512];
+    if (!dir) {
+        default_dir(path, dbuf, sizeof dbuf);
+        dir = dbuf;
+    }
+    sc.progress = !quiet && isatty(2);
+    double w0 = wall();
+    rc = 3;
+    if (scenario_run(&sc, why, sizeof why)) {
+        fprintf(stderr, "roccsim: %s\n", why);
+        goto out;
+    }
+    struct run_info ri = { path, wall() - w0, NULL, 0, "ok" };
+    char cons[256];
+    int cons_bad = net_check_conservation(&sc.net, cons, sizeof cons);
+    if (cons_bad)
+        ri.conservation = cons;
+    size_t ne = expect_count(ex);
+    struct expect_result *res = calloc(ne ? ne : 1, sizeof *res);
+    if (!res) {
+        fprintf(stderr, "roccsim: out of memory\n");
+        goto out;
+    }
+    int fails = expect_eval(ex, &sc, res);
+    ri.results = res;
+    ri.n_results = ne;
+    if (report_write(&sc, &ri, dir, why, sizeof why)) {
+        fprintf(stderr, "roccsim: %s\n", why);
+        free(res);
+        goto out;
+    }
+    if (quiet) {
+        for (size_t i = 0; i < ne; i++)
+            printf("%s  %s = %s  measured %s\n", res[i].pass ? "PASS" : "FAIL", res[i].check, res[i].target,
+                   res[i].measured);
+    } else {
+        report_print(&sc, &ri, stdout);
+        printf("\noutputs: %s/{summary.json,flows.csv,queue.csv,fair_rate.csv%s}\n", dir,
+               sc.flow_series ? ",flow_rate.csv" : "");
+    }
+    free(res);
+    if (cons_bad) {
+        fprintf(stderr, "roccsim: %s\n", cons);
+        rc = 3;
+    } else if (sc.lossless && sc.net.dropped[PKT_DATA]) {
+        fprintf(stderr, "roccsim: warning: %llu data packets dropped in lossless mode (PFC headroom too small?)\n",
+                (unsigned long long)sc.net.dropped[PKT_DATA]);
+        rc = fails ? 1 : 0;
+    } else {
+        rc = fails ? 1 : 0;
+    }
+    if (fails)
+        fprintf(stderr, "roccsim: %d expectation%s failed\n", fails, fails > 1 ? "s" : "");
+out:
+    expect_free(ex);
+    scenario_free(&sc);
+    cfg_free(c);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        puts("roccsim 0.1.0");
+        return 0;
+    }
+    if (!strcmp(argv[1], "run"))
+        return cmd_run(argc - 2, argv + 2);
+    fprintf(stderr, "roccsim: unknown command '%s'\n%s", argv[1], usage);
+    return 2;
+}

@@ -1,0 +1,37 @@
+/*
+ * expect.h -- the [expect] section: checks a scenario makes on its own run.
+ *
+ * Each entry is   METRIC [SELECTOR] [@ T0..T1] = TARGET
+ *   METRIC     rate, rate_mean, jain, completed        (SELECTOR: a flow group or "all")
+ *              queue_mean, queue_p99, queue_max, fair_rate, settle, util
+ *                                                      (SELECTOR: a port "SW->NEXT")
+ *              drops, pfc_pauses, timeouts, retx_bytes (no selector; whole run)
+ *   T0..T1     window (default: [sim] measure_start..measure_end)
+ *   TARGET     X ±TOL | X +- TOL   (TOL absolute, or a % of X)
+ *              >= X | <= X | X..Y  | X  (exact)
+ * X takes the metric's unit: rates "4Gbps", bytes "150KB", times "2ms",
+ * plain numbers for jain/counts, "95%" or 0.95 for util and completed.
+ * "rate" checks every flow of the selector; the others one number.
+ * Parsing happens before the run, so a typo fails fast (exit 2).
+ */
+#ifndef ROCC_EXPECT_H
+#define ROCC_EXPECT_H
+
+#include "engine/scenario.h"
+
+struct expect_result {
+    char check[160];       /* the key as written */
+    char target[96];
+    char measured[160];
+    int  pass;
+};
+
+struct expectations;
+/* NULL with err on a malformed entry; an empty list if there is no [expect]. */
+struct expectations *expect_parse(struct scenario *sc, struct cfg_err *err);
+/* Evaluate all; results[] has expect_count() entries; returns failures. */
+int expect_eval(const struct expectations *ex, const struct scenario *sc, struct expect_result *results);
+size_t expect_count(const struct expectations *ex);
+void expect_free(struct expectations *ex);
+
+#endif

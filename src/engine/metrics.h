@@ -1,0 +1,31 @@
+/*
+ * metrics.h -- numbers computed from a finished run's samples.
+ *
+ * The run samples state every sample_interval (scenario.c); a window
+ * [t0, t1] uses the samples at t0 rounded up and t1 rounded down to the
+ * sampling grid.  Rates are bytes delivered in order at the receiver over the
+ * window (goodput); queue statistics are over the samples in the window;
+ * the fair rate is the CP's F at each sample.
+ */
+#ifndef ROCC_METRICS_H
+#define ROCC_METRICS_H
+
+#include "engine/scenario.h"
+
+/* 0 and the sample index range, or -1 if the window holds < 2 samples. */
+int    metrics_window(const struct scenario *sc, simtime_t t0, simtime_t t1, uint32_t *i0, uint32_t *i1);
+/* Receive rate of flow f (wire bytes) in bits/s over [t0, t1]; NAN without per-flow samples. */
+double metrics_flow_rate(const struct scenario *sc, uint32_t f, simtime_t t0, simtime_t t1);
+double metrics_jain(const double *x, uint32_t n);
+struct qstats { double mean, p99, max; };
+void   metrics_queue(const struct scenario *sc, uint32_t m, simtime_t t0, simtime_t t1, struct qstats *q);
+/* Mean / min / max CP fair rate in bits/s; NAN when the port has no CP. */
+void   metrics_fair(const struct scenario *sc, uint32_t m, simtime_t t0, simtime_t t1,
+                    double *mean, double *min, double *max);
+/* Settling time: from t0 to the last sample in [t0, t1] where F is outside
+ * ±band of its mean over the last quarter of the window.  In ps; NAN if no CP. */
+double metrics_fair_settle(const struct scenario *sc, uint32_t m, simtime_t t0, simtime_t t1, double band);
+/* Busy fraction of the port over [t0, t1]. */
+double metrics_util(const struct scenario *sc, uint32_t m, simtime_t t0, simtime_t t1);
+
+#endif

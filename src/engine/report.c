@@ -1,0 +1,400 @@
+/* report.c -- run outputs; see report.h and docs/outputs.md. */
+#include "engine/report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/units.h"
+#include "engine/metrics.h"
+#include "net/agent_rocc.h"
+
+#define ROCCSIM_VERSION "0.1.0"
+
+static const char *type_names[PKT_NTYPES] = { "data", "ack", "nack", "cnp", "pfc" };
+
+/* JSON number: NaN/inf become null. */
+static void jnum(FILE *f, double v)
+{
+    if (isnan(v) || isinf(v))
+        fputs("null", f);
+    else if (v == floor(v) && fabs(v) < 9e15)
+        fprintf(f, "%.0f", v);
+    else
+        fprintf(f, "%.9g", v);
+}
+
+static void jstr(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void flow_name(const struct scenario *sc, uint32_t f, char *buf, size_t len)
+{
+    const struct group *g = &sc->groups[sc->net.flows[f].group];
+    if (g->count == 1)
+        snprintf(buf, len, "%s", g->name);
+    else
+        snprintf(buf, len, "%s[%u]", g->name, f - g->first);
+}
+
+static const char *host_name(const struct scenario *sc, uint32_t h)
+{
+    return sc->net.nodes[sc->net.hosts[h].node].name;
+}
+
+static double port_paused_s(const struct port *pt)
+{
+    uint64_t ps = 0;
+    for (int c = 0; c < NCLASS; c++)
+        ps += pt->st.paused_ps[c];
+    return (double)ps / PS_PER_S;
+}
+
+static void write_summary(FILE *f, const struct scenario *sc, const struct run_info *ri)
+{
+    const struct net *n = &sc->net;
+    simtime_t t0 = sc->measure_start, t1 = sc->measure_end;
+    uint64_t created = 0, consumed = 0, dropped = 0;
+    for (int t = 0; t < PKT_NTYPES; t++) {
+        created += n->created[t];
+        consumed += n->consumed[t];
+        dropped += n->dropped[t];
+    }
+    fprintf(f, "{\n  \"roccsim_version\": \"%s\",\n  \"scenario\": ", ROCCSIM_VERSION);
+    jstr(f, ri->scenario_path);
+    fprintf(f, ",\n  \"seed\": %llu,\n  \"duration_s\": ", (unsigned long long)sc->seed);
+    jnum(f, (double)sc->duration / PS_PER_S);
+    fprintf(f, ",\n  \"measure\": {\"start_s\": ");
+    jnum(f, (double)t0 / PS_PER_S);
+    fprintf(f, ", \"end_s\": ");
+    jnum(f, (double)t1 / PS_PER_S);
+    fprintf(f, "},\n  \"sample_interval_s\": ");
+    jnum(f, (double)sc->sample_interval / PS_PER_S);
+    fprintf(f, ",\n  \"events\": %llu,\n  \"hops\": %llu,\n", (unsigned long long)n->el.n_fired,
+            (unsigned long long)n->hops);
+    fprintf(f, "  \"packets\": {\"created\": %llu, \"consumed\": %llu, \"dropped\": %llu, \"in_flight\": %u, \"by_type\": {",
+            (unsigned long long)created, (unsigned long long)consumed, (unsigned long long)dropped, n->pool.live);
+    for (int t = 0; t < PKT_NTYPES; t++)
+        fprintf(f, "%s\"%s\": {\"created\": %llu, \"consumed\": %llu, \"dropped\": %llu}", t ? ", " : "",
+                type_names[t], (unsigned long long)n->created[t], (unsigned long long)n->consumed[t],
+                (unsigned long long)n->dropped[t]);
+    fprintf(f, "}},\n  \"conservation\": ");
+    jstr(f, ri->conservation);
+    fprintf(f, ",\n  \"groups\": [");
+    for (uint32_t g = 0; g < sc->n_groups; g++) {
+        const struct group *gr = &sc->groups[g];
+        double *r = malloc((gr->count ? gr->count : 1) * sizeof *r), sum = 0, lo = INFINITY, hi = -INFINITY;
+        for (uint32_t k = 0; r && k < gr->count; k++) {
+            r[k] = metrics_flow_rate(sc, gr->first + k, t0, t1);
+            sum += r[k];
+            lo = r[k] < lo ? r[k] : lo;
+            hi = r[k] > hi ? r[k] : hi;
+        }
+        fprintf(f, "%s\n    {\"name\": ", g ? "," : "");
+        jstr(f, gr->name);
+        fprintf(f, ", \"flows\": %u, \"rate_mean_bps\": ", gr->count);
+        jnum(f, r ? sum / gr->count : NAN);
+        fprintf(f, ", \"rate_min_bps\": ");
+        jnum(f, lo);
+        fprintf(f, ", \"rate_max_bps\": ");
+        jnum(f, hi);
+        fprintf(f, ", \"jain\": ");
+        jnum(f, r ? metrics_jain(r, gr->count) : NAN);
+        fputc('}', f);
+        free(r);
+    }
+    fprintf(f, "\n  ],\n  \"ports\": [");
+    for (uint32_t m = 0; m < sc->n_mon; m++) {
+        const struct monitor *mo = &sc->mon[m];
+        const struct port *pt = &n->ports[mo->port];
+        struct qstats q;
+        metrics_queue(sc, m, t0, t1, &q);
+        fprintf(f, "%s\n    {\"name\": ", m ? "," : "");
+        jstr(f, mo->name);
+        fprintf(f, ", \"rate_bps\": %llu, \"queue_mean_bytes\": ", (unsigned long long)pt->rate_bps);
+        jnum(f, q.mean);
+        fprintf(f, ", \"queue_p99_bytes\": ");
+        jnum(f, q.p99);
+        fprintf(f, ", \"queue_max_bytes\": ");
+        jnum(f, q.max);
+        fprintf(f, ", \"queue_max_run_bytes\": %llu, \"utilization\": ", (unsigned long long)pt->st.max_queue_bytes);
+        jnum(f, metrics_util(sc, m, t0, t1));
+        fprintf(f, ", \"tx_packets\": %llu, \"tx_bytes\": %llu, \"drops\": %llu, \"pfc_xoff_sent\": %llu, "
+                   "\"pfc_xoff_received\": %llu, \"paused_s\": ",
+                (unsigned long long)pt->st.tx_pkts, (unsigned long long)pt->st.tx_bytes,
+                (unsigned long long)pt->st.drops, (unsigned long long)pt->st.pfc_sent,
+                (unsigned long long)pt->st.pfc_rcvd);
+        jnum(f, port_paused_s(pt));
+        fprintf(f, ", \"cp\": ");
+        if (mo->agent == NONE32) {
+            fputs("null}", f);
+            continue;
+        }
+        const struct rocc_agent *a = n->agents[mo->agent].state;
+        double mean, lo, hi;
+        metrics_fair(sc, m, t0, t1, &mean, &lo, &hi);
+        fprintf(f, "{\"fair_rate_mean_bps\": ");
+        jnum(f, mean);
+        fprintf(f, ", \"fair_rate_min_bps\": ");
+        jnum(f, lo);
+        fprintf(f, ", \"fair_rate_max_bps\": ");
+        jnum(f, hi);
+        fprintf(f, ", \"cnps_sent\": %llu, \"updates\": %llu, \"md_fmin\": %llu, \"md_half\": %llu, \"pi\": %llu}}",
+                (unsigned long long)a->cnps_sent, (unsigned long long)a->cp.n_updates,
+                (unsigned long long)a->cp.n_md_fmin, (unsigned long long)a->cp.n_md_half,
+                (unsigned long long)a->cp.n_pi);
+    }
+    fprintf(f, "\n  ],\n  \"expectations\": [");
+    for (size_t i = 0; i < ri->n_results; i++) {
+        const struct expect_result *r = &ri->results[i];
+        fprintf(f, "%s\n    {\"check\": ", i ? "," : "");
+        jstr(f, r->check);
+        fprintf(f, ", \"target\": ");
+        jstr(f, r->target);
+        fprintf(f, ", \"measured\": ");
+        jstr(f, r->measured);
+        fprintf(f, ", \"pass\": %s}", r->pass ? "true" : "false");
+    }
+    fprintf(f, "\n  ],\n  \"flows\": [");
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *fl = &n->flows[i];
+        char name[64];
+        flow_name(sc, i, name, sizeof name);
+        fprintf(f, "%s\n    {\"id\": %u, \"name\": ", i ? "," : "", i);
+        jstr(f, name);
+        fprintf(f, ", \"src\": ");
+        jstr(f, host_name(sc, fl->src));
+        fprintf(f, ", \"dst\": ");
+        jstr(f, host_name(sc, fl->dst));
+        fprintf(f, ", \"size_bytes\": ");
+        jnum(f, (fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED) ? NAN : (double)fl->size);
+        fprintf(f, ", \"start_s\": ");
+        jnum(f, (double)fl->start_ps / PS_PER_S);
+        fprintf(f, ", \"fct_s\": ");
+        jnum(f, fl->finish_ps == SIMTIME_NEVER ? NAN : (double)(fl->finish_ps - fl->start_ps) / PS_PER_S);
+        fprintf(f, ", \"delivered_bytes\": %llu, \"rate_bps\": ", (unsigned long long)fl->rcv_nxt);
+        jnum(f, metrics_flow_rate(sc, i, t0, t1));
+        fprintf(f, ", \"retx_bytes\": %llu, \"timeouts\": %llu}", (unsigned long long)fl->retx_bytes,
+                (unsigned long long)fl->timeouts);
+    }
+    fprintf(f, "\n  ]\n}\n");
+}
+
+static void write_flows_csv(FILE *f, const struct scenario *sc)
+{
+    const struct net *n = &sc->net;
+    fprintf(f, "id,name,group,src,dst,size_bytes,start_s,fct_s,delivered_bytes,rate_gbps,retx_bytes,timeouts\n");
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *fl = &n->flows[i];
+        char name[64];
+        flow_name(sc, i, name, sizeof name);
+        fprintf(f, "%u,%s,%s,%s,%s,", i, name, sc->groups[fl->group].name, host_name(sc, fl->src),
+                host_name(sc, fl->dst));
+        if ((fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED))
+            fputs("inf,", f);
+        else
+            fprintf(f, "%llu,", (unsigned long long)fl->size);
+        fprintf(f, "%.9f,", (double)fl->start_ps / PS_PER_S);
+        if (fl->finish_ps == SIMTIME_NEVER)
+            fputs(",", f);
+        else
+            fprintf(f, "%.9f,", (double)(fl->finish_ps - fl->start_ps) / PS_PER_S);
+        double r = metrics_flow_rate(sc, i, sc->measure_start, sc->measure_end);
+        fprintf(f, "%llu,", (unsigned long long)fl->rcv_nxt);
+        if (isnan(r))
+            fputs(",", f);
+        else
+            fprintf(f, "%.6f,", r / 1e9);
+        fprintf(f, "%llu,%llu\n", (unsigned long long)fl->retx_bytes, (unsigned long long)fl->timeouts);
+    }
+}
+
+static void write_queue_csv(FILE *f, const struct scenario *sc)
+{
+    fprintf(f, "time_s");
+    for (uint32_t m = 0; m < sc->n_mon; m++)
+        fprintf(f, ",%s", sc->mon[m].name);
+    fputc('\n', f);
+    for (uint32_t k = 0; k < sc->n_samples; k++) {
+        fprintf(f, "%.9f", (double)((uint64_t)k * sc->sample_interval) / PS_PER_S);
+        for (uint32_t m = 0; m < sc->n_mon; m++)
+            fprintf(f, ",%llu", (unsigned long long)sc->s_queue[(size_t)k * sc->n_mon + m]);
+        fputc('\n', f);
+    }
+}
+
+static void write_fair_csv(FILE *f, const struct scenario *sc)
+{
+    const struct net *n = &sc->net;
+    fprintf(f, "time_s");
+    for (uint32_t m = 0; m < sc->n_mon; m++)
+        if (sc->mon[m].agent != NONE32)
+            fprintf(f, ",%s", sc->mon[m].name);
+    fputc('\n', f);
+    for (uint32_t k = 0; k < sc->n_samples; k++) {
+        fprintf(f, "%.9f", (double)((uint64_t)k * sc->sample_interval) / PS_PER_S);
+        for (uint32_t m = 0; m < sc->n_mon; m++) {
+            if (sc->mon[m].agent == NONE32)
+                continue;
+            const struct rocc_agent *a = n->agents[sc->mon[m].agent].state;
+            fprintf(f, ",%.3f", (double)sc->s_fair[(size_t)k * sc->n_mon + m] * a->prm.f_unit_mbps / 1000.0);
+        }
+        fputc('\n', f);
+    }
+}
+
+static void write_flow_rate_csv(FILE *f, const struct scenario *sc)
+{
+    uint32_t nf = sc->net.n_flows;
+    fprintf(f, "time_s");
+    for (uint32_t i = 0; i < nf; i++) {
+        char name[64];
+        flow_name(sc, i, name, sizeof name);
+        fprintf(f, ",%s", name);
+    }
+    fputc('\n', f);
+    double secs = (double)sc->sample_interval / PS_PER_S;
+    for (uint32_t k = 1; k < sc->n_samples; k++) {
+        fprintf(f, "%.9f", (double)((uint64_t)k * sc->sample_interval) / PS_PER_S);
+        for (uint32_t i = 0; i < nf; i++) {
+            uint64_t d = sc->s_flow_bytes[(size_t)k * nf + i] - sc->s_flow_bytes[(size_t)(k - 1) * nf + i];
+            fprintf(f, ",%.4f", (double)d * 8 / secs / 1e9);
+        }
+        fputc('\n', f);
+    }
+}
+
+static int write_file(const char *dir, const char *name, const struct scenario *sc, const struct run_info *ri,
+                      void (*fn)(FILE *, const struct scenario *, const struct run_info *), char *why, size_t why_len)
+{
+    char tmp[4200], dst[4200];
+    snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name);
+    snprintf(dst, sizeof dst, "%s/%s", dir, name);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(why, why_len, "%s: cannot write: %s", tmp, strerror(errno));
+        return -1;
+    }
+    fn(f, sc, ri);
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, dst)) {
+        snprintf(why, why_len, "%s: write failed: %s", dst, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+static void w_summary(FILE *f, const struct scenario *sc, const struct run_info *ri) { write_summary(f, sc, ri); }
+static void w_flows(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_flows_csv(f, sc); }
+static void w_queue(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_queue_csv(f, sc); }
+static void w_fair(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_fair_csv(f, sc); }
+static void w_frate(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_flow_rate_csv(f, sc); }
+
+static int mkdir_p(const char *dir)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(buf, 0777) && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    }
+    return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+int report_write(const struct scenario *sc, const struct run_info *ri, const char *dir, char *why, size_t why_len)
+{
+    if (mkdir_p(dir)) {
+        snprintf(why, why_len, "%s: cannot create directory: %s", dir, strerror(errno));
+        return -1;
+    }
+    if (write_file(dir, "summary.json", sc, ri, w_summary, why, why_len) ||
+        write_file(dir, "flows.csv", sc, ri, w_flows, why, why_len) ||
+        write_file(dir, "queue.csv", sc, ri, w_queue, why, why_len) ||
+        write_file(dir, "fair_rate.csv", sc, ri, w_fair, why, why_len))
+        return -1;
+    if (sc->flow_series && write_file(dir, "flow_rate.csv", sc, ri, w_frate, why, why_len))
+        return -1;
+    return 0;
+}
+
+void report_print(const struct scenario *sc, const struct run_info *ri, FILE *out)
+{
+    const struct net *n = &sc->net;
+    char b1[48], b2[48], b3[48], b4[48];
+    simtime_t t0 = sc->measure_start, t1 = sc->measure_end;
+    fprintf(out, "roccsim %s: %s\n", ROCCSIM_VERSION, ri->scenario_path);
+    fprintf(out, "  simulated %s in %.2f s wall: %llu events, %llu packet-hops (%.2f M hops/s)\n",
+            units_fmt_time(sc->duration, b1, sizeof b1), ri->wall_s, (unsigned long long)n->el.n_fired,
+            (unsigned long long)n->hops, ri->wall_s > 0 ? (double)n->hops / ri->wall_s / 1e6 : 0);
+    fprintf(out, "\nflow groups (receive rate over %s..%s):\n", units_fmt_time(t0, b1, sizeof b1),
+            units_fmt_time(t1, b2, sizeof b2));
+    fprintf(out, "  %-16s %6s %12s %12s %12s %8s\n", "group", "flows", "mean", "min", "max", "jain");
+    for (uint32_t g = 0; g < sc->n_groups; g++) {
+        const struct group *gr = &sc->groups[g];
+        double *r = malloc((gr->count ? gr->count : 1) * sizeof *r), s = 0, lo = INFINITY, hi = -INFINITY;
+        if (!r)
+            continue;
+        for (uint32_t k = 0; k < gr->count; k++) {
+            r[k] = metrics_flow_rate(sc, gr->first + k, t0, t1);
+            s += r[k];
+            lo = r[k] < lo ? r[k] : lo;
+            hi = r[k] > hi ? r[k] : hi;
+        }
+        fprintf(out, "  %-16s %6u %12s %12s %12s %8.4f\n", gr->name, gr->count,
+                units_fmt_rate(s / gr->count, b1, sizeof b1), units_fmt_rate(lo, b2, sizeof b2),
+                units_fmt_rate(hi, b3, sizeof b3), metrics_jain(r, gr->count));
+        free(r);
+    }
+    fprintf(out, "\nswitch ports with traffic:\n  %-14s %10s %10s %10s %7s %12s %9s %7s\n", "port", "q mean",
+            "q p99", "q max", "util", "fair rate", "PFC xoff", "drops");
+    for (uint32_t m = 0; m < sc->n_mon; m++) {
+        const struct port *pt = &n->ports[sc->mon[m].port];
+        if (pt->st.tx_pkts == 0)
+            continue;
+        struct qstats q;
+        double fm, flo, fhi;
+        metrics_queue(sc, m, t0, t1, &q);
+        metrics_fair(sc, m, t0, t1, &fm, &flo, &fhi);
+        fprintf(out, "  %-14s %10s %10s %10s %6.1f%% %12s %9llu %7llu\n", sc->mon[m].name,
+                units_fmt_bytes(q.mean, b1, sizeof b1), units_fmt_bytes(q.p99, b2, sizeof b2),
+                units_fmt_bytes(q.max, b3, sizeof b3), 100 * metrics_util(sc, m, t0, t1),
+                isnan(fm) ? "-" : units_fmt_rate(fm, b4, sizeof b4), (unsigned long long)pt->st.pfc_sent,
+                (unsigned long long)pt->st.drops);
+    }
+    uint64_t created = 0, consumed = 0, dropped = 0;
+    for (int t = 0; t < PKT_NTYPES; t++) {
+        created += n->created[t];
+        consumed += n->consumed[t];
+        dropped += n->dropped[t];
+    }
+    fprintf(out, "\npackets: %llu created, %llu delivered, %llu dropped, %u in flight at the end; conservation %s\n",
+            (unsigned long long)created, (unsigned long long)consumed, (unsigned long long)dropped, n->pool.live,
+            ri->conservation);
+    if (ri->n_results) {
+        fprintf(out, "\nexpectations:\n");
+        for (size_t i = 0; i < ri->n_results; i++) {
+            const struct expect_result *r = &ri->results[i];
+            fprintf(out, "  %s  %-40s = %-22s measured %s\n", r->pass ? "PASS" : "FAIL", r->check, r->target,
+                    r->measured);
+        }
+    }
+}

@@ -1,0 +1,755 @@
+/*
+ * scenario.c -- from an INI scenario to a ready-to-run fabric.
+ * The keys and their defaults are documented in docs/config.md; every
+ * default below cites where it comes from.
+ */
+#include "engine/scenario.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/units.h"
+#include "net/agent_rocc.h"
+
+#define TRY(x) do { if ((x) < 0) return -1; } while (0)
+
+enum cc_algo { CC_ROCC = 0, CC_NONE = 1 };
+static const char *const cc_names[] = { "rocc", "none", NULL };
+
+/* ---------- node names and lists ---------- */
+
+uint32_t scenario_node(const struct scenario *sc, const char *name)
+{
+    for (uint32_t i = 0; i < sc->net.n_nodes; i++)
+        if (strcmp(sc->net.nodes[i].name, name) == 0)
+            return i;
+    return NONE32;
+}
+
+/* Expand "A0..A4 B5, h7" into node indices.  A range is PREFIX<i>..PREFIX<j>
+ * with the same prefix.  Returns the count, or -1 with err. */
+static int expand_nodes(struct scenario *sc, const struct cfg_entry *e, uint32_t *out, uint32_t max,
+                        struct cfg_err *err)
+{
+    char buf[CFG_MAX_LINE + 1];
+    snprintf(buf, sizeof buf, "%s", e->value);
+    uint32_t n = 0;
+    for (char *tok = strtok(buf, " ,\t"); tok; tok = strtok(NULL, " ,\t")) {
+        char *dots = strstr(tok, "..");
+        if (!dots) {
+            uint32_t id = scenario_node(sc, tok);
+            if (id == NONE32)
+                return cfg_errorf(err, e, "no node named '%s'", tok);
+            if (n == max)
+                return cfg_errorf(err, e, "too many nodes");
+            out[n++] = id;
+            continue;
+        }
+        *dots = 0;
+        const char *a = tok, *b = dots + 2;
+        size_t pa = strlen(a), pb = strlen(b);
+        while (pa && isdigit((unsigned char)a[pa - 1])) pa--;
+        while (pb && isdigit((unsigned char)b[pb - 1])) pb--;
+        if (pa != pb || strncmp(a, b, pa) != 0 || !a[pa] || !b[pb])
+            return cfg_errorf(err, e, "bad range '%s..%s': use PREFIX<i>..PREFIX<j>", a, b);
+        unsigned long lo = strtoul(a + pa, NULL, 10), hi = strtoul(b + pb, NULL, 10);
+        if (hi < lo)
+            return cfg_errorf(err, e, "empty range '%s..%s'", a, b);
+        for (unsigned long i = lo; i <= hi; i++) {
+            char name[64];
+            snprintf(name, sizeof name, "%.*s%lu", (int)pa, a, i);
+            uint32_t id = scenario_node(sc, name);
+            if (id == NONE32)
+                return cfg_errorf(err, e, "no node named '%s' (in range %s..%s)", name, a, b);
+            if (n == max)
+                return cfg_errorf(err, e, "too many nodes");
+            out[n++] = id;
+        }
+    }
+    if (n == 0)
+        return cfg_errorf(err, e, "empty node list");
+    return (int)n;
+}
+
+/* ---------- topologies ---------- */
+
+static uint32_t add_node(struct scenario *sc, enum node_kind k, const char *fmt, int i)
+{
+    char name[32];
+    snprintf(name, sizeof name, fmt, i);
+    return net_add_node(&sc->net, k, name);
+}
+
+static int topo_star(struct scenario *sc, struct cfg *c, struct cfg_err *err)
+{
+    uint64_t n, rate, brate, delay;
+    TRY(cfg_u64(c, "topology", "senders", 2, &n, err));
+    TRY(cfg_rate(c, "topology", "rate", 40000000000ull, &rate, err));       /* RoCC §6: 40 Gb/s */
+    TRY(cfg_rate(c, "topology", "bottleneck_rate", rate, &brate, err));
+    TRY(cfg_time(c, "topology", "delay", 1500 * PS_PER_NS, &delay, err));  /* RoCC §6: 1.5 us */
+    if (n < 1 || n > 100000)
+        return cfg_section_errorf(err, c, "topology", "senders must be 1..100000");
+    uint32_t sw = add_node(sc, NODE_SWITCH, "sw", 0);
+    for (uint64_t i = 0; i < n; i++)
+        net_add_link(&sc->net, add_node(sc, NODE_HOST, "h%d", (int)i), sw, rate, delay);
+    net_add_link(&sc->net, sw, add_node(sc, NODE_HOST, "r0", 0), brate, delay);
+    return 0;
+}
+
+/* RoCC Fig. 10: A0..A4 on S0, B0..B5 on S1, 10 Gb/s access, 40 Gb/s S0-S1. */
+static int topo_multi(struct scenario *sc, struct cfg *c, struct cfg_err *err)
+{
+    uint64_t acc, core, delay;
+    TRY(cfg_rate(c, "topology", "access_rate", 10000000000ull, &acc, err));
+    TRY(cfg_rate(c, "topology", "core_rate", 40000000000ull, &core, err));
+    TRY(cfg_time(c, "topology", "delay", 1500 * PS_PER_NS, &delay, err));
+    uint32_t s0 = add_node(sc, NODE_SWITCH, "S0", 0), s1 = add_node(sc, NODE_SWITCH, "S1", 0);
+    net_add_link(&sc->net, s0, s1, core, delay);
+    for (int i = 0; i < 5; i++)
+        net_add_link(&sc->net, add_node(sc, NODE_HOST, "A%d", i), s0, acc, delay);
+    for (int i = 0; i < 6; i++)
+        net_add_link(&sc->net, add_node(sc, NODE_HOST, "B%d", i), s1, acc, delay);
+    return 0;
+}
+
+/* RoCC §6.1 asymmetric: A0..A4 -40G- S0, A5,A6 -100G- S1, S0,S1 -100G- S2 -100G- B0. */
+static int topo_asym(struct scenario *sc, struct cfg *c, struct cfg_err *err)
+{
+    uint64_t ra, rb, core, delay;
+    TRY(cfg_rate(c, "topology", "slow_rate", 40000000000ull, &ra, err));
+    TRY(cfg_rate(c, "topology", "fast_rate", 100000000000ull, &rb, err));
+    TRY(cfg_rate(c, "topology", "core_rate", 100000000000ull, &core, err));
+    TRY(cfg_time(c, "topology", "delay", 1500 * PS_PER_NS, &delay, err));
+    uint32_t s0 = add_node(sc, NODE_SWITCH, "S0", 0), s1 = add_node(sc, NODE_SWITCH, "S1", 0);
+    uint32_t s2 = add_node(sc, NODE_SWITCH, "S2", 0);
+    net_add_link(&sc->net, s0, s2, core, delay);
+    net_add_link(&sc->net, s1, s2, core, delay);
+    net_add_link(&sc->net, s2, add_node(sc, NODE_HOST, "B0", 0), core, delay);
+    for (int i = 0; i < 5; i++)
+        net_add_link(&sc->net, add_node(sc, NODE_HOST, "A%d", i), s0, ra, delay);
+    for (int i = 5; i < 7; i++)
+        net_add_link(&sc->net, add_node(sc, NODE_HOST, "A%d", i), s1, rb, delay);
+    return 0;
+}
+
+/* "FILE:LINE: message" for errors in files other than the scenario. */
+static int file_errorf(struct cfg_err *err, const char *path, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int file_errorf(struct cfg_err *err, const char *path, int line, const char *fmt, ...)
+{
+    char msg[384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line > 0)
+        snprintf(err->msg, sizeof err->msg, "%.100s:%d: %s", path, line, msg);
+    else
+        snprintf(err->msg, sizeof err->msg, "%.100s: %s", path, msg);
+    return -1;
+}
+
+/* The topology file: one statement per line, '#' comments.
+ *   host NAME [NAME...]      switch NAME [NAME...]      link A B RATE DELAY */
+static int topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err)
+{
+    const struct cfg_entry *e = cfg_find(c, "topology", "file");
+    if (!e)
+        return cfg_section_errorf(err, c, "topology", "type = file needs a 'file' key");
+    char path[4096];
+    const char *base = cfg_path(c), *slash = strrchr(base, '/');
+    if (e->value[0] == '/' || !slash)
+        snprintf(path, sizeof path, "%s", e->value);
+    else
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - base), base, e->value);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return cfg_errorf(err, e, "cannot open topology file '%s'", path);
+    char line[4096];
+    int ln = 0, rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, fp)) {
+        ln++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        char *tok[8];
+        int nt = 0;
+        for (char *t = strtok(line, " \t\r\n"); t && nt < 8; t = strtok(NULL, " \t\r\n"))
+            tok[nt++] = t;
+        if (nt == 0)
+            continue;
+        if (!strcmp(tok[0], "host") || !strcmp(tok[0], "switch")) {
+            if (nt < 2) {
+                rc = file_errorf(err, path, ln, "'%s' needs a name", tok[0]);
+            }
+            for (int i = 1; i < nt && rc == 0; i++) {
+                if (scenario_node(sc, tok[i]) != NONE32 || strlen(tok[i]) >= 24) {
+                    rc = file_errorf(err, path, ln, "node name '%.40s' is a duplicate or longer than 23 characters", tok[i]);
+                } else {
+                    net_add_node(&sc->net, tok[0][0] == 'h' ? NODE_HOST : NODE_SWITCH, tok[i]);
+                }
+            }
+        } else if (!strcmp(tok[0], "link")) {
+            uint64_t rate, delay;
+            uint32_t a = nt == 5 ? scenario_node(sc, tok[1]) : NONE32;
+            uint32_t b = nt == 5 ? scenario_node(sc, tok[2]) : NONE32;
+            if (nt != 5) {
+                rc = file_errorf(err, path, ln, "expected 'link A B RATE DELAY'");
+            } else if (a == NONE32 || b == NONE32) {
+                rc = file_errorf(err, path, ln, "link: unknown node '%s'",
+                         a == NONE32 ? tok[1] : tok[2]);
+            } else if (units_parse_rate_bps(tok[3], &rate) || rate == 0) {
+                rc = file_errorf(err, path, ln, "link: bad rate '%s' (e.g. 40Gbps)", tok[3]);
+            } else if (units_parse_time_ps(tok[4], &delay)) {
+                rc = file_errorf(err, path, ln, "link: bad delay '%s' (e.g. 1.5us)", tok[4]);
+            } else {
+                net_add_link(&sc->net, a, b, rate, delay);
+            }
+        } else {
+            rc = file_errorf(err, path, ln, "unknown statement '%s' (host, switch, link)", tok[0]);
+        }
+    }
+    fclose(fp);
+    if (rc == 0 && sc->net.n_nodes == 0) {
+        rc = file_errorf(err, path, 0, "no nodes");
+    }
+    return rc;
+}
+
+/* ---------- network-wide settings ---------- */
+
+static int build_network(struct scenario *sc, struct cfg *c, struct switch_cfg *swc, struct cfg_err *err)
+{
+    struct net_cfg *nc = &sc->net.cfg;
+    uint64_t v;
+    static const char *const modes[] = { "lossless", "lossy", NULL };
+    static const char *const thr[] = { "static", "dynamic", NULL };
+    int mode, dyn;
+    TRY(cfg_bytes(c, "network", "mtu", 1000, &v, err));           /* RoCC §6 / HPCC: 1000 B payload */
+    if (v < 64 || v > 9000)
+        return cfg_errorf(err, cfg_find(c, "network", "mtu"), "mtu (payload bytes) must be 64..9000");
+    nc->mtu_payload = (uint32_t)v;
+    TRY(cfg_bytes(c, "network", "preamble_ifg", 20, &v, err));    /* 802.3: 8 B preamble+SFD, 12 B IFG */
+    if (v > 1000)
+        return cfg_errorf(err, cfg_find(c, "network", "preamble_ifg"), "must be at most 1000 B");
+    nc->preamble_ifg = (uint32_t)v;
+    TRY(cfg_u64(c, "network", "data_class", 3, &v, err));         /* HPCC simulator: data in class 3 */
+    if (v > 7)
+        return cfg_errorf(err, cfg_find(c, "network", "data_class"), "classes are 0..7");
+    nc->data_prio = (uint8_t)v;
+    TRY(cfg_u64(c, "network", "ctrl_class", 7, &v, err));
+    if (v > 7 || v == nc->data_prio)
+        return cfg_errorf(err, cfg_find(c, "network", "ctrl_class"), "must be 0..7 and differ from data_class");
+    nc->ctrl_prio = (uint8_t)v;
+    TRY(cfg_bool(c, "network", "ack_high_prio", 1, &nc->ack_high_prio, err));
+    TRY(cfg_u64(c, "network", "ack_interval", 1, &v, err));
+    if (v < 1 || v > 1000000)
+        return cfg_errorf(err, cfg_find(c, "network", "ack_interval"), "must be 1..1000000 packets");
+    nc->ack_interval = (uint32_t)v;
+    TRY(cfg_time(c, "network", "nic_delay", 15 * PS_PER_US, &nc->nic_delay_ps, err)); /* RoCC §6 */
+    TRY(cfg_enum(c, "network", "mode", modes, 0, &mode, err));
+    sc->lossless = mode == 0;
+    TRY(cfg_time(c, "network", "rto", sc->lossless ? 0 : 500 * PS_PER_US, &nc->rto_ps, err)); /* HPCC: 500 us */
+    if (!sc->lossless && nc->rto_ps == 0)
+        return cfg_errorf(err, cfg_find(c, "network", "rto"), "lossy mode needs a retransmission timeout > 0");
+
+    memset(swc, 0, sizeof *swc);
+    const struct cfg_entry *be = cfg_find(c, "network", "buffer");
+    if (be && !strcmp(be->value, "unlimited")) {
+        swc->buffer_bytes = 0;
+    } else {
+        TRY(cfg_bytes(c, "network", "buffer", 32000000, &swc->buffer_bytes, err)); /* HPCC config.txt: 32 MB */
+        if (swc->buffer_bytes == 0)
+            return cfg_errorf(err, be, "buffer must be > 0 (or 'unlimited')");
+    }
+    swc->pfc = sc->lossless && swc->buffer_bytes != 0;
+    TRY(cfg_enum(c, "network", "pfc_threshold", thr, 0, &dyn, err));
+    swc->dynamic = dyn;
+    const struct cfg_entry *xe = cfg_find(c, "network", "xoff");
+    if (xe && strcmp(xe->value, "auto") != 0) {
+        TRY(cfg_bytes(c, "network", "xoff", 0, &swc->xoff_bytes, err));
+        if (swc->xoff_bytes == 0)
+            return cfg_errorf(err, xe, "xoff must be > 0 (or 'auto')");
+    }
+    TRY(cfg_double(c, "network", "alpha", 0.125, &swc->alpha, err));     /* HPCC MMU: shift 3 = 1/8 */
+    if (!(swc->alpha > 0 && swc->alpha <= 64))
+        return cfg_errorf(err, cfg_find(c, "network", "alpha"), "alpha must be in (0, 64]");
+    TRY(cfg_bytes(c, "network", "xon_offset", 3000, &swc->xon_offset, err)); /* HPCC MMU: resume offset 3 KB */
+    TRY(cfg_bytes(c, "network", "reserve", 4000, &swc->reserve_bytes, err)); /* HPCC MMU: 4 KB per (port, queue) */
+    const struct cfg_entry *he = cfg_find(c, "network", "headroom");
+    if (he && strcmp(he->value, "auto") != 0) {
+        TRY(cfg_bytes(c, "network", "headroom", 0, &swc->headroom_bytes, err));
+        if (swc->headroom_bytes == 0)
+            return cfg_errorf(err, he, "headroom must be > 0 (or 'auto')");
+    }
+    uint64_t quantum;
+    TRY(cfg_bytes(c, "network", "drr_quantum", 9000, &quantum, err));
+    if (quantum < 64)
+        return cfg_errorf(err, cfg_find(c, "network", "drr_quantum"), "must be >= 64 B");
+    for (int i = 0; i < NCLASS; i++)
+        swc->quantum[i] = (uint32_t)quantum;
+    swc->lossless_mask = (uint8_t)(1u << nc->data_prio);
+    swc->strict_mask = (uint8_t)(1u << nc->ctrl_prio);
+    return 0;
+}
+
+/* ---------- RoCC ---------- */
+
+struct rocc_over {               /* [rocc] keys the user set (0 = per-link default) */
+    uint64_t period, q_ref, q_mid, q_max, f_min, f_max, f_init, q_unit, f_unit;
+    double alpha, beta;
+    int has_alpha, has_beta;
+};
+
+static int rocc_params_for(struct scenario *sc, struct cfg *c, const struct rocc_over *o, uint32_t port,
+                           struct rocc_cp_params *p, struct cfg_err *err)
+{
+    rocc_cp_params_default(p, sc->net.ports[port].rate_bps);
+    if (o->q_unit) p->q_unit_bytes = (uint32_t)o->q_unit;
+    if (o->f_unit) p->f_unit_mbps = (uint32_t)(o->f_unit / 1000000);
+    if (o->period) p->period_ps = o->period;
+    if (o->q_ref) p->q_ref = (uint32_t)(o->q_ref / p->q_unit_bytes);
+    if (o->q_mid) p->q_mid = (uint32_t)(o->q_mid / p->q_unit_bytes);
+    if (o->q_max) p->q_max = (uint32_t)(o->q_max / p->q_unit_bytes);
+    uint64_t unit = (uint64_t)p->f_unit_mbps * 1000000;
+    if (o->f_max) p->f_max = (uint32_t)(o->f_max / unit);
+    if (o->f_min) p->f_min = (uint32_t)(o->f_min / unit);
+    p->f_init = o->f_init ? (uint32_t)(o->f_init / unit) : p->f_max;
+    if (o->has_alpha) p->alpha_q16 = (uint32_t)(o->alpha * 65536.0 + 0.5);
+    if (o->has_beta) p->beta_q16 = (uint32_t)(o->beta * 65536.0 + 0.5);
+    char why[160];
+    if (rocc_cp_params_check(p, why, sizeof why))
+        return cfg_section_errorf(err, c, "rocc", "invalid RoCC parameters for port %s: %s",
+                                  sc->mon ? "" : "", why);
+    return 0;
+}
+
+static int build_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct cfg_err *err)
+{
+    struct rocc_over o;
+    memset(&o, 0, sizeof o);
+    TRY(cfg_time(c, "rocc", "period", 0, &o.period, err));
+    TRY(cfg_bytes(c, "rocc", "q_ref", 0, &o.q_ref, err));
+    TRY(cfg_bytes(c, "rocc", "q_mid", 0, &o.q_mid, err));
+    TRY(cfg_bytes(c, "rocc", "q_max", 0, &o.q_max, err));
+    TRY(cfg_rate(c, "rocc", "f_min", 0, &o.f_min, err));
+    TRY(cfg_rate(c, "rocc", "f_max", 0, &o.f_max, err));
+    TRY(cfg_rate(c, "rocc", "f_init", 0, &o.f_init, err));
+    TRY(cfg_bytes(c, "rocc", "q_unit", 0, &o.q_unit, err));
+    TRY(cfg_rate(c, "rocc", "f_unit", 0, &o.f_unit, err));
+    if (o.f_unit && (o.f_unit % 1000000 || o.f_unit > 4000000000000ull))
+        return cfg_errorf(err, cfg_find(c, "rocc", "f_unit"), "f_unit must be a whole number of Mbps");
+    o.has_alpha = cfg_find(c, "rocc", "alpha") != NULL;
+    o.has_beta = cfg_find(c, "rocc", "beta") != NULL;
+    TRY(cfg_double(c, "rocc", "alpha", 0, &o.alpha, err));
+    TRY(cfg_double(c, "rocc", "beta", 0, &o.beta, err));
+    if ((o.has_alpha && !(o.alpha > 0 && o.alpha < 256)) || (o.has_beta && !(o.beta > 0 && o.beta < 256)))
+        return cfg_section_errorf(err, c, "rocc", "alpha and beta must be in (0, 256)");
+    int cnp_at_fmax;
+    TRY(cfg_bool(c, "rocc", "cnp_at_fmax", 0, &cnp_at_fmax, err));
+    static const char *const kinds[] = { "queue", "bounded", "elephant", NULL };
+    int kind;
+    TRY(cfg_enum(c, "rocc", "flow_table", kinds, 0, &kind, err));
+    uint64_t tsize, max_age, sample, eleph;
+    TRY(cfg_u64(c, "rocc", "table_size", 0, &tsize, err));
+    TRY(cfg_time(c, "rocc", "max_age", 0, &max_age, err));
+    TRY(cfg_u64(c, "rocc", "sample_one_in", 20, &sample, err));
+    TRY(cfg_u64(c, "rocc", "elephant_count", 2, &eleph, err));
+    uint64_t recovery;
+    TRY(cfg_time(c, "rocc", "recovery", 55 * PS_PER_US, &recovery, err));   /* authors' SELF_RISE_INTERVAL */
+    if (recovery == 0)
+        return cfg_errorf(err, cfg_find(c, "rocc", "recovery"), "must be > 0");
+    rocc_rp_params_default(&sc->net.rp_params, 0);
+    sc->net.rp_params.recovery_ps = recovery;
+    if (o.f_unit)
+        sc->net.rp_params.f_unit_mbps = (uint32_t)(o.f_unit / 1000000);
+
+    /* Which egress ports run a CP. */
+    const struct cfg_entry *en = cfg_find(c, "rocc", "enable");
+    const char *ev = en ? en->value : "auto";
+    uint32_t *list = NULL;
+    int nlist = 0, all = 0;
+    if (!strcmp(ev, "auto"))
+        all = any_rocc;
+    else if (!strcmp(ev, "all"))
+        all = 1;
+    else if (strcmp(ev, "none") != 0) {
+        /* "S0->S1 sw->r0": ports named FROM->TO */
+        char buf[CFG_MAX_LINE + 1];
+        snprintf(buf, sizeof buf, "%s", ev);
+        list = malloc(sc->net.n_ports * sizeof *list);
+        if (!list)
+            return cfg_errorf(err, en, "out of memory");
+        for (char *t = strtok(buf, " ,"); t; t = strtok(NULL, " ,")) {
+            char *arrow = strstr(t, "->");
+            uint32_t a = NONE32, b = NONE32;
+            if (arrow) {
+                *arrow = 0;
+                a = scenario_node(sc, t);
+                b = scenario_node(sc, arrow + 2);
+            }
+            uint32_t p = a != NONE32 && b != NONE32 ? net_port_between(&sc->net, a, b) : NONE32;
+            if (p == NONE32 || sc->net.nodes[a].kind != NODE_SWITCH) {
+                free(list);
+                return cfg_errorf(err, en, "'%s%s%s' is not a switch egress port (write SWITCH->NEIGHBOUR)",
+                                  t, arrow ? "->" : "", arrow ? arrow + 2 : "");
+            }
+            if (nlist < (int)sc->net.n_ports)
+                list[nlist++] = p;
+        }
+    }
+    int rc = 0;
+    for (uint32_t p = 0; p < sc->net.n_ports && rc == 0; p++) {
+        if (sc->net.nodes[sc->net.ports[p].node].kind != NODE_SWITCH)
+            continue;
+        int on = all;
+        for (int i = 0; i < nlist && !on; i++)
+            on = list[i] == p;
+        if (!on)
+            continue;
+        struct rocc_cp_params prm;
+        if (rocc_params_for(sc, c, &o, p, &prm, err)) {
+            rc = -1;
+            break;
+        }
+        struct rocc_ft_params ftp;
+        uint64_t cap = tsize;
+        if (cap == 0) {
+            /* Enough for every flow of the run, bounded by the packets a
+             * buffer could hold: the QUEUE table never overflows. */
+            uint64_t flows = sc->net.n_flows * 2ull;
+            cap = flows < 64 ? 64 : flows;
+            if (cap > (1u << 20))
+                cap = 1u << 20;
+        }
+        uint32_t cap2 = 1;
+        while (cap2 < cap)
+            cap2 <<= 1;
+        static const enum rocc_ft_kind kmap[] = { ROCC_FT_QUEUE, ROCC_FT_BOUNDED, ROCC_FT_ETRAP };
+        rocc_ft_params_default(&ftp, kmap[kind], cap2, prm.period_ps);
+        if (max_age)
+            ftp.max_age_ps = max_age;
+        ftp.sample_one_in = (uint32_t)(sample ? sample : 1);
+        ftp.elephant_count = (uint32_t)(eleph ? eleph : 1);
+        ftp.seed = rng_next(&sc->net.rng);
+        if (rocc_agent_attach(&sc->net, p, &prm, &ftp, cnp_at_fmax, 0) == NONE32) {
+            cfg_section_errorf(err, c, "rocc", "cannot create the CP (out of memory?)");
+            rc = -1;
+        }
+    }
+    free(list);
+    return rc;
+}
+
+/* ---------- flows ---------- */
+
+struct flow_ctx { struct scenario *sc; struct cfg_err *err; int rc; int dflt_cc; int any_rocc; };
+
+static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *any_rocc, struct cfg_err *err)
+{
+    struct cfg *c = sc->cfg;
+    const char *gname = sec + strlen("flows.");
+    if (!*gname || strlen(gname) >= sizeof sc->groups[0].name)
+        return cfg_section_errorf(err, c, sec, "flow group names are 1..47 characters: [flows.NAME]");
+    const struct cfg_entry *se = cfg_find(c, sec, "src"), *de = cfg_find(c, sec, "dst");
+    if (!se || !de)
+        return cfg_section_errorf(err, c, sec, "a flow group needs 'src' and 'dst'");
+    uint32_t *src = malloc(sc->net.n_nodes * sizeof *src), *dst = malloc(sc->net.n_nodes * sizeof *dst);
+    if (!src || !dst) {
+        free(src);
+        free(dst);
+        return cfg_section_errorf(err, c, sec, "out of memory");
+    }
+    int ns = expand_nodes(sc, se, src, sc->net.n_nodes, err);
+    int nd = ns < 0 ? -1 : expand_nodes(sc, de, dst, sc->net.n_nodes, err);
+    int rc = nd < 0 ? -1 : 0;
+    for (int i = 0; rc == 0 && i < ns; i++)
+        if (sc->net.nodes[src[i]].kind != NODE_HOST)
+            rc = cfg_errorf(err, se, "'%s' is a switch; flows go between hosts", sc->net.nodes[src[i]].name);
+    for (int i = 0; rc == 0 && i < nd; i++)
+        if (sc->net.nodes[dst[i]].kind != NODE_HOST)
+            rc = cfg_errorf(err, de, "'%s' is a switch; flows go between hosts", sc->net.nodes[dst[i]].name);
+    static const char *const pairings[] = { "all", "zip", NULL };
+    int pairing = 0, cc = dflt_cc;
+    uint64_t count = 1, size = UINT64_MAX, start = 0, stop = SIMTIME_NEVER, window = 0, cls = sc->net.cfg.data_prio;
+    uint64_t app_rate = 0;
+    double frac = 0;
+    if (rc == 0) rc = cfg_enum(c, sec, "pairing", pairings, 0, &pairing, err);
+    if (rc == 0) rc = cfg_u64(c, sec, "count", 1, &count, err);
+    if (rc == 0 && (count < 1 || count > 1000000))
+        rc = cfg_errorf(err, cfg_find(c, sec, "count"), "count must be 1..1000000");
+    const struct cfg_entry *sz = rc == 0 ? cfg_find(c, sec, "size") : NULL;
+    if (rc == 0 && sz && strcmp(sz->value, "inf") != 0) {
+        rc = cfg_bytes(c, sec, "size", 0, &size, err);
+        if (rc == 0 && (size == 0 || size >= UINT64_MAX / 2))
+            rc = cfg_errorf(err, sz, "size must be > 0 bytes (or 'inf')");
+    }
+    const struct cfg_entry *re = rc == 0 ? cfg_find(c, sec, "rate") : NULL;
+    if (rc == 0 && re && strcmp(re->value, "line") != 0) {
+        if (strchr(re->value, '%')) {
+            rc = cfg_percent(c, sec, "rate", 0, &frac, err);
+            if (rc == 0 && !(frac > 0 && frac <= 1))
+                rc = cfg_errorf(err, re, "rate must be in (0%%, 100%%] of the source link");
+        } else {
+            rc = cfg_rate(c, sec, "rate", 0, &app_rate, err);
+            if (rc == 0 && app_rate == 0)
+                rc = cfg_errorf(err, re, "rate must be > 0");
+        }
+    }
+    if (rc == 0) rc = cfg_time(c, sec, "start", 0, &start, err);
+    const struct cfg_entry *st = rc == 0 ? cfg_find(c, sec, "stop") : NULL;
+    if (rc == 0 && st && strcmp(st->value, "never") != 0) {
+        rc = cfg_time(c, sec, "stop", 0, &stop, err);
+        if (rc == 0 && stop <= start)
+            rc = cfg_errorf(err, st, "stop must be after start");
+    }
+    if (rc == 0) rc = cfg_enum(c, sec, "cc", cc_names, dflt_cc, &cc, err);
+    if (rc == 0) rc = cfg_u64(c, sec, "class", sc->net.cfg.data_prio, &cls, err);
+    if (rc == 0 && (cls > 7 || cls == sc->net.cfg.ctrl_prio))
+        rc = cfg_errorf(err, cfg_find(c, sec, "class"), "data class must be 0..7 and not the control class");
+    if (rc == 0) rc = cfg_bytes(c, sec, "window", 0, &window, err);
+    if (rc == 0 && pairing == 1 && ns != nd)
+        rc = cfg_errorf(err, de, "pairing = zip needs as many dst (%d) as src (%d)", nd, ns);
+    if (rc == 0) {
+        struct group *g = realloc(sc->groups, (sc->n_groups + 1) * sizeof *g);
+        if (!g) {
+            rc = cfg_section_errorf(err, c, sec, "out of memory");
+        } else {
+            sc->groups = g;
+            g = &sc->groups[sc->n_groups++];
+            memset(g, 0, sizeof *g);
+            snprintf(g->name, sizeof g->name, "%s", gname);
+            g->first = sc->net.n_flows;
+            if (cc == CC_ROCC)
+                *any_rocc = 1;
+            for (int i = 0; i < ns && rc == 0; i++) {
+                for (int j = 0; j < nd && rc == 0; j++) {
+                    if (pairing == 1 && i != j)
+                        continue;
+                    if (src[i] == dst[j])
+                        continue;
+                    for (uint64_t k = 0; k < count && rc == 0; k++) {
+                        struct flow f;
+                        memset(&f, 0, sizeof f);
+                        f.src = sc->net.nodes[src[i]].idx;
+                        f.dst = sc->net.nodes[dst[j]].idx;
+                        f.group = sc->n_groups - 1;
+                        f.prio = (uint8_t)cls;
+                        f.size = size;
+                        if (size == UINT64_MAX)
+                            f.flags |= FL_ENDLESS;
+                        f.start_ps = start;
+                        f.stop_ps = stop;
+                        f.window = window;
+                        uint64_t line = sc->net.ports[sc->net.hosts[f.src].port].rate_bps;
+                        f.app_rate_bps = frac > 0 ? (uint64_t)(frac * (double)line + 0.5) : app_rate;
+                        f.tp = cc == CC_ROCC ? &transport_rocc : &transport_line;
+                        f.sport = (uint16_t)(10000 + sc->net.n_flows % 50000);
+                        /* 5-tuple hashes (RoCEv2: UDP dport 4791) for ECMP. */
+                        f.hash = mix64(((uint64_t)f.src << 40) ^ ((uint64_t)f.dst << 16) ^ f.sport ^ (4791ull << 56));
+                        f.rhash = mix64(((uint64_t)f.dst << 40) ^ ((uint64_t)f.src << 16) ^ (4791ull << 24) ^ ((uint64_t)f.sport << 56));
+                        if (net_add_flow(&sc->net, &f) == NONE32)
+                            rc = cfg_section_errorf(err, c, sec, "out of memory");
+                    }
+                }
+            }
+            g->count = sc->net.n_flows - g->first;
+            if (rc == 0 && g->count == 0)
+                rc = cfg_section_errorf(err, c, sec, "the group makes no flow (every src equals its dst)");
+        }
+    }
+    free(src);
+    free(dst);
+    return rc;
+}
+
+static void group_cb(const char *sec, void *arg)
+{
+    struct flow_ctx *fc = arg;
+    if (fc->rc == 0)
+        fc->rc = build_group(fc->sc, sec, fc->dflt_cc, &fc->any_rocc, fc->err);
+}
+
+/* ---------- monitors and sampling ---------- */
+
+static int build_monitors(struct scenario *sc)
+{
+    struct net *n = &sc->net;
+    uint32_t cnt = 0;
+    for (uint32_t p = 0; p < n->n_ports; p++)
+        if (n->nodes[n->ports[p].node].kind == NODE_SWITCH)
+            cnt++;
+    sc->mon = calloc(cnt ? cnt : 1, sizeof *sc->mon);
+    if (!sc->mon)
+        return -1;
+    for (uint32_t p = 0; p < n->n_ports; p++) {
+        if (n->nodes[n->ports[p].node].kind != NODE_SWITCH)
+            continue;
+        struct monitor *m = &sc->mon[sc->n_mon++];
+        m->port = p;
+        m->agent = n->ports[p].agent;
+        snprintf(m->name, sizeof m->name, "%s->%s", n->nodes[n->ports[p].node].name,
+                 n->nodes[n->ports[n->ports[p].peer].node].name);
+    }
+    return 0;
+}
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void take_sample(void *arg, uint32_t id)
+{
+    struct scenario *sc = arg;
+    struct net *n = &sc->net;
+    uint32_t k = sc->n_samples;
+    if (k < sc->cap_samples) {
+        if (sc->flow_series)
+            for (uint32_t f = 0; f < n->n_flows; f++)
+                sc->s_flow_bytes[(size_t)k * n->n_flows + f] = n->flows[f].rx_wire_bytes;
+        for (uint32_t m = 0; m < sc->n_mon; m++) {
+            const struct port *pt = &n->ports[sc->mon[m].port];
+            size_t i = (size_t)k * sc->n_mon + m;
+            sc->s_queue[i] = pt->data_bytes;
+            sc->s_tx[i] = pt->st.tx_wire_bytes;
+            sc->s_pfc[i] = (uint32_t)pt->st.pfc_rcvd;
+            sc->s_fair[i] = sc->mon[m].agent != NONE32
+                ? ((const struct rocc_agent *)n->agents[sc->mon[m].agent].state)->last_f : 0;
+        }
+        sc->n_samples++;
+    }
+    simtime_t next = n->el.now + sc->sample_interval;
+    if (next <= sc->duration)
+        net_schedule(n, next, EV_HOOK, id);
+    if (sc->progress && (k & 63) == 0) {
+        double w = wall_now() - sc->wall_start, done = (double)n->el.now / (double)sc->duration;
+        double eta = done > 0 ? w / done - w : 0;
+        fprintf(stderr, "\r  simulated %8.3f ms of %.3f ms  (%5.1f%%)  wall %6.1f s  ETA %6.1f s ",
+                (double)n->el.now / PS_PER_MS, (double)sc->duration / PS_PER_MS, 100 * done, w, eta);
+    }
+}
+
+/* ---------- top level ---------- */
+
+int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->cfg = c;
+    TRY(cfg_u64(c, "sim", "seed", 1, &sc->seed, err));
+    if (net_init(&sc->net, sc->seed))
+        return cfg_section_errorf(err, c, "sim", "out of memory");
+    if (!cfg_find(c, "sim", "duration"))
+        return cfg_section_errorf(err, c, "sim", "missing required key 'duration'");
+    TRY(cfg_time(c, "sim", "duration", 0, &sc->duration, err));
+    if (sc->duration == 0 || sc->duration > 1000 * PS_PER_S)
+        return cfg_errorf(err, cfg_find(c, "sim", "duration"), "duration must be in (0, 1000s]");
+    TRY(cfg_time(c, "sim", "sample_interval", 10 * PS_PER_US, &sc->sample_interval, err));
+    if (sc->sample_interval == 0 || sc->duration / sc->sample_interval > 10000000)
+        return cfg_errorf(err, cfg_find(c, "sim", "sample_interval"),
+                          "sample_interval must be > 0 and give at most 10^7 samples");
+    TRY(cfg_time(c, "sim", "measure_start", sc->duration / 2, &sc->measure_start, err));
+    TRY(cfg_time(c, "sim", "measure_end", sc->duration, &sc->measure_end, err));
+    if (sc->measure_end > sc->duration || sc->measure_start >= sc->measure_end)
+        return cfg_section_errorf(err, c, "sim", "need measure_start < measure_end <= duration");
+
+    struct switch_cfg swc;
+    TRY(build_network(sc, c, &swc, err));
+
+    static const char *const types[] = { "star", "multi_bottleneck", "asymmetric", "file", NULL };
+    int type;
+    TRY(cfg_enum(c, "topology", "type", types, 0, &type, err));
+    int (*builders[])(struct scenario *, struct cfg *, struct cfg_err *) = { topo_star, topo_multi, topo_asym, topo_file };
+    TRY(builders[type](sc, c, err));
+    char why[256];
+    if (net_finalize(&sc->net, &swc, why, sizeof why))
+        return cfg_section_errorf(err, c, "topology", "%s", why);
+
+    int dflt_cc;
+    TRY(cfg_enum(c, "cc", "algorithm", cc_names, CC_ROCC, &dflt_cc, err));
+    struct flow_ctx fc = { sc, err, 0, dflt_cc, 0 };
+    if (cfg_sections(c, "flows.", group_cb, &fc) == 0)
+        return cfg_section_errorf(err, c, "flows", "no flow groups: add a [flows.NAME] section");
+    TRY(fc.rc);
+    if (net_flows_ready(&sc->net))
+        return cfg_section_errorf(err, c, "flows", "out of memory");
+    TRY(build_rocc(sc, c, fc.any_rocc, err));
+
+    if (build_monitors(sc))
+        return cfg_section_errorf(err, c, "sim", "out of memory");
+    uint64_t fs_max;
+    TRY(cfg_u64(c, "sim", "flow_series_max", 4096, &fs_max, err));
+    sc->flow_series = sc->net.n_flows <= fs_max;
+    sc->cap_samples = (uint32_t)(sc->duration / sc->sample_interval + 1);
+    size_t nm = (size_t)sc->cap_samples * (sc->n_mon ? sc->n_mon : 1);
+    sc->s_queue = malloc(nm * sizeof *sc->s_queue);
+    sc->s_tx = malloc(nm * sizeof *sc->s_tx);
+    sc->s_fair = malloc(nm * sizeof *sc->s_fair);
+    sc->s_pfc = malloc(nm * sizeof *sc->s_pfc);
+    if (sc->flow_series)
+        sc->s_flow_bytes = malloc((size_t)sc->cap_samples * (sc->net.n_flows ? sc->net.n_flows : 1) * sizeof *sc->s_flow_bytes);
+    if (!sc->s_queue || !sc->s_tx || !sc->s_fair || !sc->s_pfc || (sc->flow_series && !sc->s_flow_bytes))
+        return cfg_section_errorf(err, c, "sim", "out of memory for %u samples; raise sample_interval", sc->cap_samples);
+    sc->net.hook = take_sample;
+    sc->net.hook_arg = sc;
+    if (net_schedule(&sc->net, 0, EV_HOOK, 0))
+        return cfg_section_errorf(err, c, "sim", "out of memory");
+    return 0;
+}
+
+int scenario_run(struct scenario *sc, char *why, size_t why_len)
+{
+    sc->wall_start = wall_now();
+    net_run_until(&sc->net, sc->duration);
+    if (sc->progress)
+        fprintf(stderr, "\r%100s\r", "");
+    if (sc->net.oom) {
+        snprintf(why, why_len, "out of memory at simulated time %.6f s", (double)sc->net.el.now / PS_PER_S);
+        return -1;
+    }
+    /* Close open pause intervals so paused time is exact at the end. */
+    for (uint32_t p = 0; p < sc->net.n_ports; p++) {
+        struct port *pt = &sc->net.ports[p];
+        for (int c = 0; c < NCLASS; c++)
+            if (pt->paused & (1u << c)) {
+                pt->st.paused_ps[c] += sc->net.el.now - pt->paused_since[c];
+                pt->paused_since[c] = sc->net.el.now;
+            }
+    }
+    return 0;
+}
+
+void scenario_free(struct scenario *sc)
+{
+    net_free(&sc->net);
+    free(sc->groups);
+    free(sc->mon);
+    free(sc->s_flow_bytes);
+    free(sc->s_queue);
+    free(sc->s_tx);
+    free(sc->s_fair);
+    free(sc->s_pfc);
+    memset(sc, 0, sizeof *sc);
+}
+
+const struct group *scenario_group(const struct scenario *sc, const char *name)
+{
+    for (uint32_t i = 0; i < sc->n_groups; i++)
+        if (!strcmp(sc->groups[i].name, name))
+            return &sc->groups[i];
+    return NULL;
+}
+
+const struct monitor *scenario_monitor(const struct scenario *sc, const char *name)
+{
+    for (uint32_t i = 0; i < sc->n_mon; i++)
+        if (!strcmp(sc->mon[i].name, name))
+            return &sc->mon[i];
+    return NULL;
+}

@@ -1,0 +1,64 @@
+/*
+ * scenario.h -- a simulation run as the user described it.
+ *
+ * A scenario is built from an INI file (docs/config.md lists every key):
+ * [sim] (duration, seed, sampling, measurement window), [network] (frame
+ * sizes, classes, PFC/lossy mode, buffer), [topology] (a built-in shape or a
+ * topology file), [cc] and [rocc] (algorithms and their parameters), one
+ * [flows.NAME] section per flow group, and optionally [expect].  Building
+ * turns it into a struct net with agents and flows; running samples the
+ * state at a fixed interval so metrics over any window can be computed
+ * afterwards (metrics.c), reported (report.c) and checked (expect.c).
+ */
+#ifndef ROCC_SCENARIO_H
+#define ROCC_SCENARIO_H
+
+#include "engine/config.h"
+#include "net/net.h"
+
+struct group {
+    char     name[48];
+    uint32_t first, count;        /* flows [first, first+count) */
+};
+
+/* A monitored switch egress port: queue, utilization, and CP fair rate. */
+struct monitor {
+    char     name[56];            /* "S0->S1" */
+    uint32_t port;
+    uint32_t agent;               /* RoCC agent index or NONE32 */
+};
+
+struct scenario {
+    struct net net;
+    struct cfg *cfg;
+    simtime_t duration, sample_interval, measure_start, measure_end;
+    uint64_t seed;
+    int      lossless;
+    struct group *groups;     uint32_t n_groups;
+    struct monitor *mon;      uint32_t n_mon;
+    int      flow_series;         /* per-flow samples kept */
+    /* samples at t = k * sample_interval, k = 0..n_samples-1 */
+    uint32_t n_samples, cap_samples;
+    uint64_t *s_flow_bytes;       /* [k * n_flows + f]: in-order data received, wire bytes */
+    uint64_t *s_queue;            /* [k * n_mon + m]: data-queue bytes */
+    uint64_t *s_tx;               /* [k * n_mon + m]: wire bytes sent (all frames) */
+    uint32_t *s_fair;             /* [k * n_mon + m]: CP F in ΔF units (0: no CP) */
+    uint32_t *s_pfc;              /* [k * n_mon + m]: XOFF frames received (cumulative) */
+    /* progress */
+    int      progress;
+    double   wall_start;
+};
+
+/* Build from a loaded config (overrides already applied).  On error: -1,
+ * err names file, line and key; the scenario is left freeable. */
+int  scenario_build(struct scenario *sc, struct cfg *cfg, struct cfg_err *err);
+/* Run to the end; -1 with why on an internal failure (out of memory). */
+int  scenario_run(struct scenario *sc, char *why, size_t why_len);
+void scenario_free(struct scenario *sc);
+
+/* Name lookups used by expectations and reports. */
+const struct group   *scenario_group(const struct scenario *sc, const char *name);
+const struct monitor *scenario_monitor(const struct scenario *sc, const char *name);
+uint32_t scenario_node(const struct scenario *sc, const char *name);
+
+#endif

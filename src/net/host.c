@@ -1,0 +1,356 @@
+/*
+ * host.c -- the RDMA NIC: flows (QPs), pacing, ACK/NACK, go-back-N, and the
+ * CNP reaction delay.
+ *
+ * Sending: the NIC has one egress port.  Control frames it must send (ACK,
+ * NACK) wait in the port's class queues and go first; data is not queued but
+ * made on demand when the serializer frees up, from the next eligible flow in
+ * round-robin order.  A flow is eligible when it has bytes left, its class is
+ * not paused by PFC, its window (if any) is open and its pacer allows it
+ * (next_avail <= now).  Pacing: after a frame of w wire bytes at rate r the
+ * flow may send again w*8/r later; when the rate changes the gap is
+ * recomputed from the last send, so a rate cut or a recovery doubling takes
+ * effect on the very next frame.  When every flow is only waiting for its
+ * pacer the host arms one wake-up event at the earliest next_avail.
+ *
+ * Receiving: data in order advances rcv_nxt and is acknowledged every
+ * ack_interval packets (and always on the last byte); a gap produces one NACK
+ * per expected sequence (RoCEv2 go-back-N: the sender rewinds snd_nxt).  In
+ * lossy mode a retransmission timeout covers a lost tail or a lost NACK.
+ * CNPs are held for the NIC reaction delay (RoCC §6: 15 us) in a FIFO -- the
+ * delay is constant, so one pending event serves all of them.
+ */
+#include "net/net.h"
+
+uint64_t flow_line_rate(const struct net *n, const struct flow *f)
+{
+    return n->ports[n->hosts[f->src].port].rate_bps;
+}
+
+static void flow_update_rate(struct net *n, struct flow *f)
+{
+    uint64_t r = flow_line_rate(n, f);
+    if (f->app_rate_bps && f->app_rate_bps < r)
+        r = f->app_rate_bps;
+    if (f->cc_rate_bps && f->cc_rate_bps < r)
+        r = f->cc_rate_bps;
+    if (r == f->rate_bps)
+        return;
+    f->rate_bps = r;
+    if (f->last_wire_bytes)
+        f->next_avail = f->last_tx + tx_time_ps(f->last_wire_bytes, r);
+}
+
+void flow_set_cc_rate(struct net *n, struct flow *f, uint64_t bps)
+{
+    uint64_t old = f->rate_bps;
+    f->cc_rate_bps = bps;
+    flow_update_rate(n, f);
+    if (f->rate_bps > old && (f->flags & FL_ACTIVE))
+        port_kick(n, n->hosts[f->src].port);     /* may be sendable sooner */
+}
+
+static inline int flow_has_data(const struct flow *f)
+{
+    return f->snd_nxt < f->size;
+}
+
+static void send_ctrl(struct net *n, struct host *h, struct flow *f, enum pkt_type type, uint64_t seq)
+{
+    uint32_t pi = net_new_packet(n, type);
+    if (pi == PKT_NONE)
+        return;
+    struct packet *p = pkt(&n->pool, pi);
+    p->flow = flow_index(n, f);
+    p->seq = seq;
+    p->dst = f->src;
+    p->bytes = ROCE_ACK_FRAME;
+    p->prio = n->cfg.ack_high_prio ? n->cfg.ctrl_prio : f->prio;
+    p->ts = n->el.now;
+    port_enqueue_ctrl(n, h->port, pi);
+}
+
+static void host_arm_wake(struct net *n, struct host *h, simtime_t t)
+{
+    if (t < h->wake_at) {
+        h->wake_at = t;
+        net_schedule(n, t, EV_HOST_WAKE, (uint32_t)(h - n->hosts));
+    }
+}
+
+uint32_t host_dequeue(struct net *n, struct host *h)
+{
+    struct port *pt = host_port(n, h);
+    for (int q = NQUEUE - 1; q >= 0; q--)      /* MAC control, then classes high->low */
+        if (pt->q[q].count && (q == QMAC || !(pt->paused & (1u << q))))
+            return pktq_pop(&n->pool, &pt->q[q]);
+    simtime_t now = n->el.now, earliest = SIMTIME_NEVER;
+    uint32_t i = 0, scanned = 0;
+    while (scanned < h->n_active) {
+        uint32_t slot = (h->rr + i) % h->n_active;
+        struct flow *f = &n->flows[h->active[slot]];
+        if (f->flags & FL_DONE) {               /* lazy removal, order kept */
+            for (uint32_t k = slot; k + 1 < h->n_active; k++)
+                h->active[k] = h->active[k + 1];
+            h->n_active--;
+            if (h->rr > slot)
+                h->rr--;
+            if (h->n_active == 0)
+                break;
+            if (h->rr >= h->n_active)
+                h->rr = 0;
+            continue;
+        }
+        i++;
+        scanned++;
+        if (!flow_has_data(f) || (pt->paused & (1u << f->prio)))
+            continue;
+        if (f->window && f->snd_nxt - f->snd_una >= f->window)
+            continue;
+        if (f->next_avail > now) {
+            if (f->next_avail < earliest)
+                earliest = f->next_avail;
+            continue;
+        }
+        /* Make the next data frame of f. */
+        uint32_t pi = net_new_packet(n, PKT_DATA);
+        if (pi == PKT_NONE)
+            return PKT_NONE;
+        struct packet *p = pkt(&n->pool, pi);
+        uint64_t left = f->size - f->snd_nxt;
+        uint32_t payload = left < n->cfg.mtu_payload ? (uint32_t)left : n->cfg.mtu_payload;
+        uint32_t bytes = payload + ROCE_DATA_OVERHEAD;
+        p->flow = flow_index(n, f);
+        p->seq = f->snd_nxt;
+        p->payload = (uint16_t)payload;
+        p->bytes = (uint16_t)(bytes < ETH_MIN_FRAME ? ETH_MIN_FRAME : bytes);
+        p->dst = f->dst;
+        p->prio = f->prio;
+        p->ts = now;
+        if (f->snd_nxt < f->snd_max)
+            f->retx_bytes += payload;
+        f->snd_nxt += payload;
+        if (f->snd_nxt > f->snd_max)
+            f->snd_max = f->snd_nxt;
+        f->last_tx = now;
+        f->last_wire_bytes = p->bytes + n->cfg.preamble_ifg;
+        f->next_avail = now + tx_time_ps(f->last_wire_bytes, f->rate_bps);
+        if (n->cfg.rto_ps && f->rto_deadline == SIMTIME_NEVER) {
+            f->rto_deadline = now + n->cfg.rto_ps;
+            flow_timer_arm(n, p->flow);
+        }
+        h->rr = (slot + 1) % h->n_active;
+        return pi;
+    }
+    if (earliest != SIMTIME_NEVER)
+        host_arm_wake(n, h, earliest);
+    return PKT_NONE;
+}
+
+static void flow_check_done(struct net *n, struct flow *f)
+{
+    if (!(f->flags & FL_DONE) && f->snd_una >= f->size) {
+        f->flags |= FL_DONE;
+        f->rto_deadline = SIMTIME_NEVER;
+        n->flows_done++;
+    }
+}
+
+void host_receive(struct net *n, struct host *h, uint32_t pi)
+{
+    struct packet *p = pkt(&n->pool, pi);
+    struct flow *f = &n->flows[p->flow];
+    simtime_t now = n->el.now;
+    switch ((enum pkt_type)p->type) {
+    case PKT_DATA:
+        if (p->seq == f->rcv_nxt) {
+            f->rcv_nxt += p->payload;
+            f->rx_wire_bytes += (uint64_t)p->bytes + n->cfg.preamble_ifg;
+            n->delivered_bytes += p->payload;
+            f->nack_for = UINT64_MAX;
+            int last = f->rcv_nxt >= f->size;
+            if (last && !(f->flags & FL_RX_DONE)) {
+                f->flags |= FL_RX_DONE;
+                f->finish_ps = now;
+            }
+            if (++f->since_ack >= n->cfg.ack_interval || last) {
+                f->since_ack = 0;
+                send_ctrl(n, h, f, PKT_ACK, f->rcv_nxt);
+            }
+        } else if (p->seq > f->rcv_nxt) {
+            if (f->nack_for != f->rcv_nxt) {      /* one NAK per gap (go-back-N) */
+                f->nack_for = f->rcv_nxt;
+                send_ctrl(n, h, f, PKT_NACK, f->rcv_nxt);
+            }
+        } else if (++f->since_ack >= n->cfg.ack_interval) {
+            f->since_ack = 0;                      /* duplicate after a rewind */
+            send_ctrl(n, h, f, PKT_ACK, f->rcv_nxt);
+        }
+        net_consume(n, pi);
+        return;
+    case PKT_ACK:
+    case PKT_NACK:
+        if (p->seq > f->snd_una) {
+            f->snd_una = p->seq;
+            if (n->cfg.rto_ps)
+                f->rto_deadline = f->snd_una < f->snd_nxt ? now + n->cfg.rto_ps : SIMTIME_NEVER;
+        }
+        if (p->type == PKT_NACK) {
+            f->nacks++;
+            if (p->seq < f->snd_nxt)
+                f->snd_nxt = p->seq;               /* go back N */
+        }
+        if (f->tp->on_ack)
+            f->tp->on_ack(n, f, p);
+        flow_check_done(n, f);
+        net_consume(n, pi);
+        if (flow_has_data(f))
+            port_kick(n, h->port);
+        return;
+    case PKT_CNP: {
+        int was_empty = h->nic_delay.count == 0;
+        p->due = now + n->cfg.nic_delay_ps;
+        pktq_push(&n->pool, &h->nic_delay, pi);
+        if (was_empty)
+            net_schedule(n, p->due, EV_NIC_DELAY, (uint32_t)(h - n->hosts));
+        return;
+    }
+    case PKT_PFC:
+    case PKT_NTYPES:
+        break;
+    }
+    net_consume(n, pi);
+}
+
+void host_nic_delay_done(struct net *n, uint32_t host)
+{
+    struct host *h = &n->hosts[host];
+    uint32_t pi = pktq_pop(&n->pool, &h->nic_delay);
+    if (h->nic_delay.count)
+        net_schedule(n, pkt(&n->pool, h->nic_delay.head)->due, EV_NIC_DELAY, host);
+    struct packet *p = pkt(&n->pool, pi);
+    struct flow *f = &n->flows[p->flow];
+    if (f->tp->on_cnp && !(f->flags & FL_DONE))
+        f->tp->on_cnp(n, f, p);
+    net_consume(n, pi);
+}
+
+void flow_start(struct net *n, uint32_t fi)
+{
+    struct flow *f = &n->flows[fi];
+    struct host *h = &n->hosts[f->src];
+    f->flags |= FL_ACTIVE;
+    f->cc_rate_bps = 0;
+    f->rate_bps = 0;
+    flow_update_rate(n, f);
+    h->active[h->n_active++] = fi;
+    if (f->tp->start)
+        f->tp->start(n, f);
+    if (f->stop_ps != SIMTIME_NEVER && f->stop_ps > f->start_ps)
+        net_schedule(n, f->stop_ps, EV_FLOW_STOP, fi);
+    if (f->size == 0) {
+        f->flags |= FL_DONE | FL_RX_DONE;
+        f->finish_ps = n->el.now;
+        n->flows_done++;
+        return;
+    }
+    port_kick(n, h->port);
+}
+
+void flow_stop(struct net *n, uint32_t fi)
+{
+    struct flow *f = &n->flows[fi];
+    f->flags |= FL_STOPPED;
+    if (f->size > f->snd_max)
+        f->size = f->snd_max;          /* the application stops producing */
+    if (f->rcv_nxt >= f->size && !(f->flags & FL_RX_DONE)) {
+        f->flags |= FL_RX_DONE;
+        f->finish_ps = n->el.now;
+    }
+    flow_check_done(n, f);
+}
+
+void flow_timer_arm(struct net *n, uint32_t fi)
+{
+    struct flow *f = &n->flows[fi];
+    simtime_t want = f->cc_deadline < f->rto_deadline ? f->cc_deadline : f->rto_deadline;
+    if (want == SIMTIME_NEVER || want >= f->timer_armed)
+        return;
+    if (want < n->el.now)
+        want = n->el.now;
+    f->timer_armed = want;
+    net_schedule(n, want, EV_FLOW_TIMER, fi);
+}
+
+void flow_timer_fire(struct net *n, uint32_t fi)
+{
+    struct flow *f = &n->flows[fi];
+    simtime_t now = n->el.now;
+    if (f->timer_armed != now)
+        return;                        /* superseded by an earlier arm */
+    f->timer_armed = SIMTIME_NEVER;
+    if (f->cc_deadline <= now) {
+        if (f->tp->on_timer && !(f->flags & FL_DONE))
+            f->tp->on_timer(n, f);
+        if (f->cc_deadline <= now)
+            f->cc_deadline = SIMTIME_NEVER;    /* a CC that did not re-arm */
+    }
+    if (f->rto_deadline <= now) {
+        if (!(f->flags & FL_DONE) && f->snd_una < f->snd_nxt) {
+            f->timeouts++;
+            f->snd_nxt = f->snd_una;   /* resend from the first unacked byte */
+            f->rto_deadline = now + n->cfg.rto_ps;
+            port_kick(n, n->hosts[f->src].port);
+        } else {
+            f->rto_deadline = SIMTIME_NEVER;
+        }
+    }
+    flow_timer_arm(n, fi);
+}
+
+/* ---- transports ---- */
+
+static void line_start(struct net *n, struct flow *f) { (void)n; (void)f; }
+
+const struct transport_ops transport_line = {
+    .name = "none", .start = line_start,
+};
+
+static struct rocc_rp_params rp_params_for(const struct net *n, const struct flow *f)
+{
+    struct rocc_rp_params p = n->rp_params;
+    p.r_max_mbps = flow_line_rate(n, f) / 1000000u;
+    return p;
+}
+
+static void rocc_start(struct net *n, struct flow *f)
+{
+    (void)n;
+    rocc_rp_init(&f->cc.rocc);
+}
+
+static void rocc_sync(struct net *n, struct flow *f)
+{
+    struct rocc_rp_params p = rp_params_for(n, f);
+    flow_set_cc_rate(n, f, rocc_rp_rate_bps(&f->cc.rocc, &p));
+    f->cc_deadline = f->cc.rocc.deadline_ps;
+    flow_timer_arm(n, flow_index(n, f));
+}
+
+static void rocc_on_cnp(struct net *n, struct flow *f, const struct packet *p)
+{
+    struct rocc_rp_params prm = rp_params_for(n, f);
+    if (rocc_rp_on_cnp(&f->cc.rocc, &prm, p->rate_units, p->cp_id, n->el.now))
+        rocc_sync(n, f);
+}
+
+static void rocc_on_timer(struct net *n, struct flow *f)
+{
+    struct rocc_rp_params prm = rp_params_for(n, f);
+    rocc_rp_on_timer(&f->cc.rocc, &prm, n->el.now);
+    rocc_sync(n, f);
+}
+
+const struct transport_ops transport_rocc = {
+    .name = "rocc", .start = rocc_start, .on_cnp = rocc_on_cnp, .on_timer = rocc_on_timer,
+};

@@ -1,0 +1,497 @@
+/*
+ * net.c -- building the fabric, routing, the event loop and the
+ * packet-conservation audit.  See net.h for the model.
+ */
+#include "net/net.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *grow(void *p, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap)
+        return p;
+    uint32_t ncap = *cap ? *cap : 16;
+    while (ncap < need)
+        ncap *= 2;
+    void *np = realloc(p, (size_t)ncap * elem);
+    if (!np)
+        return NULL;
+    memset((char *)np + (size_t)*cap * elem, 0, (size_t)(ncap - *cap) * elem);
+    *cap = ncap;
+    return np;
+}
+
+int net_init(struct net *n, uint64_t seed)
+{
+    memset(n, 0, sizeof *n);
+    rng_seed(&n->rng, seed);
+    n->cfg.mtu_payload = 1000;          /* RoCC §6 / HPCC PACKET_PAYLOAD_SIZE */
+    n->cfg.preamble_ifg = 20;           /* 802.3: 7 B preamble + 1 B SFD + 12 B IFG */
+    n->cfg.data_prio = 3;               /* HPCC simulator: data in class 3 */
+    n->cfg.ctrl_prio = 7;               /* highest 802.1p class for CNP/ACK */
+    n->cfg.ack_high_prio = 1;
+    n->cfg.ack_interval = 1;            /* HPCC L2_ACK_INTERVAL */
+    n->cfg.nic_delay_ps = 15 * PS_PER_US;   /* RoCC §6: NIC reaction delay 15 us */
+    n->cfg.rto_ps = 500 * PS_PER_US;        /* HPCC NACK/RTO interval 500 us */
+    n->cfg.nack_interval_ps = 4 * PS_PER_US;
+    if (el_init(&n->el, 1024) || pool_init(&n->pool, 4096))
+        return -1;
+    return 0;
+}
+
+void net_free(struct net *n)
+{
+    el_free(&n->el);
+    pool_free_all(&n->pool);
+    for (uint32_t i = 0; i < n->n_sws; i++) {
+        free(n->sws[i].cnt);
+        free(n->sws[i].hdrm_limit);
+        free(n->sws[i].xoff);
+    }
+    for (uint32_t i = 0; i < n->n_hosts; i++)
+        free(n->hosts[i].active);
+    free(n->nodes);
+    free(n->ports);
+    free(n->sws);
+    free(n->hosts);
+    free(n->flows);
+    free(n->links);
+    for (uint32_t i = 0; i < n->n_agents; i++)
+        if (n->agents[i].ops->destroy)
+            n->agents[i].ops->destroy(n->agents[i].state);
+    free(n->agents);
+    free(n->route_off);
+    free(n->route_cnt);
+    free(n->route_ports);
+    free(n->start_order);
+    memset(n, 0, sizeof *n);
+}
+
+uint32_t net_add_node(struct net *n, enum node_kind kind, const char *name)
+{
+    struct node *nn = grow(n->nodes, &n->cap_nodes, n->n_nodes + 1, sizeof *nn);
+    if (!nn)
+        return NONE32;
+    n->nodes = nn;
+    struct node *nd = &n->nodes[n->n_nodes];
+    nd->kind = (uint8_t)kind;
+    snprintf(nd->name, sizeof nd->name, "%s", name);
+    return n->n_nodes++;
+}
+
+uint32_t net_add_link(struct net *n, uint32_t a, uint32_t b, uint64_t rate_bps, simtime_t delay_ps)
+{
+    struct link_spec *l = grow(n->links, &n->cap_links, n->n_links + 1, sizeof *l);
+    if (!l)
+        return NONE32;
+    n->links = l;
+    n->links[n->n_links] = (struct link_spec){ a, b, rate_bps, delay_ps };
+    return n->n_links++;
+}
+
+uint32_t net_port_between(const struct net *n, uint32_t a, uint32_t b)
+{
+    const struct node *nd = &n->nodes[a];
+    for (uint32_t i = 0; i < nd->n_ports; i++) {
+        const struct port *p = &n->ports[nd->first_port + i];
+        if (n->ports[p->peer].node == b)
+            return nd->first_port + i;
+    }
+    return NONE32;
+}
+
+/* Breadth-first search from each destination host gives hop distances; a
+ * node's ECMP set toward that host is every port whose peer is one hop
+ * closer.  Hosts never forward: a path only passes through switches. */
+static int build_routes(struct net *n, char *why, size_t why_len)
+{
+    size_t cells = (size_t)n->n_nodes * n->n_hosts;
+    uint32_t *dist = malloc(n->n_nodes * sizeof *dist);
+    uint32_t *queue = malloc(n->n_nodes * sizeof *queue);
+    n->route_off = malloc((cells ? cells : 1) * sizeof *n->route_off);
+    n->route_cnt = calloc(cells ? cells : 1, 1);
+    size_t cap = cells + 16, used = 0;
+    n->route_ports = malloc(cap * sizeof *n->route_ports);
+    if (!dist || !queue || !n->route_off || !n->route_cnt || !n->route_ports) {
+        free(dist);
+        free(queue);
+        snprintf(why, why_len, "out of memory building routes");
+        return -1;
+    }
+    int rc = 0;
+    for (uint32_t h = 0; h < n->n_hosts && rc == 0; h++) {
+        uint32_t dnode = n->hosts[h].node;
+        for (uint32_t i = 0; i < n->n_nodes; i++)
+            dist[i] = NONE32;
+        uint32_t qh = 0, qt = 0;
+        dist[dnode] = 0;
+        queue[qt++] = dnode;
+        while (qh < qt) {
+            uint32_t u = queue[qh++];
+            if (u != dnode && n->nodes[u].kind == NODE_HOST)
+                continue;                       /* hosts do not forward */
+            const struct node *nd = &n->nodes[u];
+            for (uint32_t k = 0; k < nd->n_ports; k++) {
+                uint32_t v = n->ports[n->ports[nd->first_port + k].peer].node;
+                if (dist[v] == NONE32) {
+                    dist[v] = dist[u] + 1;
+                    queue[qt++] = v;
+                }
+            }
+        }
+        for (uint32_t u = 0; u < n->n_nodes; u++) {
+            size_t cell = (size_t)u * n->n_hosts + h;
+            n->route_off[cell] = (uint32_t)used;
+            if (u == dnode)
+                continue;
+            if (dist[u] == NONE32) {
+                snprintf(why, why_len, "topology is disconnected: no path from %s to %s",
+                         n->nodes[u].name, n->nodes[dnode].name);
+                rc = -1;
+                break;
+            }
+            const struct node *nd = &n->nodes[u];
+            uint32_t cnt = 0;
+            for (uint32_t k = 0; k < nd->n_ports && cnt < 255; k++) {
+                uint32_t v = n->ports[n->ports[nd->first_port + k].peer].node;
+                if (dist[v] + 1 == dist[u]) {
+                    if (used == cap) {
+                        cap *= 2;
+                        uint16_t *np = realloc(n->route_ports, cap * sizeof *np);
+                        if (!np) {
+                            snprintf(why, why_len, "out of memory building routes");
+                            rc = -1;
+                            break;
+                        }
+                        n->route_ports = np;
+                    }
+                    n->route_ports[used++] = (uint16_t)k;
+                    cnt++;
+                }
+            }
+            n->route_cnt[cell] = (uint8_t)cnt;
+        }
+    }
+    free(dist);
+    free(queue);
+    return rc;
+}
+
+uint32_t net_route(const struct net *n, uint32_t node, uint32_t dst_host, uint64_t hash)
+{
+    size_t cell = (size_t)node * n->n_hosts + dst_host;
+    uint32_t cnt = n->route_cnt[cell];
+    const struct node *nd = &n->nodes[node];
+    uint32_t pick = 0;
+    if (cnt > 1) {
+        /* ECMP: the flow hash mixed with this switch's seed, so consecutive
+         * tiers do not all make the same choice (hash polarization). */
+        uint64_t seed = nd->kind == NODE_SWITCH ? n->sws[nd->idx].hash_seed : 0;
+        pick = (uint32_t)(mix64(hash ^ seed) % cnt);
+    }
+    return nd->first_port + n->route_ports[n->route_off[cell] + pick];
+}
+
+int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_t why_len)
+{
+    /* Count ports per node, lay them out contiguously per node. */
+    uint32_t n_sws = 0, n_hosts = 0;
+    for (uint32_t i = 0; i < n->n_nodes; i++) {
+        n->nodes[i].n_ports = 0;
+        if (n->nodes[i].kind == NODE_SWITCH)
+            n->nodes[i].idx = n_sws++;
+        else
+            n->nodes[i].idx = n_hosts++;
+    }
+    for (uint32_t l = 0; l < n->n_links; l++) {
+        if (n->links[l].a == n->links[l].b) {
+            snprintf(why, why_len, "link %u connects %s to itself", l, n->nodes[n->links[l].a].name);
+            return -1;
+        }
+        n->nodes[n->links[l].a].n_ports++;
+        n->nodes[n->links[l].b].n_ports++;
+    }
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < n->n_nodes; i++) {
+        if (n->nodes[i].n_ports > 65535) {
+            snprintf(why, why_len, "node %s has more than 65535 ports", n->nodes[i].name);
+            return -1;
+        }
+        if (n->nodes[i].kind == NODE_HOST && n->nodes[i].n_ports != 1) {
+            snprintf(why, why_len, "host %s has %u links; a host has exactly one NIC port",
+                     n->nodes[i].name, n->nodes[i].n_ports);
+            return -1;
+        }
+        n->nodes[i].first_port = total;
+        total += n->nodes[i].n_ports;
+        n->nodes[i].n_ports = 0;
+    }
+    n->n_ports = total;
+    n->ports = calloc(total ? total : 1, sizeof *n->ports);
+    n->sws = calloc(n_sws ? n_sws : 1, sizeof *n->sws);
+    n->hosts = calloc(n_hosts ? n_hosts : 1, sizeof *n->hosts);
+    if (!n->ports || !n->sws || !n->hosts) {
+        snprintf(why, why_len, "out of memory");
+        return -1;
+    }
+    n->n_sws = n_sws;
+    n->n_hosts = n_hosts;
+    for (uint32_t l = 0; l < n->n_links; l++) {
+        const struct link_spec *ls = &n->links[l];
+        struct node *na = &n->nodes[ls->a], *nb = &n->nodes[ls->b];
+        uint32_t pa = na->first_port + na->n_ports++, pb = nb->first_port + nb->n_ports++;
+        n->ports[pa].node = ls->a;
+        n->ports[pa].peer = pb;
+        n->ports[pb].node = ls->b;
+        n->ports[pb].peer = pa;
+        n->ports[pa].local = (uint16_t)(pa - na->first_port);
+        n->ports[pb].local = (uint16_t)(pb - nb->first_port);
+        n->ports[pa].rate_bps = n->ports[pb].rate_bps = ls->rate;
+        n->ports[pa].delay_ps = n->ports[pb].delay_ps = ls->delay;
+    }
+    for (uint32_t p = 0; p < total; p++) {
+        struct port *pt = &n->ports[p];
+        for (int q = 0; q < NQUEUE; q++)
+            pktq_init(&pt->q[q]);
+        pktq_init(&pt->wire);
+        pt->agent = NONE32;
+    }
+    for (uint32_t i = 0; i < n->n_nodes; i++) {
+        struct node *nd = &n->nodes[i];
+        if (nd->kind == NODE_HOST) {
+            struct host *h = &n->hosts[nd->idx];
+            h->node = i;
+            h->port = nd->first_port;
+            h->wake_at = SIMTIME_NEVER;
+            pktq_init(&h->nic_delay);
+        } else {
+            struct sw *s = &n->sws[nd->idx];
+            s->node = i;
+            s->cfg = *swcfg;
+            s->hash_seed = rng_next(&n->rng);
+            s->cnt = calloc((size_t)nd->n_ports * NCLASS, sizeof *s->cnt);
+            s->hdrm_limit = calloc(nd->n_ports ? nd->n_ports : 1, sizeof *s->hdrm_limit);
+            s->xoff = calloc(nd->n_ports ? nd->n_ports : 1, sizeof *s->xoff);
+            if (!s->cnt || !s->hdrm_limit || !s->xoff) {
+                snprintf(why, why_len, "out of memory");
+                return -1;
+            }
+            uint64_t nlossless = (uint64_t)__builtin_popcount(swcfg->lossless_mask);
+            uint64_t reserved = 0;
+            for (uint32_t k = 0; k < nd->n_ports; k++) {
+                const struct port *pt = &n->ports[nd->first_port + k];
+                uint64_t hd = swcfg->headroom_bytes;
+                if (hd == 0) {
+                    /* Headroom must absorb what arrives after XOFF is decided:
+                     * the PAUSE frame's and the last data frame's serialization
+                     * plus a round trip on the wire (802.1Qbb; HPCC uses
+                     * 3*rate*delay/8).  Two MTU frames + 2 * rate * delay / 8. */
+                    uint64_t frame = n->cfg.mtu_payload + ROCE_DATA_OVERHEAD + n->cfg.preamble_ifg;
+                    hd = 2 * frame + 2 * (pt->rate_bps / 8) * pt->delay_ps / PS_PER_S + 3 * 1024;
+                }
+                s->hdrm_limit[k] = hd;
+                /* RoCC §6: PFC thresholds 500 KB (40G) and 800 KB (100G), after [42]. */
+                s->xoff[k] = swcfg->xoff_bytes ? swcfg->xoff_bytes
+                           : pt->rate_bps <= 40000000000ull ? 500000 : 800000;
+                if (swcfg->pfc)
+                    reserved += hd * nlossless;
+                reserved += swcfg->reserve_bytes * NCLASS;
+            }
+            if (swcfg->buffer_bytes) {
+                if (reserved >= swcfg->buffer_bytes) {
+                    snprintf(why, why_len,
+                             "switch %s: buffer %llu B is smaller than its reserves and PFC headroom (%llu B)",
+                             nd->name, (unsigned long long)swcfg->buffer_bytes, (unsigned long long)reserved);
+                    return -1;
+                }
+                s->shared_pool = swcfg->buffer_bytes - reserved;
+            }
+        }
+    }
+    return build_routes(n, why, why_len);
+}
+
+uint32_t net_add_flow(struct net *n, const struct flow *tmpl)
+{
+    struct flow *nf = grow(n->flows, &n->cap_flows, n->n_flows + 1, sizeof *nf);
+    if (!nf)
+        return NONE32;
+    n->flows = nf;
+    struct flow *f = &n->flows[n->n_flows];
+    *f = *tmpl;
+    f->nack_for = UINT64_MAX;
+    f->cc_deadline = f->rto_deadline = f->timer_armed = SIMTIME_NEVER;
+    f->finish_ps = SIMTIME_NEVER;
+    return n->n_flows++;
+}
+
+struct start_key { simtime_t t; uint32_t flow; };
+
+static int cmp_start(const void *a, const void *b)
+{
+    const struct start_key *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->flow < y->flow ? -1 : (x->flow > y->flow);
+}
+
+int net_flows_ready(struct net *n)
+{
+    n->start_order = malloc((n->n_flows ? n->n_flows : 1) * sizeof *n->start_order);
+    if (!n->start_order)
+        return -1;
+    struct start_key *keys = malloc((n->n_flows ? n->n_flows : 1) * sizeof *keys);
+    if (!keys)
+        return -1;
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        keys[i] = (struct start_key){ n->flows[i].start_ps, i };
+    qsort(keys, n->n_flows, sizeof *keys, cmp_start);     /* ties: flow order */
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        n->start_order[i] = keys[i].flow;
+    free(keys);
+    /* Per-host active lists sized for every flow the host sources. */
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        n->hosts[n->flows[i].src].cap_active++;
+    for (uint32_t h = 0; h < n->n_hosts; h++) {
+        struct host *ho = &n->hosts[h];
+        ho->active = malloc((ho->cap_active ? ho->cap_active : 1) * sizeof *ho->active);
+        if (!ho->active)
+            return -1;
+    }
+    if (n->n_flows)
+        return net_schedule(n, n->flows[n->start_order[0]].start_ps, EV_FLOW_START, 0);
+    return 0;
+}
+
+uint32_t net_add_agent(struct net *n, uint32_t port, const struct port_agent_ops *ops, void *state)
+{
+    struct port_agent *a = grow(n->agents, &n->cap_agents, n->n_agents + 1, sizeof *a);
+    if (!a)
+        return NONE32;
+    n->agents = a;
+    n->agents[n->n_agents] = (struct port_agent){ ops, state, port };
+    n->ports[port].agent = n->n_agents;
+    return n->n_agents++;
+}
+
+int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj)
+{
+    if (el_push(&n->el, t, (uint32_t)kind, obj)) {
+        n->oom = 1;
+        return -1;
+    }
+    return 0;
+}
+
+uint64_t tx_time_ps(uint64_t wire_bytes, uint64_t rate_bps)
+{
+    /* ceil(bits * 1e12 / rate): exact for the usual rates (40G: 200 ps/B). */
+    uint64_t bits = wire_bytes * 8;
+    return (bits * PS_PER_S + rate_bps - 1) / rate_bps;
+}
+
+uint32_t net_new_packet(struct net *n, enum pkt_type type)
+{
+    uint32_t pi = pool_get(&n->pool);
+    if (pi == PKT_NONE) {
+        n->oom = 1;
+        return PKT_NONE;
+    }
+    struct packet *p = pkt(&n->pool, pi);
+    memset(p, 0, sizeof *p);
+    p->type = (uint8_t)type;
+    p->next = PKT_NONE;
+    n->created[type]++;
+    return pi;
+}
+
+void net_consume(struct net *n, uint32_t pi)
+{
+    n->consumed[pkt(&n->pool, pi)->type]++;
+    pool_put(&n->pool, pi);
+}
+
+void net_drop(struct net *n, uint32_t port, uint32_t pi)
+{
+    struct packet *p = pkt(&n->pool, pi);
+    n->dropped[p->type]++;
+    n->ports[port].st.drops++;
+    n->ports[port].st.drop_bytes += p->bytes;
+    pool_put(&n->pool, pi);
+}
+
+static void start_flows(struct net *n)
+{
+    simtime_t now = n->el.now;
+    while (n->next_start < n->n_flows) {
+        uint32_t fi = n->start_order[n->next_start];
+        if (n->flows[fi].start_ps > now)
+            break;
+        n->next_start++;
+        flow_start(n, fi);
+    }
+    if (n->next_start < n->n_flows)
+        net_schedule(n, n->flows[n->start_order[n->next_start]].start_ps, EV_FLOW_START, 0);
+}
+
+void net_run_until(struct net *n, simtime_t until)
+{
+    struct event ev;
+    while (!n->oom && el_peek_time(&n->el) <= until) {
+        el_pop(&n->el, &ev);
+        switch ((enum ev_kind)ev.kind) {
+        case EV_TX_DONE:    port_tx_done(n, ev.obj); break;
+        case EV_WIRE:       port_wire_arrive(n, ev.obj); break;
+        case EV_HOST_WAKE:
+            if (n->hosts[ev.obj].wake_at == ev.time) {
+                n->hosts[ev.obj].wake_at = SIMTIME_NEVER;
+                port_kick(n, n->hosts[ev.obj].port);
+            }
+            break;
+        case EV_NIC_DELAY:  host_nic_delay_done(n, ev.obj); break;
+        case EV_FLOW_TIMER: flow_timer_fire(n, ev.obj); break;
+        case EV_FLOW_START: start_flows(n); break;
+        case EV_FLOW_STOP:  flow_stop(n, ev.obj); break;
+        case EV_AGENT: {
+            struct port_agent *a = &n->agents[ev.obj];
+            a->ops->on_timer(n, a->state);
+            break;
+        }
+        case EV_HOOK:
+            if (n->hook)
+                n->hook(n->hook_arg, ev.obj);
+            break;
+        }
+    }
+    if (!n->oom && n->el.now < until)
+        n->el.now = until;
+}
+
+int net_check_conservation(const struct net *n, char *why, size_t why_len)
+{
+    uint64_t held = 0;
+    for (uint32_t p = 0; p < n->n_ports; p++) {
+        const struct port *pt = &n->ports[p];
+        for (int q = 0; q < NQUEUE; q++)
+            held += pt->q[q].count;
+        held += pt->wire.count;
+    }
+    for (uint32_t h = 0; h < n->n_hosts; h++)
+        held += n->hosts[h].nic_delay.count;
+    uint64_t created = 0, gone = 0;
+    for (int t = 0; t < PKT_NTYPES; t++) {
+        created += n->created[t];
+        gone += n->consumed[t] + n->dropped[t];
+    }
+    if (held != n->pool.live || created != gone + held) {
+        snprintf(why, why_len,
+                 "packet conservation violated: created %llu, consumed+dropped %llu, "
+                 "held in queues/wires %llu, pool live %u",
+                 (unsigned long long)created, (unsigned long long)gone,
+                 (unsigned long long)held, n->pool.live);
+        return -1;
+    }
+    return 0;
+}

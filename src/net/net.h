@@ -1,0 +1,286 @@
+/*
+ * net.h -- the packet-level model of an RDMA fabric.
+ *
+ * Model (htsim-like, two abstractions carry it):
+ *   - a *port* is one direction of a full-duplex link: the egress queues of
+ *     its node, a serializer (rate) and a wire (propagation delay).  Packets
+ *     on the wire are a FIFO, because every packet takes the same delay, so a
+ *     link needs at most one pending "arrival" event and one "transmit done"
+ *     event however many packets it carries;
+ *   - a *node* is a host NIC or a switch that receives packets from its ports'
+ *     peers and puts packets into its own ports.
+ * Everything is addressed by 32-bit indices into arrays owned by struct net;
+ * nothing is allocated per packet (see packet.h).
+ *
+ * Pluggability: a flow's congestion control is a `struct transport_ops`
+ * (RoCC RP, line rate, later DCQCN/HPCC/...), and a switch egress port may
+ * carry a `struct port_agent` (RoCC CP, later ECN/INT/QCN agents) that sees
+ * enqueues, dequeues and its own periodic timer.  Queues have 8 classes with
+ * strict priority for control classes and DRR among data classes.
+ *
+ * The switch buffer is a shared pool with per-(ingress port, class)
+ * accounting: reserve, then shared space up to the PFC XOFF threshold (static
+ * or dynamic alpha * free), then headroom; see switch.c.
+ */
+#ifndef ROCC_NET_H
+#define ROCC_NET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/eventlist.h"
+#include "core/rng.h"
+#include "net/packet.h"
+#include "rocc_rp.h"
+
+#define NCLASS     8            /* 802.1p traffic classes */
+#define QMAC       NCLASS       /* extra queue for MAC control (PFC) frames */
+#define NQUEUE     (NCLASS + 1)
+#define NONE32     UINT32_MAX
+
+enum ev_kind {
+    EV_TX_DONE = 1,   /* obj = port: serializer free */
+    EV_WIRE,          /* obj = port: head of the wire arrives at the peer */
+    EV_HOST_WAKE,     /* obj = host: a paced flow may send */
+    EV_NIC_DELAY,     /* obj = host: head of the CNP delay line reaches the RP */
+    EV_FLOW_TIMER,    /* obj = flow: CC timer / retransmission timeout */
+    EV_FLOW_START,    /* obj = unused: next flow(s) in start order begin */
+    EV_FLOW_STOP,     /* obj = flow: application stops producing */
+    EV_AGENT,         /* obj = agent: switch agent's periodic timer */
+    EV_HOOK,          /* obj = hook id: engine callback (sampling, progress) */
+};
+
+enum node_kind { NODE_HOST = 0, NODE_SWITCH = 1 };
+
+struct port_stats {
+    uint64_t tx_pkts, tx_bytes, tx_data_bytes;
+    uint64_t tx_wire_bytes;                 /* frames + preamble + IFG: busy time */
+    uint64_t drops, drop_bytes;
+    uint64_t pfc_sent, pfc_rcvd;            /* XOFF frames */
+    uint64_t paused_ps[NCLASS];             /* time this port was paused, per class */
+    uint64_t max_queue_bytes;
+};
+
+struct port {
+    uint32_t node;              /* owner */
+    uint32_t peer;              /* port index at the other end */
+    uint16_t local;             /* index within the node */
+    uint8_t  txdone_pending;
+    uint8_t  paused;            /* classes the peer told us to stop (bit mask) */
+    uint32_t agent;             /* NONE32 or agent index */
+    uint64_t rate_bps;
+    simtime_t delay_ps;
+    simtime_t busy_until;       /* serializer busy until then */
+    struct pktq q[NQUEUE];      /* egress queues per class + MAC control */
+    struct pktq wire;
+    uint64_t data_bytes;        /* queued bytes of non-strict classes (what a CP reads) */
+    int32_t  deficit[NCLASS];   /* DRR */
+    uint8_t  drr_next;
+    simtime_t paused_since[NCLASS];
+    struct port_stats st;
+};
+
+struct node {
+    uint8_t  kind;
+    uint32_t idx;               /* index into hosts[] or switches[] */
+    uint32_t first_port, n_ports;
+    char     name[24];
+};
+
+/* ---- switch ---- */
+struct mmu_cnt { uint64_t reserve, shared, hdrm; uint8_t xoff_sent; };
+
+struct switch_cfg {
+    uint64_t buffer_bytes;      /* 0 = unlimited (no PFC, no drop) */
+    int      pfc;               /* lossless (PFC) vs lossy (tail drop) */
+    uint64_t reserve_bytes;     /* per (ingress port, class) */
+    uint64_t headroom_bytes;    /* per (ingress port, class); 0 = computed from link */
+    int      dynamic;           /* 1: XOFF = alpha * free shared, 0: static */
+    uint64_t xoff_bytes;        /* static XOFF on shared use per (port, class); 0 = by
+                                   link speed: 500 KB up to 40G, 800 KB above (RoCC §6) */
+    double   alpha;             /* dynamic threshold factor */
+    uint64_t xon_offset;        /* resume when shared + offset <= XOFF */
+    uint8_t  lossless_mask;     /* classes PFC protects */
+    uint8_t  strict_mask;       /* strict-priority classes (control) */
+    uint32_t quantum[NCLASS];   /* DRR quantum per data class, bytes */
+    /* RED-style ECN marking on data classes, at dequeue (0 disables). */
+    uint64_t ecn_kmin, ecn_kmax;
+    double   ecn_pmax;
+};
+
+struct sw {
+    uint32_t node;
+    uint64_t hash_seed;          /* per-switch ECMP seed (avoids polarization) */
+    struct switch_cfg cfg;
+    struct mmu_cnt *cnt;         /* [n_ports * NCLASS] ingress accounting */
+    uint64_t *hdrm_limit;        /* [n_ports] headroom per class on that port */
+    uint64_t *xoff;              /* [n_ports] static XOFF per class on that port */
+    uint64_t shared_used, hdrm_used, reserve_used, ctrl_used;
+    uint64_t shared_pool;        /* buffer - reserves - headrooms */
+    uint64_t peak_used;
+};
+
+/* ---- flows and hosts ---- */
+struct flow;
+struct net;
+
+struct transport_ops {
+    const char *name;
+    void (*start)(struct net *n, struct flow *f);
+    void (*on_ack)(struct net *n, struct flow *f, const struct packet *p);
+    void (*on_cnp)(struct net *n, struct flow *f, const struct packet *p);
+    void (*on_timer)(struct net *n, struct flow *f);    /* at f->cc_deadline */
+};
+
+enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_ENDLESS = 16 };
+
+struct flow {
+    uint32_t src, dst;          /* host indices */
+    uint32_t group;             /* scenario flow group */
+    uint8_t  prio, flags;
+    uint16_t sport;
+    uint64_t hash, rhash;       /* ECMP hashes of the forward / reverse 5-tuple */
+    uint64_t size;              /* bytes; UINT64_MAX while endless */
+    uint64_t snd_nxt, snd_una, snd_max;
+    simtime_t start_ps, stop_ps, finish_ps;
+    uint64_t app_rate_bps;      /* application's offered rate (0 = line) */
+    uint64_t cc_rate_bps;       /* what the CC allows (line when unlimited) */
+    uint64_t rate_bps;          /* pacing rate = min(app, cc, line) */
+    uint64_t window;            /* bytes in flight allowed (0 = none) */
+    simtime_t last_tx, next_avail;
+    uint32_t last_wire_bytes;
+    /* receiver side */
+    uint64_t rcv_nxt;
+    uint64_t rx_wire_bytes;     /* in-order data received, in wire bytes */
+    uint32_t since_ack;
+    uint64_t nack_for;          /* rcv_nxt value last NACKed (UINT64_MAX none) */
+    /* timers: a lazily re-armed single event per flow */
+    simtime_t cc_deadline, rto_deadline, timer_armed;
+    uint64_t retx_bytes, timeouts, nacks;
+    const struct transport_ops *tp;
+    union {
+        struct rocc_rp rocc;
+    } cc;
+};
+
+struct host {
+    uint32_t node, port;
+    uint32_t *active;            /* flows with data to send (round robin) */
+    uint32_t n_active, cap_active, rr;
+    simtime_t wake_at;
+    struct pktq nic_delay;       /* CNPs waiting for the NIC reaction delay */
+};
+
+/* ---- switch agents ---- */
+struct port_agent_ops {
+    const char *name;
+    void (*on_enqueue)(struct net *n, void *agent, uint32_t port, const struct packet *p);
+    void (*on_dequeue)(struct net *n, void *agent, uint32_t port, const struct packet *p);
+    void (*on_timer)(struct net *n, void *agent);
+    void (*destroy)(void *agent);
+};
+struct port_agent {
+    const struct port_agent_ops *ops;
+    void *state;
+    uint32_t port;
+};
+
+/* ---- global parameters of the fabric ---- */
+struct net_cfg {
+    uint32_t mtu_payload;        /* payload bytes per data packet (1000) */
+    uint32_t preamble_ifg;       /* preamble+SFD (8) + inter-frame gap (12) */
+    uint8_t  data_prio, ctrl_prio;
+    int      ack_high_prio;      /* ACK/NACK in the control class */
+    uint32_t ack_interval;       /* ACK every N data packets (1) */
+    simtime_t nic_delay_ps;      /* RP reaction delay for CNPs (15 us, RoCC §6) */
+    simtime_t rto_ps;            /* retransmission timeout (lossy mode) */
+    simtime_t nack_interval_ps;  /* minimum gap between NACKs for one flow */
+};
+
+struct net {
+    struct eventlist el;
+    struct pkt_pool pool;
+    struct rng rng;
+    struct net_cfg cfg;
+    struct node *nodes;   uint32_t n_nodes;
+    struct port *ports;   uint32_t n_ports;
+    struct sw *sws;       uint32_t n_sws;
+    struct host *hosts;   uint32_t n_hosts;
+    struct flow *flows;   uint32_t n_flows, cap_flows;
+    struct link_spec { uint32_t a, b; uint64_t rate; simtime_t delay; } *links;
+    uint32_t n_links, cap_links, cap_nodes;
+    struct rocc_rp_params rp_params;   /* template; r_max set from the NIC */
+    struct port_agent *agents; uint32_t n_agents, cap_agents;
+    /* routing: per node, per destination host: ECMP set of local ports */
+    uint32_t *route_off;         /* [n_nodes * n_hosts]: offset into route_ports */
+    uint8_t  *route_cnt;         /* [n_nodes * n_hosts] */
+    uint16_t *route_ports;
+    /* flow start schedule */
+    uint32_t *start_order;       /* flows sorted by start time */
+    uint32_t next_start;
+    /* engine hook */
+    void (*hook)(void *arg, uint32_t id);
+    void *hook_arg;
+    /* totals */
+    uint64_t hops;               /* packets delivered across a link */
+    uint64_t created[PKT_NTYPES], consumed[PKT_NTYPES], dropped[PKT_NTYPES];
+    uint64_t delivered_bytes;
+    uint64_t flows_done;
+    int      oom;                /* set when memory ran out: the run stops */
+};
+
+/* --- building (net.c) --- */
+int      net_init(struct net *n, uint64_t seed);
+void     net_free(struct net *n);
+uint32_t net_add_node(struct net *n, enum node_kind kind, const char *name);
+/* Full-duplex link between nodes a and b; returns the link's index.  Ports
+ * exist after net_finalize(); net_port_between() finds them. */
+uint32_t net_add_link(struct net *n, uint32_t a, uint32_t b, uint64_t rate_bps, simtime_t delay_ps);
+/* The port on node a whose link leads to node b (first such), or NONE32. */
+uint32_t net_port_between(const struct net *n, uint32_t a, uint32_t b);
+/* After all nodes and links: allocate per-port/switch state, routes. -1 + why on error. */
+int      net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_t why_len);
+uint32_t net_add_flow(struct net *n, const struct flow *tmpl);
+/* After all flows: start schedule, per-host flow lists. */
+int      net_flows_ready(struct net *n);
+uint32_t net_add_agent(struct net *n, uint32_t port, const struct port_agent_ops *ops, void *state);
+
+/* --- running --- */
+int      net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj);
+/* Run events until the next event is later than `until`. */
+void     net_run_until(struct net *n, simtime_t until);
+/* Count packets really in queues, on wires and in delay lines; compare with
+ * the pool and the created/consumed/dropped totals.  0 if they balance. */
+int      net_check_conservation(const struct net *n, char *why, size_t why_len);
+
+/* --- model internals shared by the .c files --- */
+uint64_t tx_time_ps(uint64_t wire_bytes, uint64_t rate_bps);
+uint32_t net_route(const struct net *n, uint32_t node, uint32_t dst_host, uint64_t hash);
+uint32_t net_new_packet(struct net *n, enum pkt_type type);
+void     net_consume(struct net *n, uint32_t pi);
+void     net_drop(struct net *n, uint32_t port, uint32_t pi);
+void     port_kick(struct net *n, uint32_t port);
+void     port_enqueue_ctrl(struct net *n, uint32_t port, uint32_t pi);
+void     port_tx_done(struct net *n, uint32_t port);
+void     port_wire_arrive(struct net *n, uint32_t port);
+void     port_set_pause(struct net *n, uint32_t port, uint8_t cls, int on);
+void     switch_receive(struct net *n, struct sw *s, uint32_t port, uint32_t pi);
+uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port);
+/* Inject a packet the switch itself made (a CNP) toward its destination. */
+void     switch_inject(struct net *n, struct sw *s, uint32_t pi, uint64_t hash);
+void     host_receive(struct net *n, struct host *h, uint32_t pi);
+uint32_t host_dequeue(struct net *n, struct host *h);
+void     host_wake(struct net *n, uint32_t host);
+void     host_nic_delay_done(struct net *n, uint32_t host);
+void     flow_start(struct net *n, uint32_t fi);
+void     flow_stop(struct net *n, uint32_t fi);
+void     flow_timer_fire(struct net *n, uint32_t fi);
+void     flow_timer_arm(struct net *n, uint32_t fi);
+void     flow_set_cc_rate(struct net *n, struct flow *f, uint64_t bps);
+uint64_t flow_line_rate(const struct net *n, const struct flow *f);
+static inline uint32_t flow_index(const struct net *n, const struct flow *f) { return (uint32_t)(f - n->flows); }
+static inline struct port *host_port(struct net *n, const struct host *h) { return &n->ports[h->port]; }
+
+extern const struct transport_ops transport_line;   /* no CC: line/app rate */
+extern const struct transport_ops transport_rocc;   /* RoCC RP (Alg. 2) */
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * packet.h -- packets and the pool they live in.
+ *
+ * Model: a packet is a 64-byte record in one growable array, named by its
+ * index (uint32_t), never by a pointer that a later growth could move.  The
+ * free list threads through `next`, which also links a packet into exactly
+ * one FIFO at a time (a switch queue, a link's wire, a NIC's delay line), so
+ * queues cost no memory beyond their head/tail.  The pool grows by doubling
+ * to its peak and never shrinks: after warm-up a run allocates nothing per
+ * packet.
+ *
+ * Sizes are Ethernet frame bytes (header + payload + FCS, without preamble
+ * and inter-frame gap); buffers and queues count frame bytes, links add the
+ * preamble and gap when they compute serialization time.
+ */
+#ifndef ROCC_PACKET_H
+#define ROCC_PACKET_H
+
+#include <stdint.h>
+#include "core/eventlist.h"
+
+#define PKT_NONE UINT32_MAX
+
+enum pkt_type {
+    PKT_DATA = 0,   /* RoCEv2 data: Eth+IPv4+UDP+BTH+payload+ICRC+FCS */
+    PKT_ACK,        /* RoCEv2 ACK (BTH+AETH), cumulative */
+    PKT_NACK,       /* RoCEv2 NAK (sequence error): go back to `seq` */
+    PKT_CNP,        /* RoCC ICMP CNP, switch -> flow source */
+    PKT_PFC,        /* 802.1Qbb PAUSE frame, link-local */
+    PKT_NTYPES
+};
+
+/* Wire overheads in bytes (IEEE 802.3, RFC 791/768, IBTA RoCEv2 annex). */
+#define ETH_HDR_BYTES    14
+#define IPV4_HDR_BYTES   20
+#define UDP_HDR_BYTES     8
+#define BTH_BYTES        12
+#define AETH_BYTES        4
+#define ICRC_BYTES        4
+#define FCS_BYTES         4
+#define ETH_MIN_FRAME    64
+/* Frame overhead of a RoCEv2 data packet around its payload: 62 B. */
+#define ROCE_DATA_OVERHEAD (ETH_HDR_BYTES + IPV4_HDR_BYTES + UDP_HDR_BYTES + BTH_BYTES + ICRC_BYTES + FCS_BYTES)
+/* ACK/NAK: headers + AETH, padded to the 64 B minimum frame: 66 B. */
+#define ROCE_ACK_FRAME   (ROCE_DATA_OVERHEAD + AETH_BYTES)
+#define PFC_FRAME_BYTES  ETH_MIN_FRAME
+
+struct packet {
+    uint32_t  next;         /* FIFO / free-list link */
+    uint32_t  flow;         /* flow index (PFC: unused) */
+    uint64_t  seq;          /* DATA: byte offset; ACK: cumulative; NACK: expected */
+    simtime_t ts;           /* DATA: time the sender started it (RTT, FCT) */
+    simtime_t due;          /* when it leaves the wire / a delay line */
+    uint32_t  dst;          /* destination node (PFC: unused) */
+    uint32_t  cp_id;        /* CNP: CP identity */
+    uint32_t  rate_units;   /* CNP: fair rate in ΔF units */
+    uint16_t  bytes;        /* frame bytes */
+    uint16_t  payload;      /* DATA: payload bytes */
+    uint16_t  in_port;      /* local port index at the switch holding it */
+    uint8_t   type;         /* enum pkt_type */
+    uint8_t   prio;         /* 802.1p class 0..7; PFC: the class paused */
+    uint8_t   ecn;          /* ECN CE mark */
+    uint8_t   pfc_on;       /* PFC: 1 = XOFF, 0 = XON */
+    uint8_t   pad_[6];
+};
+
+struct pkt_pool {
+    struct packet *p;
+    uint32_t cap, free_head, live;
+    uint64_t n_alloc, n_freed;
+};
+
+int  pool_init(struct pkt_pool *pl, uint32_t cap_hint);
+void pool_free_all(struct pkt_pool *pl);
+/* PKT_NONE only if memory is exhausted. */
+uint32_t pool_get(struct pkt_pool *pl);
+static inline void pool_put(struct pkt_pool *pl, uint32_t i)
+{
+    pl->p[i].next = pl->free_head;
+    pl->free_head = i;
+    pl->live--;
+    pl->n_freed++;
+}
+static inline struct packet *pkt(struct pkt_pool *pl, uint32_t i) { return &pl->p[i]; }
+
+/* A FIFO of packets linked through `next`. */
+struct pktq {
+    uint32_t head, tail, count;
+    uint32_t pad_;
+    uint64_t bytes;
+};
+static inline void pktq_init(struct pktq *q) { q->head = q->tail = PKT_NONE; q->count = 0; q->bytes = 0; q->pad_ = 0; }
+static inline void pktq_push(struct pkt_pool *pl, struct pktq *q, uint32_t i)
+{
+    struct packet *p = &pl->p[i];
+    p->next = PKT_NONE;
+    if (q->tail == PKT_NONE)
+        q->head = i;
+    else
+        pl->p[q->tail].next = i;
+    q->tail = i;
+    q->count++;
+    q->bytes += p->bytes;
+}
+static inline uint32_t pktq_pop(struct pkt_pool *pl, struct pktq *q)
+{
+    uint32_t i = q->head;
+    if (i == PKT_NONE)
+        return PKT_NONE;
+    struct packet *p = &pl->p[i];
+    q->head = p->next;
+    if (q->head == PKT_NONE)
+        q->tail = PKT_NONE;
+    q->count--;
+    q->bytes -= p->bytes;
+    return i;
+}
+
+#endif

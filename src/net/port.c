@@ -1,0 +1,115 @@
+/*
+ * port.c -- one direction of a link: serializer, wire, PFC pause state.
+ *
+ * A port is either idle, or busy until `busy_until`.  Finishing a frame only
+ * needs an event when something may be waiting to go next (txdone_pending),
+ * so a lightly loaded port costs one event per packet: its wire arrival.
+ * The wire is a FIFO because every frame takes the same propagation delay;
+ * only its head has an arrival event pending.
+ */
+#include "net/net.h"
+
+static uint32_t node_dequeue(struct net *n, uint32_t port)
+{
+    const struct node *nd = &n->nodes[n->ports[port].node];
+    if (nd->kind == NODE_SWITCH)
+        return switch_dequeue(n, &n->sws[nd->idx], port);
+    return host_dequeue(n, &n->hosts[nd->idx]);
+}
+
+static int may_have_more(const struct net *n, const struct port *pt)
+{
+    for (int q = 0; q < NQUEUE; q++)
+        if (pt->q[q].count)
+            return 1;
+    const struct node *nd = &n->nodes[pt->node];
+    return nd->kind == NODE_HOST && n->hosts[nd->idx].n_active > 0;
+}
+
+void port_kick(struct net *n, uint32_t port)
+{
+    struct port *pt = &n->ports[port];
+    simtime_t now = n->el.now;
+    if (pt->busy_until > now) {
+        if (!pt->txdone_pending) {
+            pt->txdone_pending = 1;
+            net_schedule(n, pt->busy_until, EV_TX_DONE, port);
+        }
+        return;
+    }
+    uint32_t pi = node_dequeue(n, port);
+    if (pi == PKT_NONE)
+        return;
+    struct packet *p = pkt(&n->pool, pi);
+    uint64_t wire = (uint64_t)p->bytes + n->cfg.preamble_ifg;
+    pt->busy_until = now + tx_time_ps(wire, pt->rate_bps);
+    p->due = pt->busy_until + pt->delay_ps;
+    pt->st.tx_pkts++;
+    pt->st.tx_bytes += p->bytes;
+    pt->st.tx_wire_bytes += wire;
+    if (p->type == PKT_DATA)
+        pt->st.tx_data_bytes += p->payload;
+    int was_empty = pt->wire.count == 0;
+    pktq_push(&n->pool, &pt->wire, pi);
+    if (was_empty)
+        net_schedule(n, p->due, EV_WIRE, port);
+    if (may_have_more(n, pt)) {
+        pt->txdone_pending = 1;
+        net_schedule(n, pt->busy_until, EV_TX_DONE, port);
+    }
+}
+
+void port_tx_done(struct net *n, uint32_t port)
+{
+    n->ports[port].txdone_pending = 0;
+    port_kick(n, port);
+}
+
+void port_set_pause(struct net *n, uint32_t port, uint8_t cls, int on)
+{
+    struct port *pt = &n->ports[port];
+    uint8_t bit = (uint8_t)(1u << cls);
+    simtime_t now = n->el.now;
+    if (on) {
+        pt->st.pfc_rcvd++;
+        if (!(pt->paused & bit)) {
+            pt->paused |= bit;
+            pt->paused_since[cls] = now;
+        }
+    } else if (pt->paused & bit) {
+        pt->paused &= (uint8_t)~bit;
+        pt->st.paused_ps[cls] += now - pt->paused_since[cls];
+        port_kick(n, port);
+    }
+}
+
+void port_wire_arrive(struct net *n, uint32_t port)
+{
+    struct port *pt = &n->ports[port];
+    uint32_t pi = pktq_pop(&n->pool, &pt->wire);
+    if (pt->wire.count)
+        net_schedule(n, pkt(&n->pool, pt->wire.head)->due, EV_WIRE, port);
+    n->hops++;
+    uint32_t at = pt->peer;
+    struct packet *p = pkt(&n->pool, pi);
+    if (p->type == PKT_PFC) {
+        /* MAC control: acts on the receiving port's own transmitter. */
+        port_set_pause(n, at, p->prio, p->pfc_on);
+        net_consume(n, pi);
+        return;
+    }
+    const struct node *nd = &n->nodes[n->ports[at].node];
+    if (nd->kind == NODE_SWITCH)
+        switch_receive(n, &n->sws[nd->idx], at, pi);
+    else
+        host_receive(n, &n->hosts[nd->idx], pi);
+}
+
+void port_enqueue_ctrl(struct net *n, uint32_t port, uint32_t pi)
+{
+    struct port *pt = &n->ports[port];
+    struct packet *p = pkt(&n->pool, pi);
+    int q = p->type == PKT_PFC ? QMAC : p->prio;
+    pktq_push(&n->pool, &pt->q[q], pi);
+    port_kick(n, port);
+}

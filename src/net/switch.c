@@ -1,0 +1,231 @@
+/*
+ * switch.c -- an output-queued switch with a shared buffer and PFC.
+ *
+ * Buffer model (the shared-buffer MMU of commodity switch ASICs, as the HPCC
+ * simulator and SONiC describe it): every byte is charged to the (ingress
+ * port, class) it arrived on, in this order:
+ *   1. that pair's reserve (guaranteed, small);
+ *   2. the shared pool, while the pair's shared use stays under its XOFF
+ *      threshold -- static (a byte count) or dynamic (alpha * free shared);
+ *   3. for lossless classes with PFC on, the pair's headroom, which absorbs
+ *      what is still on the wire after we send XOFF upstream.
+ * A lossless class sends XOFF as soon as it spills into headroom and XON
+ * when headroom is empty and shared use is xon_offset under the threshold.
+ * A drop happens only when a byte fits nowhere: in a lossless class that
+ * means the headroom was too small (a misconfiguration the run reports); in
+ * lossy mode it is plain tail drop when the buffer is exhausted.
+ * Bytes are released at dequeue in reverse order: headroom, shared, reserve.
+ *
+ * Scheduling: MAC control (PFC) first, then strict classes (control traffic:
+ * CNPs, ACKs) from high to low, then DRR among the other classes; a class
+ * paused by the downstream neighbour is skipped.  ECN (RED) marking is done
+ * at dequeue on the class queue's length, like the HPCC simulator.
+ */
+#include "net/net.h"
+
+#define IN_NONE 0xffffu              /* packet made by this switch */
+
+static inline uint64_t xoff_threshold(const struct sw *s, uint32_t local)
+{
+    if (s->cfg.dynamic) {
+        uint64_t free_shared = s->shared_pool > s->shared_used ? s->shared_pool - s->shared_used : 0;
+        return (uint64_t)(s->cfg.alpha * (double)free_shared);
+    }
+    return s->xoff[local];
+}
+
+static void send_pfc(struct net *n, struct sw *s, uint32_t local, uint8_t cls, int on)
+{
+    uint32_t port = n->nodes[s->node].first_port + local;
+    uint32_t pi = net_new_packet(n, PKT_PFC);
+    if (pi == PKT_NONE)
+        return;
+    struct packet *p = pkt(&n->pool, pi);
+    p->bytes = PFC_FRAME_BYTES;
+    p->prio = cls;
+    p->pfc_on = (uint8_t)on;
+    p->flow = NONE32;
+    if (on)
+        n->ports[port].st.pfc_sent++;
+    port_enqueue_ctrl(n, port, pi);
+}
+
+/* Returns 1 if admitted (and charged), 0 if the packet must be dropped. */
+static int mmu_admit(struct net *n, struct sw *s, uint32_t local, uint8_t cls, uint32_t b)
+{
+    const struct switch_cfg *c = &s->cfg;
+    if (local == IN_NONE) {
+        s->ctrl_used += b;
+        return 1;
+    }
+    struct mmu_cnt *m = &s->cnt[local * NCLASS + cls];
+    if (c->buffer_bytes == 0) {              /* unlimited buffer */
+        m->shared += b;
+        s->shared_used += b;
+        return 1;
+    }
+    int lossless = c->pfc && (c->lossless_mask & (1u << cls));
+    if (m->reserve + b <= c->reserve_bytes) {
+        m->reserve += b;
+        s->reserve_used += b;
+    } else if (lossless) {
+        uint64_t thr = xoff_threshold(s, local);
+        if (m->hdrm == 0 && m->shared + b <= thr && s->shared_used + b <= s->shared_pool) {
+            m->shared += b;
+            s->shared_used += b;
+        } else if (m->hdrm + b <= s->hdrm_limit[local]) {
+            m->hdrm += b;
+            s->hdrm_used += b;
+        } else {
+            return 0;
+        }
+        if (!m->xoff_sent && (m->hdrm > 0 || m->shared >= thr)) {
+            m->xoff_sent = 1;
+            send_pfc(n, s, local, cls, 1);
+        }
+    } else if (s->shared_used + b <= s->shared_pool) {
+        m->shared += b;
+        s->shared_used += b;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static void mmu_release(struct net *n, struct sw *s, uint32_t local, uint8_t cls, uint32_t b)
+{
+    if (local == IN_NONE) {
+        s->ctrl_used -= b;
+        return;
+    }
+    struct mmu_cnt *m = &s->cnt[local * NCLASS + cls];
+    uint64_t left = b, x;
+    x = m->hdrm < left ? m->hdrm : left;
+    m->hdrm -= x; s->hdrm_used -= x; left -= x;
+    x = m->shared < left ? m->shared : left;
+    m->shared -= x; s->shared_used -= x; left -= x;
+    m->reserve -= left; s->reserve_used -= left;
+    if (m->xoff_sent && m->hdrm == 0) {
+        uint64_t thr = xoff_threshold(s, local);
+        if (m->shared == 0 || m->shared + s->cfg.xon_offset <= thr) {
+            m->xoff_sent = 0;
+            send_pfc(n, s, local, cls, 0);
+        }
+    }
+}
+
+static void enqueue(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
+{
+    struct port *pt = &n->ports[out];
+    struct packet *p = pkt(&n->pool, pi);
+    pktq_push(&n->pool, &pt->q[p->prio], pi);
+    if (!(s->cfg.strict_mask & (1u << p->prio))) {
+        pt->data_bytes += p->bytes;
+        if (pt->data_bytes > pt->st.max_queue_bytes)
+            pt->st.max_queue_bytes = pt->data_bytes;
+    }
+    uint64_t used = s->shared_used + s->hdrm_used + s->reserve_used + s->ctrl_used;
+    if (used > s->peak_used)
+        s->peak_used = used;
+    if (pt->agent != NONE32) {
+        struct port_agent *a = &n->agents[pt->agent];
+        if (a->ops->on_enqueue)
+            a->ops->on_enqueue(n, a->state, out, p);
+    }
+    port_kick(n, out);
+}
+
+static inline uint64_t flow_hash_for(const struct net *n, const struct packet *p)
+{
+    if (p->flow == NONE32)
+        return 0;
+    const struct flow *f = &n->flows[p->flow];
+    return p->type == PKT_DATA ? f->hash : f->rhash;
+}
+
+void switch_receive(struct net *n, struct sw *s, uint32_t port, uint32_t pi)
+{
+    struct packet *p = pkt(&n->pool, pi);
+    uint32_t out = net_route(n, s->node, p->dst, flow_hash_for(n, p));
+    uint32_t local = port - n->nodes[s->node].first_port;
+    if (!mmu_admit(n, s, local, p->prio, p->bytes)) {
+        net_drop(n, out, pi);
+        return;
+    }
+    p->in_port = (uint16_t)local;
+    enqueue(n, s, out, pi);
+}
+
+void switch_inject(struct net *n, struct sw *s, uint32_t pi, uint64_t hash)
+{
+    struct packet *p = pkt(&n->pool, pi);
+    uint32_t out = net_route(n, s->node, p->dst, hash);
+    mmu_admit(n, s, IN_NONE, p->prio, p->bytes);
+    p->in_port = IN_NONE;
+    enqueue(n, s, out, pi);
+}
+
+static uint32_t pick_class(struct net *n, struct sw *s, struct port *pt)
+{
+    if (pt->q[QMAC].count)
+        return QMAC;
+    for (int c = NCLASS - 1; c >= 0; c--)
+        if ((s->cfg.strict_mask & (1u << c)) && pt->q[c].count && !(pt->paused & (1u << c)))
+            return (uint32_t)c;
+    /* Deficit round robin among the other classes (Shreedhar & Varghese). */
+    for (int visit = 0; visit < 2 * NCLASS + 2; visit++) {
+        uint32_t c = pt->drr_next;
+        int eligible = !(s->cfg.strict_mask & (1u << c)) && pt->q[c].count && !(pt->paused & (1u << c));
+        if (!eligible) {
+            if (pt->q[c].count == 0)
+                pt->deficit[c] = 0;
+            pt->drr_next = (uint8_t)((c + 1) % NCLASS);
+            continue;
+        }
+        uint32_t head_bytes = pkt(&n->pool, pt->q[c].head)->bytes;
+        if (pt->deficit[c] >= (int32_t)head_bytes) {
+            pt->deficit[c] -= (int32_t)head_bytes;
+            return c;
+        }
+        pt->deficit[c] += (int32_t)s->cfg.quantum[c];
+        if (pt->deficit[c] >= (int32_t)head_bytes) {
+            pt->deficit[c] -= (int32_t)head_bytes;
+            return c;
+        }
+        pt->drr_next = (uint8_t)((c + 1) % NCLASS);
+    }
+    return NONE32;
+}
+
+uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
+{
+    struct port *pt = &n->ports[port];
+    uint32_t c = pick_class(n, s, pt);
+    if (c == NONE32)
+        return PKT_NONE;
+    uint32_t pi = pktq_pop(&n->pool, &pt->q[c]);
+    struct packet *p = pkt(&n->pool, pi);
+    if (c == QMAC)
+        return pi;
+    if (!(s->cfg.strict_mask & (1u << c))) {
+        pt->data_bytes -= p->bytes;
+        if (s->cfg.ecn_kmax && p->type == PKT_DATA) {
+            uint64_t q = pt->q[c].bytes;
+            if (q > s->cfg.ecn_kmax)
+                p->ecn = 1;
+            else if (q > s->cfg.ecn_kmin) {
+                double prob = s->cfg.ecn_pmax * (double)(q - s->cfg.ecn_kmin) /
+                              (double)(s->cfg.ecn_kmax - s->cfg.ecn_kmin);
+                if (rng_uniform(&n->rng) < prob)
+                    p->ecn = 1;
+            }
+        }
+    }
+    mmu_release(n, s, p->in_port, p->prio, p->bytes);
+    if (pt->agent != NONE32) {
+        struct port_agent *a = &n->agents[pt->agent];
+        if (a->ops->on_dequeue)
+            a->ops->on_dequeue(n, a->state, port, p);
+    }
+    return pi;
+}
