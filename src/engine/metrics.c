@@ -101,21 +101,27 @@ double metrics_fair_settle(const struct scenario *sc, uint32_t m, simtime_t t0, 
     uint32_t a, b;
     if (sc->mon[m].agent == NONE32 || metrics_window(sc, t0, t1, &a, &b))
         return NAN;
+    /* Judge F by its mean over consecutive blocks of SETTLE_BLOCK, so the
+     * ±1-unit dither of a converged PI controller at a small F (e.g. 40 ± 3
+     * units = 400 Mb/s) does not count as "not settled". */
+    uint32_t blk = (uint32_t)(SETTLE_BLOCK_PS / sc->sample_interval);
+    if (blk == 0)
+        blk = 1;
     uint32_t tail = a + (b - a) * 3 / 4;
     double ref = 0;
     for (uint32_t k = tail; k <= b; k++)
         ref += f_bps(sc, m, k);
     ref /= (b - tail + 1);
-    uint32_t last_out = a;
-    int any_out = 0;
-    for (uint32_t k = a; k <= b; k++)
-        if (fabs(f_bps(sc, m, k) - ref) > band * ref) {
-            last_out = k;
-            any_out = 1;
-        }
-    if (!any_out)
-        return 0;
-    return (double)((uint64_t)(last_out + 1) * sc->sample_interval - t0);
+    simtime_t settled = t0;
+    for (uint32_t k = a; k + blk - 1 <= b; k += blk) {
+        double mean = 0;
+        for (uint32_t j = k; j < k + blk; j++)
+            mean += f_bps(sc, m, j);
+        mean /= blk;
+        if (fabs(mean - ref) > band * ref)
+            settled = (simtime_t)(k + blk) * sc->sample_interval;
+    }
+    return (double)(settled - t0);
 }
 
 double metrics_util(const struct scenario *sc, uint32_t m, simtime_t t0, simtime_t t1)

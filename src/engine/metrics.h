@@ -22,8 +22,10 @@ void   metrics_queue(const struct scenario *sc, uint32_t m, simtime_t t0, simtim
 /* Mean / min / max CP fair rate in bits/s; NAN when the port has no CP. */
 void   metrics_fair(const struct scenario *sc, uint32_t m, simtime_t t0, simtime_t t1,
                     double *mean, double *min, double *max);
-/* Settling time: from t0 to the last sample in [t0, t1] where F is outside
- * ±band of its mean over the last quarter of the window.  In ps; NAN if no CP. */
+/* Settling time of the CP's fair rate in [t0, t1]: from t0 to the end of the
+ * last 200 us block whose mean F is outside ±band of F's mean over the last
+ * quarter of the window.  In ps; NAN if no CP. */
+#define SETTLE_BLOCK_PS (200 * PS_PER_US)
 double metrics_fair_settle(const struct scenario *sc, uint32_t m, simtime_t t0, simtime_t t1, double band);
 /* Busy fraction of the port over [t0, t1]. */
 double metrics_util(const struct scenario *sc, uint32_t m, simtime_t t0, simtime_t t1);

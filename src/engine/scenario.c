@@ -254,6 +254,7 @@ static int build_network(struct scenario *sc, struct cfg *c, struct switch_cfg *
     TRY(cfg_enum(c, "network", "mode", modes, 0, &mode, err));
     sc->lossless = mode == 0;
     TRY(cfg_time(c, "network", "rto", sc->lossless ? 0 : 500 * PS_PER_US, &nc->rto_ps, err)); /* HPCC: 500 us */
+    TRY(cfg_time(c, "network", "nack_interval", 4 * PS_PER_US, &nc->nack_interval_ps, err));
     if (!sc->lossless && nc->rto_ps == 0)
         return cfg_errorf(err, cfg_find(c, "network", "rto"), "lossy mode needs a retransmission timeout > 0");
 
@@ -359,12 +360,14 @@ static int build_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct c
     TRY(cfg_time(c, "rocc", "max_age", 0, &max_age, err));
     TRY(cfg_u64(c, "rocc", "sample_one_in", 20, &sample, err));
     TRY(cfg_u64(c, "rocc", "elephant_count", 2, &eleph, err));
-    uint64_t recovery;
-    TRY(cfg_time(c, "rocc", "recovery", 55 * PS_PER_US, &recovery, err));   /* authors' SELF_RISE_INTERVAL */
-    if (recovery == 0)
-        return cfg_errorf(err, cfg_find(c, "rocc", "recovery"), "must be > 0");
+    uint64_t recovery = 0;
+    const struct cfg_entry *rce = cfg_find(c, "rocc", "recovery");
+    if (rce && strcmp(rce->value, "auto") != 0) {
+        TRY(cfg_time(c, "rocc", "recovery", 0, &recovery, err));
+        if (recovery == 0)
+            return cfg_errorf(err, rce, "must be > 0 (or 'auto')");
+    }
     rocc_rp_params_default(&sc->net.rp_params, 0);
-    sc->net.rp_params.recovery_ps = recovery;
     if (o.f_unit)
         sc->net.rp_params.f_unit_mbps = (uint32_t)(o.f_unit / 1000000);
 
@@ -403,6 +406,7 @@ static int build_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct c
         }
     }
     int rc = 0;
+    simtime_t max_period = 0;
     for (uint32_t p = 0; p < sc->net.n_ports && rc == 0; p++) {
         if (sc->net.nodes[sc->net.ports[p].node].kind != NODE_SWITCH)
             continue;
@@ -436,12 +440,21 @@ static int build_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct c
         ftp.sample_one_in = (uint32_t)(sample ? sample : 1);
         ftp.elephant_count = (uint32_t)(eleph ? eleph : 1);
         ftp.seed = rng_next(&sc->net.rng);
+        if (prm.period_ps > max_period)
+            max_period = prm.period_ps;
         if (rocc_agent_attach(&sc->net, p, &prm, &ftp, cnp_at_fmax, 0) == NONE32) {
             cfg_section_errorf(err, c, "rocc", "cannot create the CP (out of memory?)");
             rc = -1;
         }
     }
     free(list);
+    /* RP fast-recovery timer.  The authors' RP doubles after 55 us without a
+     * CNP, with T = 40 us: 1.375 T.  'auto' keeps that ratio to the longest
+     * CP period of the run, so a CP with T = 100 us (§6.2) is not undercut by
+     * doublings between its CNPs.  */
+    if (recovery == 0)
+        recovery = max_period ? max_period * 11 / 8 : 55 * PS_PER_US;
+    sc->net.rp_params.recovery_ps = recovery;
     return rc;
 }
 
@@ -500,12 +513,14 @@ static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *a
                 rc = cfg_errorf(err, re, "rate must be > 0");
         }
     }
+    uint64_t jitter = 0;
     if (rc == 0) rc = cfg_time(c, sec, "start", 0, &start, err);
+    if (rc == 0) rc = cfg_time(c, sec, "start_jitter", 0, &jitter, err);
     const struct cfg_entry *st = rc == 0 ? cfg_find(c, sec, "stop") : NULL;
     if (rc == 0 && st && strcmp(st->value, "never") != 0) {
         rc = cfg_time(c, sec, "stop", 0, &stop, err);
-        if (rc == 0 && stop <= start)
-            rc = cfg_errorf(err, st, "stop must be after start");
+        if (rc == 0 && stop <= start + jitter)
+            rc = cfg_errorf(err, st, "stop must be after start + start_jitter");
     }
     if (rc == 0) rc = cfg_enum(c, sec, "cc", cc_names, dflt_cc, &cc, err);
     if (rc == 0) rc = cfg_u64(c, sec, "class", sc->net.cfg.data_prio, &cls, err);
@@ -542,7 +557,9 @@ static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *a
                         f.size = size;
                         if (size == UINT64_MAX)
                             f.flags |= FL_ENDLESS;
-                        f.start_ps = start;
+                        /* start_jitter: uniform in [start, start + jitter),
+                         * drawn from the run's generator (same seed, same starts). */
+                        f.start_ps = start + (jitter ? rng_below(&sc->net.rng, jitter) : 0);
                         f.stop_ps = stop;
                         f.window = window;
                         uint64_t line = sc->net.ports[sc->net.hosts[f.src].port].rate_bps;

@@ -178,8 +178,11 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
                 send_ctrl(n, h, f, PKT_ACK, f->rcv_nxt);
             }
         } else if (p->seq > f->rcv_nxt) {
-            if (f->nack_for != f->rcv_nxt) {      /* one NAK per gap (go-back-N) */
+            /* One NAK per gap, repeated after nack_interval if the gap is
+             * still open (the resent packet may have been dropped too). */
+            if (f->nack_for != f->rcv_nxt || now - f->last_nack >= n->cfg.nack_interval_ps) {
                 f->nack_for = f->rcv_nxt;
+                f->last_nack = now;
                 send_ctrl(n, h, f, PKT_NACK, f->rcv_nxt);
             }
         } else if (++f->since_ack >= n->cfg.ack_interval) {

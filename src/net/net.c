@@ -297,7 +297,10 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
                            : pt->rate_bps <= 40000000000ull ? 500000 : 800000;
                 if (swcfg->pfc)
                     reserved += hd * nlossless;
-                reserved += swcfg->reserve_bytes * NCLASS;
+                /* Reserve is set aside for the classes that carry traffic
+                 * (data and control), not for idle ones. */
+                reserved += swcfg->reserve_bytes *
+                            (uint64_t)__builtin_popcount(swcfg->lossless_mask | swcfg->strict_mask);
             }
             if (swcfg->buffer_bytes) {
                 if (reserved >= swcfg->buffer_bytes) {

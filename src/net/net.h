@@ -153,6 +153,7 @@ struct flow {
     uint64_t rx_wire_bytes;     /* in-order data received, in wire bytes */
     uint32_t since_ack;
     uint64_t nack_for;          /* rcv_nxt value last NACKed (UINT64_MAX none) */
+    simtime_t last_nack;
     /* timers: a lazily re-armed single event per flow */
     simtime_t cc_deadline, rto_deadline, timer_armed;
     uint64_t retx_bytes, timeouts, nacks;
