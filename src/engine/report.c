@@ -85,6 +85,12 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
     jnum(f, (double)sc->sample_interval / PS_PER_S);
     fprintf(f, ",\n  \"events\": %llu,\n  \"hops\": %llu,\n", (unsigned long long)n->el.n_fired,
             (unsigned long long)n->hops);
+    static const char *const ev_names[] = { "", "tx_done", "wire", "host_wake", "nic_delay", "flow_timer",
+                                            "flow_start", "flow_stop", "agent", "hook" };
+    fprintf(f, "  \"events_by_kind\": {");
+    for (int k = 1; k <= EV_HOOK; k++)
+        fprintf(f, "%s\"%s\": %llu", k > 1 ? ", " : "", ev_names[k], (unsigned long long)n->ev_count[k]);
+    fprintf(f, "},\n");
     fprintf(f, "  \"packets\": {\"created\": %llu, \"consumed\": %llu, \"dropped\": %llu, \"in_flight\": %u, \"by_type\": {",
             (unsigned long long)created, (unsigned long long)consumed, (unsigned long long)dropped, n->pool.live);
     for (int t = 0; t < PKT_NTYPES; t++)

@@ -254,7 +254,7 @@ static int build_network(struct scenario *sc, struct cfg *c, struct switch_cfg *
     TRY(cfg_enum(c, "network", "mode", modes, 0, &mode, err));
     sc->lossless = mode == 0;
     TRY(cfg_time(c, "network", "rto", sc->lossless ? 0 : 500 * PS_PER_US, &nc->rto_ps, err)); /* HPCC: 500 us */
-    TRY(cfg_time(c, "network", "nack_interval", 4 * PS_PER_US, &nc->nack_interval_ps, err));
+    TRY(cfg_time(c, "network", "nack_interval", 500 * PS_PER_US, &nc->nack_interval_ps, err));
     if (!sc->lossless && nc->rto_ps == 0)
         return cfg_errorf(err, cfg_find(c, "network", "rto"), "lossy mode needs a retransmission timeout > 0");
 

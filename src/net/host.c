@@ -70,12 +70,29 @@ static void send_ctrl(struct net *n, struct host *h, struct flow *f, enum pkt_ty
     port_enqueue_ctrl(n, h->port, pi);
 }
 
-static void host_arm_wake(struct net *n, struct host *h, simtime_t t)
+void host_arm_wake(struct net *n, struct host *h, simtime_t t)
 {
     if (t < h->wake_at) {
         h->wake_at = t;
         net_schedule(n, t, EV_HOST_WAKE, (uint32_t)(h - n->hosts));
     }
+}
+
+/* Drop finished flows from the round-robin list, keeping its order. */
+static void host_compact(struct net *n, struct host *h)
+{
+    uint32_t w = 0, rr = 0;
+    for (uint32_t r = 0; r < h->n_active; r++) {
+        uint32_t fi = h->active[r];
+        if (n->flows[fi].flags & FL_DONE)
+            continue;
+        if (r < h->rr)
+            rr++;
+        h->active[w++] = fi;
+    }
+    h->n_active = w;
+    h->rr = w ? rr % w : 0;
+    h->n_done = 0;
 }
 
 uint32_t host_dequeue(struct net *n, struct host *h)
@@ -84,73 +101,75 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     for (int q = NQUEUE - 1; q >= 0; q--)      /* MAC control, then classes high->low */
         if (pt->q[q].count && (q == QMAC || !(pt->paused & (1u << q))))
             return pktq_pop(&n->pool, &pt->q[q]);
+    if (h->n_done)
+        host_compact(n, h);
+    /* One pass in round-robin order: the first flow ready now is served;
+     * the others tell when the host could send next (next_ready), so the
+     * port arms exactly one event for that time. */
     simtime_t now = n->el.now, earliest = SIMTIME_NEVER;
-    uint32_t i = 0, scanned = 0;
-    while (scanned < h->n_active) {
-        uint32_t slot = (h->rr + i) % h->n_active;
-        struct flow *f = &n->flows[h->active[slot]];
-        if (f->flags & FL_DONE) {               /* lazy removal, order kept */
-            for (uint32_t k = slot; k + 1 < h->n_active; k++)
-                h->active[k] = h->active[k + 1];
-            h->n_active--;
-            if (h->rr > slot)
-                h->rr--;
-            if (h->n_active == 0)
-                break;
-            if (h->rr >= h->n_active)
-                h->rr = 0;
-            continue;
-        }
-        i++;
-        scanned++;
+    uint32_t chosen = NONE32;
+    for (uint32_t i = 0; i < h->n_active; i++) {
+        uint32_t slot = h->rr + i < h->n_active ? h->rr + i : h->rr + i - h->n_active;
+        const struct flow *f = &n->flows[h->active[slot]];
         if (!flow_has_data(f) || (pt->paused & (1u << f->prio)))
             continue;
         if (f->window && f->snd_nxt - f->snd_una >= f->window)
             continue;
-        if (f->next_avail > now) {
-            if (f->next_avail < earliest)
-                earliest = f->next_avail;
+        if (chosen == NONE32 && f->next_avail <= now) {
+            chosen = slot;
             continue;
         }
-        /* Make the next data frame of f. */
-        uint32_t pi = net_new_packet(n, PKT_DATA);
-        if (pi == PKT_NONE)
-            return PKT_NONE;
-        struct packet *p = pkt(&n->pool, pi);
-        uint64_t left = f->size - f->snd_nxt;
-        uint32_t payload = left < n->cfg.mtu_payload ? (uint32_t)left : n->cfg.mtu_payload;
-        uint32_t bytes = payload + ROCE_DATA_OVERHEAD;
-        p->flow = flow_index(n, f);
-        p->seq = f->snd_nxt;
-        p->payload = (uint16_t)payload;
-        p->bytes = (uint16_t)(bytes < ETH_MIN_FRAME ? ETH_MIN_FRAME : bytes);
-        p->dst = f->dst;
-        p->prio = f->prio;
-        p->ts = now;
-        if (f->snd_nxt < f->snd_max)
-            f->retx_bytes += payload;
-        f->snd_nxt += payload;
-        if (f->snd_nxt > f->snd_max)
-            f->snd_max = f->snd_nxt;
-        f->last_tx = now;
-        f->last_wire_bytes = p->bytes + n->cfg.preamble_ifg;
-        f->next_avail = now + tx_time_ps(f->last_wire_bytes, f->rate_bps);
-        if (n->cfg.rto_ps && f->rto_deadline == SIMTIME_NEVER) {
-            f->rto_deadline = now + n->cfg.rto_ps;
-            flow_timer_arm(n, p->flow);
-        }
-        h->rr = (slot + 1) % h->n_active;
-        return pi;
+        simtime_t t = f->next_avail > now ? f->next_avail : now;
+        if (t < earliest)
+            earliest = t;
     }
-    if (earliest != SIMTIME_NEVER)
-        host_arm_wake(n, h, earliest);
-    return PKT_NONE;
+    if (chosen == NONE32) {
+        h->next_ready = earliest;
+        if (earliest != SIMTIME_NEVER)
+            host_arm_wake(n, h, earliest);
+        return PKT_NONE;
+    }
+    /* Make the next data frame of the chosen flow. */
+    struct flow *f = &n->flows[h->active[chosen]];
+    uint32_t pi = net_new_packet(n, PKT_DATA);
+    if (pi == PKT_NONE)
+        return PKT_NONE;
+    struct packet *p = pkt(&n->pool, pi);
+    uint64_t left = f->size - f->snd_nxt;
+    uint32_t payload = left < n->cfg.mtu_payload ? (uint32_t)left : n->cfg.mtu_payload;
+    uint32_t bytes = payload + ROCE_DATA_OVERHEAD;
+    p->flow = flow_index(n, f);
+    p->seq = f->snd_nxt;
+    p->payload = (uint16_t)payload;
+    p->bytes = (uint16_t)(bytes < ETH_MIN_FRAME ? ETH_MIN_FRAME : bytes);
+    p->dst = f->dst;
+    p->prio = f->prio;
+    p->ts = now;
+    if (f->snd_nxt < f->snd_max)
+        f->retx_bytes += payload;
+    f->snd_nxt += payload;
+    if (f->snd_nxt > f->snd_max)
+        f->snd_max = f->snd_nxt;
+    f->last_tx = now;
+    f->last_wire_bytes = p->bytes + n->cfg.preamble_ifg;
+    f->next_avail = now + tx_time_ps(f->last_wire_bytes, f->rate_bps);
+    if (flow_has_data(f) && f->next_avail < earliest &&
+        !(f->window && f->snd_nxt - f->snd_una >= f->window))
+        earliest = f->next_avail;
+    h->next_ready = earliest;
+    if (n->cfg.rto_ps && f->rto_deadline == SIMTIME_NEVER) {
+        f->rto_deadline = now + n->cfg.rto_ps;
+        flow_timer_arm(n, p->flow);
+    }
+    h->rr = chosen + 1 < h->n_active ? chosen + 1 : 0;
+    return pi;
 }
 
 static void flow_check_done(struct net *n, struct flow *f)
 {
     if (!(f->flags & FL_DONE) && f->snd_una >= f->size) {
         f->flags |= FL_DONE;
+        n->hosts[f->src].n_done++;
         f->rto_deadline = SIMTIME_NEVER;
         n->flows_done++;
     }
@@ -253,6 +272,7 @@ void flow_start(struct net *n, uint32_t fi)
         net_schedule(n, f->stop_ps, EV_FLOW_STOP, fi);
     if (f->size == 0) {
         f->flags |= FL_DONE | FL_RX_DONE;
+        h->n_done++;
         f->finish_ps = n->el.now;
         n->flows_done++;
         return;

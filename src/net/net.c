@@ -35,7 +35,7 @@ int net_init(struct net *n, uint64_t seed)
     n->cfg.ack_interval = 1;            /* HPCC L2_ACK_INTERVAL */
     n->cfg.nic_delay_ps = 15 * PS_PER_US;   /* RoCC §6: NIC reaction delay 15 us */
     n->cfg.rto_ps = 500 * PS_PER_US;        /* HPCC NACK/RTO interval 500 us */
-    n->cfg.nack_interval_ps = 4 * PS_PER_US;
+    n->cfg.nack_interval_ps = 500 * PS_PER_US;  /* HPCC RdmaHw NACK interval */
     if (el_init(&n->el, 1024) || pool_init(&n->pool, 4096))
         return -1;
     return 0;
@@ -265,6 +265,7 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
             h->node = i;
             h->port = nd->first_port;
             h->wake_at = SIMTIME_NEVER;
+            h->next_ready = SIMTIME_NEVER;
             pktq_init(&h->nic_delay);
         } else {
             struct sw *s = &n->sws[nd->idx];
@@ -444,6 +445,7 @@ void net_run_until(struct net *n, simtime_t until)
     struct event ev;
     while (!n->oom && el_peek_time(&n->el) <= until) {
         el_pop(&n->el, &ev);
+        n->ev_count[ev.kind]++;
         switch ((enum ev_kind)ev.kind) {
         case EV_TX_DONE:    port_tx_done(n, ev.obj); break;
         case EV_WIRE:       port_wire_arrive(n, ev.obj); break;

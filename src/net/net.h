@@ -167,7 +167,9 @@ struct host {
     uint32_t node, port;
     uint32_t *active;            /* flows with data to send (round robin) */
     uint32_t n_active, cap_active, rr;
+    uint32_t n_done;             /* finished flows still in active[] */
     simtime_t wake_at;
+    simtime_t next_ready;        /* earliest time a flow may send (after a dequeue) */
     struct pktq nic_delay;       /* CNPs waiting for the NIC reaction delay */
 };
 
@@ -223,6 +225,7 @@ struct net {
     void *hook_arg;
     /* totals */
     uint64_t hops;               /* packets delivered across a link */
+    uint64_t ev_count[EV_HOOK + 1];  /* events fired, by kind */
     uint64_t created[PKT_NTYPES], consumed[PKT_NTYPES], dropped[PKT_NTYPES];
     uint64_t delivered_bytes;
     uint64_t flows_done;
@@ -270,7 +273,7 @@ uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port);
 void     switch_inject(struct net *n, struct sw *s, uint32_t pi, uint64_t hash);
 void     host_receive(struct net *n, struct host *h, uint32_t pi);
 uint32_t host_dequeue(struct net *n, struct host *h);
-void     host_wake(struct net *n, uint32_t host);
+void     host_arm_wake(struct net *n, struct host *h, simtime_t t);
 void     host_nic_delay_done(struct net *n, uint32_t host);
 void     flow_start(struct net *n, uint32_t fi);
 void     flow_stop(struct net *n, uint32_t fi);

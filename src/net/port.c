@@ -17,13 +17,12 @@ static uint32_t node_dequeue(struct net *n, uint32_t port)
     return host_dequeue(n, &n->hosts[nd->idx]);
 }
 
-static int may_have_more(const struct net *n, const struct port *pt)
+static inline int queued(const struct port *pt)
 {
     for (int q = 0; q < NQUEUE; q++)
         if (pt->q[q].count)
             return 1;
-    const struct node *nd = &n->nodes[pt->node];
-    return nd->kind == NODE_HOST && n->hosts[nd->idx].n_active > 0;
+    return 0;
 }
 
 void port_kick(struct net *n, uint32_t port)
@@ -53,15 +52,39 @@ void port_kick(struct net *n, uint32_t port)
     pktq_push(&n->pool, &pt->wire, pi);
     if (was_empty)
         net_schedule(n, p->due, EV_WIRE, port);
-    if (may_have_more(n, pt)) {
+    /* Arm the one event this port needs next: the end of this frame if
+     * something is waiting, else (a NIC) the time its next flow may send.
+     * An older "done" event still in the heap is stale now (port_tx_done
+     * ignores it), so it no longer counts as pending. */
+    pt->txdone_pending = 0;
+    simtime_t next = SIMTIME_NEVER;
+    if (queued(pt)) {
+        next = pt->busy_until;
+    } else {
+        const struct node *nd = &n->nodes[pt->node];
+        if (nd->kind == NODE_HOST) {
+            struct host *h = &n->hosts[nd->idx];
+            if (h->next_ready <= pt->busy_until)
+                next = pt->busy_until;
+            else if (h->next_ready != SIMTIME_NEVER)
+                host_arm_wake(n, h, h->next_ready);
+        }
+    }
+    if (next != SIMTIME_NEVER) {
         pt->txdone_pending = 1;
-        net_schedule(n, pt->busy_until, EV_TX_DONE, port);
+        net_schedule(n, next, EV_TX_DONE, port);
     }
 }
 
 void port_tx_done(struct net *n, uint32_t port)
 {
-    n->ports[port].txdone_pending = 0;
+    struct port *pt = &n->ports[port];
+    /* A frame can start at the very instant an older "done" event is due
+     * (an arrival at that time ran first); that event is then stale: the
+     * current frame's end has its own event. */
+    if (pt->busy_until != n->el.now)
+        return;
+    pt->txdone_pending = 0;
     port_kick(n, port);
 }
 
