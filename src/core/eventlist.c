@@ -7,10 +7,10 @@
 #include <assert.h>
 #include <stdlib.h>
 
-static inline int ev_before(const struct event *a, const struct event *b)
-{
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
+/* (time, seq) as one 128-bit key: one wide compare instead of two branches. */
+__extension__ typedef unsigned __int128 evkey_t;
+static inline evkey_t ev_key(const struct event *e) { return ((evkey_t)e->time << 64) | e->seq; }
+static inline int ev_before(const struct event *a, const struct event *b) { return ev_key(a) < ev_key(b); }
 
 int el_init(struct eventlist *el, size_t cap_hint)
 {
@@ -68,16 +68,23 @@ int el_pop(struct eventlist *el, struct event *out)
     if (n == 0)
         return 1;
     struct event last = h[n];
+    evkey_t lk = ev_key(&last);
     size_t i = 0;
     for (;;) {                          /* sift down: smallest of 4 children */
         size_t c = (i << 2) + 1;
         if (c >= n)
             break;
-        size_t best = c, end = c + 4 < n ? c + 4 : n;
-        for (size_t k = c + 1; k < end; k++)
-            if (ev_before(&h[k], &h[best]))
+        size_t best = c;
+        evkey_t bk = ev_key(&h[c]);
+        size_t end = c + 4 < n ? c + 4 : n;
+        for (size_t k = c + 1; k < end; k++) {
+            evkey_t kk = ev_key(&h[k]);
+            if (kk < bk) {
+                bk = kk;
                 best = k;
-        if (!ev_before(&h[best], &last))
+            }
+        }
+        if (bk >= lk)
             break;
         h[i] = h[best];
         i = best;

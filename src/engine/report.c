@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "core/units.h"
@@ -348,9 +349,13 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
     char b1[48], b2[48], b3[48], b4[48];
     simtime_t t0 = sc->measure_start, t1 = sc->measure_end;
     fprintf(out, "roccsim %s: %s\n", ROCCSIM_VERSION, ri->scenario_path);
-    fprintf(out, "  simulated %s in %.2f s wall: %llu events, %llu packet-hops (%.2f M hops/s)\n",
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    fprintf(out, "  simulated %s in %.2f s wall: %llu events, %llu packet-hops (%.2f M hops/s, %.2f events/hop), "
+                 "peak RSS %.1f MB\n",
             units_fmt_time(sc->duration, b1, sizeof b1), ri->wall_s, (unsigned long long)n->el.n_fired,
-            (unsigned long long)n->hops, ri->wall_s > 0 ? (double)n->hops / ri->wall_s / 1e6 : 0);
+            (unsigned long long)n->hops, ri->wall_s > 0 ? (double)n->hops / ri->wall_s / 1e6 : 0,
+            n->hops ? (double)n->el.n_fired / (double)n->hops : 0, (double)ru.ru_maxrss / 1024.0);
     fprintf(out, "\nflow groups (receive rate over %s..%s):\n", units_fmt_time(t0, b1, sizeof b1),
             units_fmt_time(t1, b2, sizeof b2));
     fprintf(out, "  %-16s %6s %12s %12s %12s %8s\n", "group", "flows", "mean", "min", "max", "jain");
