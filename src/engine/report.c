@@ -229,16 +229,25 @@ static void write_flows_csv(FILE *f, const struct scenario *sc)
     }
 }
 
+/* Time series list the switch ports that carried data: the others' queues
+ * are empty and their CPs stay at Fmax (summary.json still has them all). */
+static int carried_data(const struct scenario *sc, uint32_t m)
+{
+    return sc->net.ports[sc->mon[m].port].st.tx_data_bytes > 0;
+}
+
 static void write_queue_csv(FILE *f, const struct scenario *sc)
 {
     fprintf(f, "time_s");
     for (uint32_t m = 0; m < sc->n_mon; m++)
-        fprintf(f, ",%s", sc->mon[m].name);
+        if (carried_data(sc, m))
+            fprintf(f, ",%s", sc->mon[m].name);
     fputc('\n', f);
     for (uint32_t k = 0; k < sc->n_samples; k++) {
         fprintf(f, "%.9f", (double)((uint64_t)k * sc->sample_interval) / PS_PER_S);
         for (uint32_t m = 0; m < sc->n_mon; m++)
-            fprintf(f, ",%llu", (unsigned long long)sc->s_queue[(size_t)k * sc->n_mon + m]);
+            if (carried_data(sc, m))
+                fprintf(f, ",%llu", (unsigned long long)sc->s_queue[(size_t)k * sc->n_mon + m]);
         fputc('\n', f);
     }
 }
@@ -248,13 +257,13 @@ static void write_fair_csv(FILE *f, const struct scenario *sc)
     const struct net *n = &sc->net;
     fprintf(f, "time_s");
     for (uint32_t m = 0; m < sc->n_mon; m++)
-        if (sc->mon[m].agent != NONE32)
+        if (sc->mon[m].agent != NONE32 && carried_data(sc, m))
             fprintf(f, ",%s", sc->mon[m].name);
     fputc('\n', f);
     for (uint32_t k = 0; k < sc->n_samples; k++) {
         fprintf(f, "%.9f", (double)((uint64_t)k * sc->sample_interval) / PS_PER_S);
         for (uint32_t m = 0; m < sc->n_mon; m++) {
-            if (sc->mon[m].agent == NONE32)
+            if (sc->mon[m].agent == NONE32 || !carried_data(sc, m))
                 continue;
             const struct rocc_agent *a = n->agents[sc->mon[m].agent].state;
             fprintf(f, ",%.3f", (double)sc->s_fair[(size_t)k * sc->n_mon + m] * a->prm.f_unit_mbps / 1000.0);
@@ -375,11 +384,11 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
                 units_fmt_rate(hi, b3, sizeof b3), metrics_jain(r, gr->count));
         free(r);
     }
-    fprintf(out, "\nswitch ports with traffic:\n  %-14s %10s %10s %10s %7s %12s %9s %7s\n", "port", "q mean",
+    fprintf(out, "\nswitch ports that carried data (receive-window stats):\n  %-14s %10s %10s %10s %7s %12s %9s %7s\n", "port", "q mean",
             "q p99", "q max", "util", "fair rate", "PFC xoff", "drops");
     for (uint32_t m = 0; m < sc->n_mon; m++) {
         const struct port *pt = &n->ports[sc->mon[m].port];
-        if (pt->st.tx_pkts == 0)
+        if (!carried_data(sc, m))
             continue;
         struct qstats q;
         double fm, flo, fhi;

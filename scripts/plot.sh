@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# scripts/plot.sh RUN_DIR -- plot a roccsim run with gnuplot:
+#   RUN_DIR/plot.png and RUN_DIR/plot.svg: the RoCC fair rate (top) and the
+#   data-queue length (bottom) over time for every switch port that queued
+#   anything, plus the per-flow receive rates (middle) when there are at
+#   most 16 flows.
+set -eu
+dir=${1:?usage: scripts/plot.sh RUN_DIR}
+command -v gnuplot >/dev/null || { echo "plot.sh: gnuplot is not installed (apt-get install gnuplot-nox)" >&2; exit 2; }
+[ -f "$dir/queue.csv" ] || { echo "plot.sh: $dir/queue.csv not found (is $dir a roccsim run directory?)" >&2; exit 2; }
+# Ports whose queue was ever non-empty (column numbers in queue.csv).
+qcols=$(awk -F, 'NR==1 { n = NF; next } { for (i = 2; i <= n; i++) if ($i > 0) seen[i] = 1 }
+                 END { for (i = 2; i <= n; i++) if (seen[i]) printf "%d ", i }' "$dir/queue.csv")
+[ -n "$qcols" ] || qcols=2
+names() { head -1 "$1" | tr ',' '\n'; }
+qplot=""; fplot=""
+for c in $qcols; do
+    name=$(names "$dir/queue.csv" | sed -n "${c}p")
+    qplot="$qplot${qplot:+, }'$dir/queue.csv' using (\$1*1000):(\$$c/1000) with lines lw 2 title '$name'"
+    fc=$(names "$dir/fair_rate.csv" | grep -nxF -- "$name" | cut -d: -f1 || true)
+    [ -n "$fc" ] && fplot="$fplot${fplot:+, }'$dir/fair_rate.csv' using (\$1*1000):$fc with lines lw 2 title '$name'"
+done
+rplot=""
+if [ -f "$dir/flow_rate.csv" ]; then
+    nf=$(head -1 "$dir/flow_rate.csv" | awk -F, '{ print NF - 1 }')
+    if [ "$nf" -le 16 ]; then
+        for i in $(seq 2 $((nf + 1))); do
+            name=$(names "$dir/flow_rate.csv" | sed -n "${i}p")
+            rplot="$rplot${rplot:+, }'$dir/flow_rate.csv' using (\$1*1000):$i with lines title '$name'"
+        done
+    fi
+fi
+panels=1; [ -n "$fplot" ] && panels=$((panels + 1)); [ -n "$rplot" ] && panels=$((panels + 1))
+for term in "pngcairo size 1100,$((300 * panels + 60)) font 'sans,10'" "svg size 1100,$((300 * panels + 60)) dynamic"; do
+    ext=png; case $term in svg*) ext=svg ;; esac
+    if ! gnuplot 2>/dev/null <<GP
+set terminal $term
+set output '$dir/plot.$ext'
+set datafile separator ','
+set key outside right
+set grid
+set multiplot layout $panels,1 title '$(basename "$dir")'
+$( [ -n "$fplot" ] && printf "set ylabel 'fair rate (Gb/s)'\nset xlabel ''\nset logscale y\nplot %s\nunset logscale y\n" "$fplot" )
+$( [ -n "$rplot" ] && printf "set ylabel 'flow rate (Gb/s)'\nplot %s\n" "$rplot" )
+set ylabel 'queue (KB)'
+set xlabel 'time (ms)'
+plot $qplot
+unset multiplot
+GP
+    then
+        [ "$ext" = png ] && { term="png size 1100,$((300 * panels + 60))"; }
+    fi
+done
+echo "plots: $dir/plot.png $dir/plot.svg"
