@@ -8,6 +8,7 @@
 
 #include "core/units.h"
 #include "engine/metrics.h"
+#include "net/agent_rocc.h"
 
 enum unit { U_RATE, U_BYTES, U_TIME, U_NUM, U_FRAC };
 enum sel { SEL_NONE, SEL_GROUP, SEL_PORT };
@@ -25,6 +26,7 @@ static const struct metric_def {
     { "settle", U_TIME, SEL_PORT },     { "util", U_FRAC, SEL_PORT },
     { "drops", U_NUM, SEL_NONE },       { "pfc_pauses", U_NUM, SEL_NONE },
     { "timeouts", U_NUM, SEL_NONE },    { "retx_bytes", U_BYTES, SEL_NONE },
+    { "cnps", U_NUM, SEL_NONE },
 };
 
 struct expect {
@@ -160,7 +162,7 @@ static void parse_one(const struct cfg_entry *e, void *arg)
             x.m = &metrics[i];
     if (!x.m) {
         pc->rc = cfg_errorf(pc->err, e, "unknown metric '%s' (rate, rate_mean, jain, completed, queue_mean, "
-                            "queue_p99, queue_max, fair_rate, settle, util, drops, pfc_pauses, timeouts, retx_bytes)",
+                            "queue_p99, queue_max, fair_rate, settle, util, drops, pfc_pauses, timeouts, retx_bytes, cnps)",
                             name ? name : "");
         return;
     }
@@ -331,6 +333,10 @@ int expect_eval(const struct expectations *ex, const struct scenario *sc, struct
                     else if (!strcmp(mn, "pfc_pauses"))
                         tot += (double)n->ports[p].st.pfc_sent;
                 }
+                if (!strcmp(mn, "cnps"))
+                    for (uint32_t a = 0; a < n->n_agents; a++)
+                        if (n->agents[a].ops == &rocc_agent_ops)
+                            tot += (double)((const struct rocc_agent *)n->agents[a].state)->cnps_sent;
                 for (uint32_t f = 0; f < n->n_flows; f++) {
                     if (!strcmp(mn, "timeouts"))
                         tot += (double)n->flows[f].timeouts;

@@ -5,7 +5,8 @@
  *   METRIC     rate, rate_mean, jain, completed        (SELECTOR: a flow group or "all")
  *              queue_mean, queue_p99, queue_max, fair_rate, settle, util
  *                                                      (SELECTOR: a port "SW->NEXT")
- *              drops, pfc_pauses, timeouts, retx_bytes (no selector; whole run)
+ *              drops, pfc_pauses, timeouts, retx_bytes, cnps
+ *                                                      (no selector; whole run)
  *   T0..T1     window (default: [sim] measure_start..measure_end)
  *   TARGET     X ±TOL | X +- TOL   (TOL absolute, or a % of X)
  *              >= X | <= X | X..Y  | X  (exact)

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The RoCC choices of docs/rocc.md, each checked by a run:
+#   - with cnp_at_fmax = true an uncongested CP does send CNPs (the default
+#     sends none: experiments/rocc/uncongested.ini checks cnps = 0);
+#   - the bounded (§3.4 (2)) and ElephantTrap (§3.4 (4)) flow tables also
+#     give every flow its fair share;
+#   - a fixed 55 us RP timer with the 10G profile (T = 100 us) undercuts F,
+#     which is why recovery = auto follows T.
+set -u
+cd "$(dirname "$0")/../.."
+ROCCSIM=${ROCCSIM:-build/roccsim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+run() {   # name expected_exit scenario args...
+    local name=$1 want=$2; shift 2
+    "$ROCCSIM" run "$@" -q -o "$tmp/$name" >"$tmp/$name.log" 2>&1
+    local rc=$?
+    if [ $rc -eq "$want" ]; then echo "PASS rocc_choices.$name"; else
+        echo "FAIL rocc_choices.$name (exit $rc, wanted $want)"; cat "$tmp/$name.log"; fi
+}
+run cnp_at_fmax 0 experiments/rocc/uncongested.ini --set rocc.cnp_at_fmax=true --set 'expect.cnps=>= 1'
+run table_bounded 0 experiments/rocc/fairness-n10-40g.ini --set rocc.flow_table=bounded
+# ElephantTrap signals only sampled elephants: fair on average but looser
+# (§3.4: "at the cost of lower stability margins") -- measured 3.5-4.3 Gb/s,
+# Jain 0.997, utilization 95%.
+run table_elephant 0 experiments/rocc/fairness-n10-40g.ini --set rocc.flow_table=elephant \
+    --set 'expect.rate bulk=4Gbps +- 15%' --set 'expect.util sw->r0=>= 94%' \
+    --set 'expect.settle sw->r0 @ 0ms..20ms=<= 20ms' --set 'expect.queue_mean sw->r0=150KB +- 25%'
+run fixed_timer_undercuts 1 experiments/rocc/testbed-uniform.ini --set rocc.recovery=55us
+grep -q 'fair_rate sw->r0 = 3.333Gbps +- 5%  measured 2\.' "$tmp/fixed_timer_undercuts.log" \
+    && echo "PASS rocc_choices.fixed_timer_measured" \
+    || { echo "FAIL rocc_choices.fixed_timer_measured"; cat "$tmp/fixed_timer_undercuts.log"; }
