@@ -11,7 +11,7 @@ static void rocc_enq(struct net *n, void *st, uint32_t port, const struct packet
         rocc_ft_on_enqueue(&a->ft, p->flow, p->flow, n->el.now);
 }
 
-static void rocc_deq(struct net *n, void *st, uint32_t port, const struct packet *p)
+static void rocc_deq(struct net *n, void *st, uint32_t port, struct packet *p)
 {
     struct rocc_agent *a = st;
     if (p->type == PKT_DATA)

@@ -55,17 +55,44 @@ static inline int flow_has_data(const struct flow *f)
     return f->snd_nxt < f->size;
 }
 
-static void send_ctrl(struct net *n, struct host *h, struct flow *f, enum pkt_type type, uint64_t seq)
+/* ACK or NAK for `data` (the packet that triggered it): echoes its send
+ * timestamp (RTT for TIMELY), the CE marks seen since the last ACK (ECE, for
+ * DCTCP) and its INT record (HPCC). */
+static void send_ctrl(struct net *n, struct host *h, struct flow *f, enum pkt_type type, uint64_t seq,
+                      uint32_t data)
 {
     uint32_t pi = net_new_packet(n, type);
     if (pi == PKT_NONE)
         return;
     struct packet *p = pkt(&n->pool, pi);
+    const struct packet *d = pkt(&n->pool, data);
     p->flow = flow_index(n, f);
     p->seq = seq;
     p->dst = f->src;
-    p->bytes = ROCE_ACK_FRAME;
+    p->bytes = (uint16_t)(ROCE_ACK_FRAME + f->hdr_extra);
     p->prio = n->cfg.ack_high_prio ? n->cfg.ctrl_prio : f->prio;
+    p->ts = d->ts;
+    p->ecn = f->ece;
+    f->ece = 0;
+    if (d->flags & PF_INT) {
+        p->flags = PF_INT;
+        p->nhop = d->nhop;
+        n->intr[pi] = n->intr[data];
+    }
+    port_enqueue_ctrl(n, h->port, pi);
+}
+
+static void send_np_cnp(struct net *n, struct host *h, struct flow *f)
+{
+    uint32_t pi = net_new_packet(n, PKT_CNP);
+    if (pi == PKT_NONE)
+        return;
+    struct packet *p = pkt(&n->pool, pi);
+    p->flow = flow_index(n, f);
+    p->dst = f->src;
+    p->bytes = ROCE_CNP_FRAME;
+    p->prio = n->cfg.ctrl_prio;
+    p->cnp_kind = CNP_ECN;
     p->ts = n->el.now;
     port_enqueue_ctrl(n, h->port, pi);
 }
@@ -137,7 +164,7 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     struct packet *p = pkt(&n->pool, pi);
     uint64_t left = f->size - f->snd_nxt;
     uint32_t payload = left < n->cfg.mtu_payload ? (uint32_t)left : n->cfg.mtu_payload;
-    uint32_t bytes = payload + ROCE_DATA_OVERHEAD;
+    uint32_t bytes = payload + ROCE_DATA_OVERHEAD + f->hdr_extra;
     p->flow = flow_index(n, f);
     p->seq = f->snd_nxt;
     p->payload = (uint16_t)payload;
@@ -147,9 +174,15 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     p->ts = now;
     if (f->snd_nxt < f->snd_max)
         f->retx_bytes += payload;
+    if (f->tp->int_telemetry) {
+        p->flags = PF_INT | PF_INT_STAMP;
+        p->nhop = 0;
+    }
     f->snd_nxt += payload;
     if (f->snd_nxt > f->snd_max)
         f->snd_max = f->snd_nxt;
+    if (f->tp->on_send)
+        f->tp->on_send(n, f, p);
     f->last_tx = now;
     f->last_wire_bytes = p->bytes + n->cfg.preamble_ifg;
     f->next_avail = now + tx_time_ps(f->last_wire_bytes, f->rate_bps);
@@ -182,6 +215,12 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
     simtime_t now = n->el.now;
     switch ((enum pkt_type)p->type) {
     case PKT_DATA:
+        f->ece |= p->ecn;
+        if (p->ecn && f->tp->np_cnp && (f->np_last_cnp == 0 || now - f->np_last_cnp >= n->cfg.np_interval_ps)) {
+            f->np_last_cnp = now ? now : 1;
+            send_np_cnp(n, h, f);
+            p = pkt(&n->pool, pi);      /* the pool may have moved */
+        }
         if (p->seq == f->rcv_nxt) {
             f->rcv_nxt += p->payload;
             f->rx_wire_bytes += (uint64_t)p->bytes + n->cfg.preamble_ifg;
@@ -194,7 +233,7 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
             }
             if (++f->since_ack >= n->cfg.ack_interval || last) {
                 f->since_ack = 0;
-                send_ctrl(n, h, f, PKT_ACK, f->rcv_nxt);
+                send_ctrl(n, h, f, PKT_ACK, f->rcv_nxt, pi);
             }
         } else if (p->seq > f->rcv_nxt) {
             /* One NAK per gap, repeated after nack_interval if the gap is
@@ -202,11 +241,11 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
             if (f->nack_for != f->rcv_nxt || now - f->last_nack >= n->cfg.nack_interval_ps) {
                 f->nack_for = f->rcv_nxt;
                 f->last_nack = now;
-                send_ctrl(n, h, f, PKT_NACK, f->rcv_nxt);
+                send_ctrl(n, h, f, PKT_NACK, f->rcv_nxt, pi);
             }
         } else if (++f->since_ack >= n->cfg.ack_interval) {
             f->since_ack = 0;                      /* duplicate after a rewind */
-            send_ctrl(n, h, f, PKT_ACK, f->rcv_nxt);
+            send_ctrl(n, h, f, PKT_ACK, f->rcv_nxt, pi);
         }
         net_consume(n, pi);
         return;

@@ -36,6 +36,7 @@ int net_init(struct net *n, uint64_t seed)
     n->cfg.nic_delay_ps = 15 * PS_PER_US;   /* RoCC §6: NIC reaction delay 15 us */
     n->cfg.rto_ps = 500 * PS_PER_US;        /* HPCC NACK/RTO interval 500 us */
     n->cfg.nack_interval_ps = 500 * PS_PER_US;  /* HPCC RdmaHw NACK interval */
+    n->cfg.np_interval_ps = 50 * PS_PER_US;     /* DCQCN (SIGCOMM'15 §3.1): one CNP per 50 us per flow */
     if (el_init(&n->el, 1024) || pool_init(&n->pool, 4096))
         return -1;
     return 0;
@@ -62,6 +63,7 @@ void net_free(struct net *n)
         if (n->agents[i].ops->destroy)
             n->agents[i].ops->destroy(n->agents[i].state);
     free(n->agents);
+    free(n->intr);
     free(n->route_off);
     free(n->route_cnt);
     free(n->route_ports);
@@ -257,6 +259,11 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
             pktq_init(&pt->q[q]);
         pktq_init(&pt->wire);
         pt->agent = NONE32;
+        if (n->nodes[pt->node].kind == NODE_SWITCH) {
+            pt->ecn_kmin = swcfg->ecn_kmin;
+            pt->ecn_kmax = swcfg->ecn_kmax;
+            pt->ecn_pmax = swcfg->ecn_pmax;
+        }
     }
     for (uint32_t i = 0; i < n->n_nodes; i++) {
         struct node *nd = &n->nodes[i];
@@ -380,6 +387,17 @@ uint32_t net_add_agent(struct net *n, uint32_t port, const struct port_agent_ops
     return n->n_agents++;
 }
 
+int net_enable_int(struct net *n)
+{
+    if (n->intr)
+        return 0;
+    n->intr = calloc(n->pool.cap, sizeof *n->intr);
+    if (!n->intr)
+        return -1;
+    n->intr_cap = n->pool.cap;
+    return 0;
+}
+
 int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj)
 {
     if (el_push(&n->el, t, (uint32_t)kind, obj)) {
@@ -402,6 +420,17 @@ uint32_t net_new_packet(struct net *n, enum pkt_type type)
     if (pi == PKT_NONE) {
         n->oom = 1;
         return PKT_NONE;
+    }
+    if (n->intr && n->intr_cap < n->pool.cap) {
+        /* INT records follow the pool's growth (index = packet index). */
+        struct int_rec *r = realloc(n->intr, (size_t)n->pool.cap * sizeof *r);
+        if (!r) {
+            pool_put(&n->pool, pi);
+            n->oom = 1;
+            return PKT_NONE;
+        }
+        n->intr = r;
+        n->intr_cap = n->pool.cap;
     }
     struct packet *p = pkt(&n->pool, pi);
     memset(p, 0, sizeof *p);

@@ -73,6 +73,8 @@ struct port {
     struct pktq q[NQUEUE];      /* egress queues per class + MAC control */
     struct pktq wire;
     uint64_t data_bytes;        /* queued bytes of non-strict classes (what a CP reads) */
+    uint64_t ecn_kmin, ecn_kmax; /* RED marking on data classes at dequeue (kmax 0: off) */
+    double   ecn_pmax;
     int32_t  deficit[NCLASS];   /* DRR */
     uint8_t  drr_next;
     simtime_t paused_since[NCLASS];
@@ -129,6 +131,9 @@ struct transport_ops {
     void (*on_ack)(struct net *n, struct flow *f, const struct packet *p);
     void (*on_cnp)(struct net *n, struct flow *f, const struct packet *p);
     void (*on_timer)(struct net *n, struct flow *f);    /* at f->cc_deadline */
+    void (*on_send)(struct net *n, struct flow *f, const struct packet *p); /* a data frame left */
+    uint8_t np_cnp;          /* the receiver answers ECN marks with CNPs (DCQCN NP) */
+    uint8_t int_telemetry;   /* data frames collect INT (HPCC) */
 };
 
 enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_ENDLESS = 16 };
@@ -146,12 +151,15 @@ struct flow {
     uint64_t cc_rate_bps;       /* what the CC allows (line when unlimited) */
     uint64_t rate_bps;          /* pacing rate = min(app, cc, line) */
     uint64_t window;            /* bytes in flight allowed (0 = none) */
+    uint16_t hdr_extra;         /* bytes added to every data frame and ACK (INT header) */
     simtime_t last_tx, next_avail;
     uint32_t last_wire_bytes;
     /* receiver side */
     uint64_t rcv_nxt;
     uint64_t rx_wire_bytes;     /* in-order data received, in wire bytes */
     uint32_t since_ack;
+    uint8_t  ece;               /* CE seen since the last ACK (echoed as ECE) */
+    simtime_t np_last_cnp;      /* DCQCN NP: when this flow's last CNP left */
     uint64_t nack_for;          /* rcv_nxt value last NACKed (UINT64_MAX none) */
     simtime_t last_nack;
     /* timers: a lazily re-armed single event per flow */
@@ -177,7 +185,7 @@ struct host {
 struct port_agent_ops {
     const char *name;
     void (*on_enqueue)(struct net *n, void *agent, uint32_t port, const struct packet *p);
-    void (*on_dequeue)(struct net *n, void *agent, uint32_t port, const struct packet *p);
+    void (*on_dequeue)(struct net *n, void *agent, uint32_t port, struct packet *p);
     void (*on_timer)(struct net *n, void *agent);
     void (*destroy)(void *agent);
 };
@@ -197,6 +205,7 @@ struct net_cfg {
     simtime_t nic_delay_ps;      /* RP reaction delay for CNPs (15 us, RoCC §6) */
     simtime_t rto_ps;            /* retransmission timeout (lossy mode) */
     simtime_t nack_interval_ps;  /* minimum gap between NACKs for one flow */
+    simtime_t np_interval_ps;    /* DCQCN NP: at most one CNP per flow per interval */
 };
 
 struct net {
@@ -214,6 +223,8 @@ struct net {
     struct rocc_rp_params rp_params;   /* template; r_max set from the NIC */
     struct port_agent *agents; uint32_t n_agents, cap_agents;
     /* routing: per node, per destination host: ECMP set of local ports */
+    struct int_rec *intr;        /* [pool capacity] INT records, NULL without INT flows */
+    uint32_t intr_cap;
     uint32_t *route_off;         /* [n_nodes * n_hosts]: offset into route_ports */
     uint8_t  *route_cnt;         /* [n_nodes * n_hosts] */
     uint16_t *route_ports;
@@ -247,6 +258,8 @@ uint32_t net_add_flow(struct net *n, const struct flow *tmpl);
 /* After all flows: start schedule, per-host flow lists. */
 int      net_flows_ready(struct net *n);
 uint32_t net_add_agent(struct net *n, uint32_t port, const struct port_agent_ops *ops, void *state);
+/* Allocate INT records (needed once any flow's transport uses INT). */
+int      net_enable_int(struct net *n);
 
 /* --- running --- */
 int      net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj);

@@ -61,8 +61,37 @@ struct packet {
     uint8_t   prio;         /* 802.1p class 0..7; PFC: the class paused */
     uint8_t   ecn;          /* ECN CE mark */
     uint8_t   pfc_on;       /* PFC: 1 = XOFF, 0 = XON */
-    uint8_t   pad_[6];
+    uint8_t   cnp_kind;     /* CNP: enum cnp_kind */
+    uint8_t   nhop;         /* INT hops recorded (see struct int_rec) */
+    uint8_t   flags;        /* PF_* */
+    uint8_t   pad_[3];
 };
+
+/* What a PKT_CNP carries. */
+enum cnp_kind {
+    CNP_ROCC = 0,   /* RoCC ICMP CNP: rate_units = F, cp_id = CP (RoCC §3.3) */
+    CNP_ECN  = 1,   /* RoCEv2 CNP from the receiver (NP) after ECN marks (DCQCN) */
+    CNP_QCN  = 2,   /* QCN feedback from a switch CP: rate_units = |Fb| quantized */
+};
+/* RoCEv2 CNP frame: Eth + IPv4 + UDP + BTH + 16 B reserved + ICRC + FCS = 78 B. */
+#define ROCE_CNP_FRAME (ETH_HDR_BYTES + IPV4_HDR_BYTES + UDP_HDR_BYTES + BTH_BYTES + 16 + ICRC_BYTES + FCS_BYTES)
+
+enum pkt_flag {
+    PF_INT_STAMP = 1,   /* switches append an INT hop record at dequeue (HPCC) */
+    PF_INT       = 2,   /* the packet carries an INT record (data, or the ACK echoing it) */
+};
+
+/* In-band telemetry, one record per hop (HPCC SIGCOMM'19 §3.2): kept beside
+ * the packet (net->intr[packet index]) so the 64-byte record stays small;
+ * only runs with INT flows allocate it. */
+#define INT_MAX_HOPS 5
+struct int_hop {
+    simtime_t ts;           /* time the hop dequeued the packet */
+    uint64_t  tx_bytes;     /* bytes the egress port had sent before it */
+    uint64_t  qlen;         /* egress data-queue bytes at dequeue */
+    uint64_t  rate_bps;     /* egress link rate */
+};
+struct int_rec { struct int_hop hop[INT_MAX_HOPS]; };
 
 struct pkt_pool {
     struct packet *p;

@@ -152,6 +152,7 @@ void switch_receive(struct net *n, struct sw *s, uint32_t port, uint32_t pi)
         net_drop(n, out, pi);
         return;
     }
+    p = pkt(&n->pool, pi);              /* a PAUSE frame may have grown the pool */
     p->in_port = (uint16_t)local;
     enqueue(n, s, out, pi);
 }
@@ -209,19 +210,28 @@ uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
         return pi;
     if (!(s->cfg.strict_mask & (1u << c))) {
         pt->data_bytes -= p->bytes;
-        if (s->cfg.ecn_kmax && p->type == PKT_DATA) {
+        if (pt->ecn_kmax && p->type == PKT_DATA) {
             uint64_t q = pt->q[c].bytes;
-            if (q > s->cfg.ecn_kmax)
+            if (q > pt->ecn_kmax)
                 p->ecn = 1;
-            else if (q > s->cfg.ecn_kmin) {
-                double prob = s->cfg.ecn_pmax * (double)(q - s->cfg.ecn_kmin) /
-                              (double)(s->cfg.ecn_kmax - s->cfg.ecn_kmin);
+            else if (q > pt->ecn_kmin) {
+                double prob = pt->ecn_pmax * (double)(q - pt->ecn_kmin) / (double)(pt->ecn_kmax - pt->ecn_kmin);
                 if (rng_uniform(&n->rng) < prob)
                     p->ecn = 1;
             }
         }
+        if ((p->flags & PF_INT_STAMP) && p->nhop < INT_MAX_HOPS && n->intr) {
+            /* HPCC §3.2: the egress stamps time, bytes sent so far, queue
+             * length and link rate as the packet leaves. */
+            struct int_hop *h = &n->intr[pi].hop[p->nhop++];
+            h->ts = n->el.now;
+            h->tx_bytes = pt->st.tx_bytes;
+            h->qlen = pt->data_bytes;
+            h->rate_bps = pt->rate_bps;
+        }
     }
     mmu_release(n, s, p->in_port, p->prio, p->bytes);
+    p = pkt(&n->pool, pi);              /* a resume frame may have grown the pool */
     if (pt->agent != NONE32) {
         struct port_agent *a = &n->agents[pt->agent];
         if (a->ops->on_dequeue)
