@@ -7,7 +7,7 @@
 #   make clean
 #
 # Layers (each may use only the ones to its left):
-#   src/cc (librocc, pure) <- src/core (event list, rng, pools) <- src/net
+#   src/cc (librocc, pure) <- src/core (event list, rng, units) <- src/net
 #   (fabric model) <- src/engine (scenario, run, metrics) <- src/cli
 # src/cc is compiled with only its own directory on the include path, so a
 # simulator header included there is a build error.

@@ -5,8 +5,10 @@
  * seed gives a well-mixed state.  Each run owns one generator (no global
  * state): same seed, same event order, same numbers -- runs are reproducible
  * byte for byte.  Components that need their own stream (a switch's ECMP
- * seed, a flow table's sampler) derive it with rng_next() at build time, so
- * adding a component never shifts the draws of another.
+ * seed, a flow table's sampler) take a seed from it with rng_next() at build
+ * time.  All draws come from this one stream, so adding a component (a
+ * switch, a jittered flow group) shifts the draws of everything built after
+ * it: compare runs of one scenario, not of edited scenarios, draw by draw.
  */
 #ifndef ROCC_RNG_H
 #define ROCC_RNG_H

@@ -170,6 +170,14 @@ static void parse_one(const struct cfg_entry *e, void *arg)
         pc->rc = cfg_errorf(pc->err, e, "unexpected '%s' (write METRIC SELECTOR @ T0..T1)", extra);
         return;
     }
+    if (x.m->sel == SEL_NONE && at) {
+        pc->rc = cfg_errorf(pc->err, e, "%s counts the whole run; it takes no '@ T0..T1' window", x.m->name);
+        return;
+    }
+    if (!strcmp(x.m->name, "completed") && at) {
+        pc->rc = cfg_errorf(pc->err, e, "completed counts flows finished by the end of the run; it takes no window");
+        return;
+    }
     if (x.m->sel == SEL_NONE && sel) {
         pc->rc = cfg_errorf(pc->err, e, "%s takes no selector", x.m->name);
         return;

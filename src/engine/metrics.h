@@ -3,8 +3,12 @@
  *
  * The run samples state every sample_interval (scenario.c); a window
  * [t0, t1] uses the samples at t0 rounded up and t1 rounded down to the
- * sampling grid.  Rates are bytes delivered in order at the receiver over the
- * window (goodput); queue statistics are over the samples in the window;
+ * sampling grid.  A flow's rate is what its receiver got in order over the
+ * window, counted in wire bytes (frame + preamble + IFG): the unit link
+ * capacity, the pacers and the RoCC fair rate share, so N flows on a 40G
+ * bottleneck are fair at exactly 40/N Gb/s (payload goodput is 1000/1082 of
+ * it with 1000 B payloads).  Utilization is the port's busy fraction (all
+ * frames, wire bytes).  Queue statistics are over the samples in the window;
  * the fair rate is the CP's F at each sample.
  */
 #ifndef ROCC_METRICS_H
@@ -27,7 +31,7 @@ void   metrics_fair(const struct scenario *sc, uint32_t m, simtime_t t0, simtime
  * quarter of the window.  In ps; NAN if no CP. */
 #define SETTLE_BLOCK_PS (200 * PS_PER_US)
 double metrics_fair_settle(const struct scenario *sc, uint32_t m, simtime_t t0, simtime_t t1, double band);
-/* Busy fraction of the port over [t0, t1]. */
+/* Busy fraction of the port (all frames, wire bytes) over [t0, t1]. */
 double metrics_util(const struct scenario *sc, uint32_t m, simtime_t t0, simtime_t t1);
 
 #endif

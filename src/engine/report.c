@@ -347,8 +347,16 @@ int report_write(const struct scenario *sc, const struct run_info *ri, const cha
         write_file(dir, "queue.csv", sc, ri, w_queue, why, why_len) ||
         write_file(dir, "fair_rate.csv", sc, ri, w_fair, why, why_len))
         return -1;
-    if (sc->flow_series && write_file(dir, "flow_rate.csv", sc, ri, w_frate, why, why_len))
+    if (sc->flow_series)
+        return write_file(dir, "flow_rate.csv", sc, ri, w_frate, why, why_len);
+    /* Not sampled this time: a flow_rate.csv left by an earlier run in this
+     * directory would describe other flows. */
+    char stale[4200];
+    snprintf(stale, sizeof stale, "%s/flow_rate.csv", dir);
+    if (remove(stale) && errno != ENOENT) {
+        snprintf(why, why_len, "%s: cannot remove stale file: %s", stale, strerror(errno));
         return -1;
+    }
     return 0;
 }
 
@@ -384,7 +392,7 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
                 units_fmt_rate(hi, b3, sizeof b3), metrics_jain(r, gr->count));
         free(r);
     }
-    fprintf(out, "\nswitch ports that carried data (receive-window stats):\n  %-14s %10s %10s %10s %7s %12s %9s %7s\n", "port", "q mean",
+    fprintf(out, "\nswitch ports that carried data (measurement window):\n  %-14s %10s %10s %10s %7s %12s %9s %7s\n", "port", "q mean",
             "q p99", "q max", "util", "fair rate", "PFC xoff", "drops");
     for (uint32_t m = 0; m < sc->n_mon; m++) {
         const struct port *pt = &n->ports[sc->mon[m].port];

@@ -93,6 +93,8 @@ static int topo_star(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     TRY(cfg_time(c, "topology", "delay", 1500 * PS_PER_NS, &delay, err));  /* RoCC §6: 1.5 us */
     if (n < 1 || n > 100000)
         return cfg_section_errorf(err, c, "topology", "senders must be 1..100000");
+    if (!rate || !brate)
+        return cfg_section_errorf(err, c, "topology", "link rates must be > 0");
     uint32_t sw = add_node(sc, NODE_SWITCH, "sw", 0);
     for (uint64_t i = 0; i < n; i++)
         net_add_link(&sc->net, add_node(sc, NODE_HOST, "h%d", (int)i), sw, rate, delay);
@@ -107,6 +109,8 @@ static int topo_multi(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     TRY(cfg_rate(c, "topology", "access_rate", 10000000000ull, &acc, err));
     TRY(cfg_rate(c, "topology", "core_rate", 40000000000ull, &core, err));
     TRY(cfg_time(c, "topology", "delay", 1500 * PS_PER_NS, &delay, err));
+    if (!acc || !core)
+        return cfg_section_errorf(err, c, "topology", "link rates must be > 0");
     uint32_t s0 = add_node(sc, NODE_SWITCH, "S0", 0), s1 = add_node(sc, NODE_SWITCH, "S1", 0);
     net_add_link(&sc->net, s0, s1, core, delay);
     for (int i = 0; i < 5; i++)
@@ -124,6 +128,8 @@ static int topo_asym(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     TRY(cfg_rate(c, "topology", "fast_rate", 100000000000ull, &rb, err));
     TRY(cfg_rate(c, "topology", "core_rate", 100000000000ull, &core, err));
     TRY(cfg_time(c, "topology", "delay", 1500 * PS_PER_NS, &delay, err));
+    if (!ra || !rb || !core)
+        return cfg_section_errorf(err, c, "topology", "link rates must be > 0");
     uint32_t s0 = add_node(sc, NODE_SWITCH, "S0", 0), s1 = add_node(sc, NODE_SWITCH, "S1", 0);
     uint32_t s2 = add_node(sc, NODE_SWITCH, "S2", 0);
     net_add_link(&sc->net, s0, s2, core, delay);
@@ -176,12 +182,21 @@ static int topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         char *hash = strchr(line, '#');
         if (hash)
             *hash = 0;
-        char *tok[8];
-        int nt = 0;
-        for (char *t = strtok(line, " \t\r\n"); t && nt < 8; t = strtok(NULL, " \t\r\n"))
+        char *tok[256];
+        int nt = 0, too_many = 0;
+        for (char *t = strtok(line, " \t\r\n"); t; t = strtok(NULL, " \t\r\n")) {
+            if (nt == 256) {
+                too_many = 1;
+                break;
+            }
             tok[nt++] = t;
+        }
         if (nt == 0)
             continue;
+        if (too_many) {
+            rc = file_errorf(err, path, ln, "more than 255 names on one line");
+            break;
+        }
         if (!strcmp(tok[0], "host") || !strcmp(tok[0], "switch")) {
             if (nt < 2) {
                 rc = file_errorf(err, path, ln, "'%s' needs a name", tok[0]);
@@ -310,8 +325,20 @@ static int rocc_params_for(struct scenario *sc, struct cfg *c, const struct rocc
                            struct rocc_cp_params *p, struct cfg_err *err)
 {
     rocc_cp_params_default(p, sc->net.ports[port].rate_bps);
-    if (o->q_unit) p->q_unit_bytes = (uint32_t)o->q_unit;
-    if (o->f_unit) p->f_unit_mbps = (uint32_t)(o->f_unit / 1000000);
+    /* A new resolution keeps the defaults' meaning: thresholds stay the same
+     * bytes and rates, expressed in the new units. */
+    if (o->q_unit) {
+        p->q_ref = (uint32_t)((uint64_t)p->q_ref * p->q_unit_bytes / o->q_unit);
+        p->q_mid = (uint32_t)((uint64_t)p->q_mid * p->q_unit_bytes / o->q_unit);
+        p->q_max = (uint32_t)((uint64_t)p->q_max * p->q_unit_bytes / o->q_unit);
+        p->q_unit_bytes = (uint32_t)o->q_unit;
+    }
+    if (o->f_unit) {
+        uint64_t nu = o->f_unit / 1000000;
+        p->f_min = (uint32_t)((uint64_t)p->f_min * p->f_unit_mbps / nu);
+        p->f_max = (uint32_t)((uint64_t)p->f_max * p->f_unit_mbps / nu);
+        p->f_unit_mbps = (uint32_t)nu;
+    }
     if (o->period) p->period_ps = o->period;
     if (o->q_ref) p->q_ref = (uint32_t)(o->q_ref / p->q_unit_bytes);
     if (o->q_mid) p->q_mid = (uint32_t)(o->q_mid / p->q_unit_bytes);
@@ -323,9 +350,12 @@ static int rocc_params_for(struct scenario *sc, struct cfg *c, const struct rocc
     if (o->has_alpha) p->alpha_q16 = (uint32_t)(o->alpha * 65536.0 + 0.5);
     if (o->has_beta) p->beta_q16 = (uint32_t)(o->beta * 65536.0 + 0.5);
     char why[160];
-    if (rocc_cp_params_check(p, why, sizeof why))
-        return cfg_section_errorf(err, c, "rocc", "invalid RoCC parameters for port %s: %s",
-                                  sc->mon ? "" : "", why);
+    if (rocc_cp_params_check(p, why, sizeof why)) {
+        const struct net *n = &sc->net;
+        return cfg_section_errorf(err, c, "rocc", "invalid RoCC parameters for port %s->%s: %s",
+                                  n->nodes[n->ports[port].node].name,
+                                  n->nodes[n->ports[n->ports[port].peer].node].name, why);
+    }
     return 0;
 }
 
@@ -357,6 +387,8 @@ static int build_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct c
     TRY(cfg_enum(c, "rocc", "flow_table", kinds, 0, &kind, err));
     uint64_t tsize, max_age, sample, eleph;
     TRY(cfg_u64(c, "rocc", "table_size", 0, &tsize, err));
+    if (tsize > (1u << 24))
+        return cfg_errorf(err, cfg_find(c, "rocc", "table_size"), "table_size must be at most 16777216 entries");
     TRY(cfg_time(c, "rocc", "max_age", 0, &max_age, err));
     TRY(cfg_u64(c, "rocc", "sample_one_in", 20, &sample, err));
     TRY(cfg_u64(c, "rocc", "elephant_count", 2, &eleph, err));
@@ -423,8 +455,8 @@ static int build_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct c
         struct rocc_ft_params ftp;
         uint64_t cap = tsize;
         if (cap == 0) {
-            /* Enough for every flow of the run, bounded by the packets a
-             * buffer could hold: the QUEUE table never overflows. */
+            /* Two slots per flow of the run (at most 2^20): the QUEUE table
+             * then never overflows. */
             uint64_t flows = sc->net.n_flows * 2ull;
             cap = flows < 64 ? 64 : flows;
             if (cap > (1u << 20))

@@ -46,7 +46,7 @@ static void rocc_timer(struct net *n, void *st)
             switch_inject(n, s, pi, fl->rhash);
         }
     }
-    net_schedule(n, n->el.now + a->prm.period_ps, EV_AGENT, pt->agent);
+    net_schedule(n, n->el.now + a->prm.period_ps, EV_AGENT, a->id);
 }
 
 static void rocc_destroy(void *st) { rocc_agent_free(st); }
@@ -78,6 +78,7 @@ uint32_t rocc_agent_attach(struct net *n, uint32_t port, const struct rocc_cp_pa
         return NONE32;
     }
     uint32_t id = net_add_agent(n, port, &rocc_agent_ops, a);
+    a->id = id;
     if (id == NONE32 || net_schedule(n, phase + prm->period_ps, EV_AGENT, id)) {
         rocc_agent_free(a);
         return NONE32;

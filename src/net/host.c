@@ -74,7 +74,7 @@ static void send_ctrl(struct net *n, struct host *h, struct flow *f, enum pkt_ty
     p->ts = d->ts;
     p->ecn = f->ece;
     f->ece = 0;
-    if (d->flags & PF_INT) {
+    if ((d->flags & PF_INT) && n->intr) {
         p->flags = PF_INT;
         p->nhop = d->nhop;
         n->intr[pi] = n->intr[data];

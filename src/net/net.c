@@ -295,7 +295,9 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
                     /* Headroom must absorb what arrives after XOFF is decided:
                      * the PAUSE frame's and the last data frame's serialization
                      * plus a round trip on the wire (802.1Qbb; HPCC uses
-                     * 3*rate*delay/8).  Two MTU frames + 2 * rate * delay / 8. */
+                     * 3*rate*delay/8).  Two MTU frames + 2 * rate * delay / 8
+                     * + 3 KB (the XON offset, so a resume never finds headroom
+                     * already spent). */
                     uint64_t frame = n->cfg.mtu_payload + ROCE_DATA_OVERHEAD + n->cfg.preamble_ifg;
                     hd = 2 * frame + 2 * (pt->rate_bps / 8) * pt->delay_ps / PS_PER_S + 3 * 1024;
                 }

@@ -41,7 +41,7 @@ enum pkt_type {
 #define ETH_MIN_FRAME    64
 /* Frame overhead of a RoCEv2 data packet around its payload: 62 B. */
 #define ROCE_DATA_OVERHEAD (ETH_HDR_BYTES + IPV4_HDR_BYTES + UDP_HDR_BYTES + BTH_BYTES + ICRC_BYTES + FCS_BYTES)
-/* ACK/NAK: headers + AETH, padded to the 64 B minimum frame: 66 B. */
+/* ACK/NAK: RoCEv2 headers + AETH = 66 B (above the 64 B minimum frame). */
 #define ROCE_ACK_FRAME   (ROCE_DATA_OVERHEAD + AETH_BYTES)
 #define PFC_FRAME_BYTES  ETH_MIN_FRAME
 

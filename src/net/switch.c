@@ -65,7 +65,8 @@ static int mmu_admit(struct net *n, struct sw *s, uint32_t local, uint8_t cls, u
         return 1;
     }
     int lossless = c->pfc && (c->lossless_mask & (1u << cls));
-    if (m->reserve + b <= c->reserve_bytes) {
+    int reserved = ((c->lossless_mask | c->strict_mask) >> cls) & 1;   /* see net_finalize */
+    if (reserved && m->reserve + b <= c->reserve_bytes) {
         m->reserve += b;
         s->reserve_used += b;
     } else if (lossless) {
