@@ -17,15 +17,23 @@
  *     otherwise:                         W = W^c + W_AI
  *   and only on the ACK that closes an RTT (ack_seq > lastUpdateSeq):
  *     W^c = W, incStage = 0 (first branch) or incStage + 1 (second),
- *     lastUpdateSeq = snd_nxt.  Other ACKs ("fast reaction", §3.3) set W
- *     from W^c without touching W^c or incStage.
+ *     lastUpdateSeq = snd_nxt.  Other ACKs (the paper's "fast reaction
+ *     without overreaction") set W from W^c without touching W^c or
+ *     incStage.
  *   R = W/T (line 27).  The ' values are this hop's record from the
  *   previous ACK (kept here, up to HPCC_MAX_HOPS hops).
  *
- * The qlen term: Eq. (2) of §3.3 writes qlen_j; Algorithm 1 line 5 takes
- * min(qlen_j, qlen'_j) (the same in the authors' IETF draft
- * draft-miao-tsv-hpcc).  Default: Algorithm 1; hpcc_params.qlen_min = 0
- * selects Eq. (2).
+ * The qlen term: the paper's per-link formula in §3, U_j = qlen_j/(B_j·T) +
+ * txRate_j/B_j ("Eq" below), uses qlen_j; Algorithm 1 line 5 takes
+ * min(qlen_j, qlen'_j), as does the authors' IETF draft draft-miao-tsv-hpcc.
+ * Default: Algorithm 1; hpcc_params.qlen_min = 0 selects Eq.
+ *
+ * Our choices where Algorithm 1 is silent (paper profile): W is kept in
+ * [1, W_init] (a larger window could not be paced above line rate); an ACK
+ * with no usable hop delta (first ACK, nhop changed, no newer timestamp)
+ * only stores the records; a hop whose ts did not advance is skipped; the
+ * first usable hop seeds the max, so an idle path (all u_j = 0) decays U;
+ * U starts at 0.
  *
  * HPCC_PROFILE_SIM: what the HPCC ns-3 simulator does instead
  * (reference-implementations.md §2 "Sender (UpdateRateHp)", "Window and
@@ -69,7 +77,7 @@
 #define HPCC_INT_NHOP_BYTES  2u
 #define HPCC_INT_BYTES(nhop_max) (HPCC_INT_NHOP_BYTES + HPCC_INT_HOP_BYTES * (unsigned)(nhop_max))
 
-/* One hop of INT as echoed in an ACK (HPCC §3.2, Fig. 4). */
+/* One hop of INT as echoed in an ACK (HPCC §3: ts, txBytes, qLen, B). */
 struct hpcc_int_hop {
     uint64_t ts_ps;        /* when the egress dequeued the packet */
     uint64_t tx_bytes;     /* bytes that egress port had sent (cumulative) */
@@ -89,7 +97,7 @@ struct hpcc_params {
     double   eta;             /* target utilization */
     uint32_t max_stage;       /* maxStage (MI_THRESH in the simulator) */
     uint32_t fast_react;      /* 1: every ACK sets W/R (fast reaction); 0: only RTT-closing ACKs are used */
-    uint32_t qlen_min;        /* 1: min(qlen, previous qlen) (Alg. 1 line 5); 0: qlen (Eq. 2) */
+    uint32_t qlen_min;        /* 1: min(qlen, previous qlen) (Alg. 1 line 5); 0: qlen (Eq) */
     double   u_init;          /* U before the first sample */
     uint64_t w_init_bytes;    /* W_init = B_NIC·T (paper); win = maxBdp (simulator); also the window cap */
     uint64_t w_ai_bytes;      /* W_AI (paper profile) */
@@ -104,7 +112,7 @@ struct hpcc_params {
  *   paper: maxStage = 5 (the paper's stated setting; its authors later
  *          said the simulations used 0, alibaba-edu/HPCC issue #24);
  *          W_AI = W_init·(1 - eta)/N with N = 100 expected flows per link
- *          (§3.3 sizes W_AI so N flows' increases fit in the 1 - eta
+ *          (HPCC §3 sizes W_AI so N flows' increases fit in the 1 - eta
  *          headroom; N = 100 is our choice, close to the simulator's R_AI);
  *          u_init = 0 (Alg. 1 leaves it open; 0 keeps an idle path at
  *          W_init).
@@ -150,7 +158,8 @@ struct hpcc {
 
 /* Start: paper W = W^c = min(line_bps, p->line_bps)·T/8 (= W_init for
  * line_bps = p->line_bps: HPCC flows start at line rate), R = W/T; simulator
- * R = R^c = min(line_bps, p->line_bps), window from it.  U = u_init,
+ * R = R^c = min(line_bps, p->line_bps) (at least min_rate), window from it.
+ * line_bps = 0 means p->line_bps.  U = u_init,
  * incStage = 0, lastUpdateSeq = 0, no hop record.  now_ps is unused. */
 void hpcc_init(struct hpcc *s, const struct hpcc_params *p, uint64_t line_bps, uint64_t now_ps);
 

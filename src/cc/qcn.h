@@ -66,9 +66,8 @@ struct qcn_cp_params {
     double   p_min, p_max;   /* QCN_SAMPLE_LINEAR end points (1%, 10%) */
 };
 
-/* PAPER: Q_eq 26 KB (802.1Qau cpQSp default), w 2, linear sampling
- * 1%..10%.  DC: Q_eq = 26 KB·line/10G for line > 10G (our scaling),
- * otherwise as PAPER.  Any other profile value is treated as PAPER. */
+/* Q_eq 26 KB (802.1Qau cpQSp default), w 2, linear sampling 1%..10%, for
+ * every profile and link speed (see qcn.c for why Q_eq is not scaled). */
 void qcn_cp_params_default(struct qcn_cp_params *p, uint64_t line_bps, int profile);
 
 /* 0 if valid, else -1 and a reason in why (may be NULL/0): q_eq > 0 and

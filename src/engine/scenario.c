@@ -13,12 +13,11 @@
 #include <time.h>
 
 #include "core/units.h"
+#include "engine/ccsel.h"
 #include "net/agent_rocc.h"
 
 #define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
-enum cc_algo { CC_ROCC = 0, CC_NONE = 1 };
-static const char *const cc_names[] = { "rocc", "none", NULL };
 
 /* ---------- node names and lists ---------- */
 
@@ -554,7 +553,7 @@ static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *a
         if (rc == 0 && stop <= start + jitter)
             rc = cfg_errorf(err, st, "stop must be after start + start_jitter");
     }
-    if (rc == 0) rc = cfg_enum(c, sec, "cc", cc_names, dflt_cc, &cc, err);
+    if (rc == 0) rc = cfg_enum(c, sec, "cc", cc_algo_names, dflt_cc, &cc, err);
     if (rc == 0) rc = cfg_u64(c, sec, "class", sc->net.cfg.data_prio, &cls, err);
     if (rc == 0 && (cls > 7 || cls == sc->net.cfg.ctrl_prio))
         rc = cfg_errorf(err, cfg_find(c, sec, "class"), "data class must be 0..7 and not the control class");
@@ -571,6 +570,7 @@ static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *a
             memset(g, 0, sizeof *g);
             snprintf(g->name, sizeof g->name, "%s", gname);
             g->first = sc->net.n_flows;
+            g->algo = cc;
             if (cc == CC_ROCC)
                 *any_rocc = 1;
             for (int i = 0; i < ns && rc == 0; i++) {
@@ -596,7 +596,7 @@ static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *a
                         f.window = window;
                         uint64_t line = sc->net.ports[sc->net.hosts[f.src].port].rate_bps;
                         f.app_rate_bps = frac > 0 ? (uint64_t)(frac * (double)line + 0.5) : app_rate;
-                        f.tp = cc == CC_ROCC ? &transport_rocc : &transport_line;
+                        f.tp = &transport_line;      /* bound in ccsel_bind() */
                         f.sport = (uint16_t)(10000 + sc->net.n_flows % 50000);
                         /* 5-tuple hashes (RoCEv2: UDP dport 4791) for ECMP. */
                         f.hash = mix64(((uint64_t)f.src << 40) ^ ((uint64_t)f.dst << 16) ^ f.sport ^ (4791ull << 56));
@@ -640,7 +640,10 @@ static int build_monitors(struct scenario *sc)
             continue;
         struct monitor *m = &sc->mon[sc->n_mon++];
         m->port = p;
-        m->agent = n->ports[p].agent;
+        m->agent = NONE32;                   /* the port's RoCC CP, if any */
+        for (uint32_t a = n->ports[p].agent; a != NONE32; a = n->agents[a].next)
+            if (n->agents[a].ops == &rocc_agent_ops)
+                m->agent = a;
         snprintf(m->name, sizeof m->name, "%s->%s", n->nodes[n->ports[p].node].name,
                  n->nodes[n->ports[n->ports[p].peer].node].name);
     }
@@ -721,7 +724,8 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         return cfg_section_errorf(err, c, "topology", "%s", why);
 
     int dflt_cc;
-    TRY(cfg_enum(c, "cc", "algorithm", cc_names, CC_ROCC, &dflt_cc, err));
+    TRY(cfg_enum(c, "cc", "algorithm", cc_algo_names, CC_ROCC, &dflt_cc, err));
+    TRY(ccsel_read(sc, c, err));
     struct flow_ctx fc = { sc, err, 0, dflt_cc, 0 };
     if (cfg_sections(c, "flows.", group_cb, &fc) == 0)
         return cfg_section_errorf(err, c, "flows", "no flow groups: add a [flows.NAME] section");
@@ -729,6 +733,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     if (net_flows_ready(&sc->net))
         return cfg_section_errorf(err, c, "flows", "out of memory");
     TRY(build_rocc(sc, c, fc.any_rocc, err));
+    TRY(ccsel_bind(sc, c, err));
 
     if (build_monitors(sc))
         return cfg_section_errorf(err, c, "sim", "out of memory");
@@ -777,6 +782,7 @@ int scenario_run(struct scenario *sc, char *why, size_t why_len)
 void scenario_free(struct scenario *sc)
 {
     net_free(&sc->net);
+    ccsel_free(sc);
     free(sc->groups);
     free(sc->mon);
     free(sc->s_flow_bytes);

@@ -19,7 +19,10 @@
 struct group {
     char     name[48];
     uint32_t first, count;        /* flows [first, first+count) */
+    int      algo;                /* enum cc_algo (ccsel.h) */
 };
+
+struct cc_sel;                    /* ccsel.c */
 
 /* A monitored switch egress port: queue, utilization, and CP fair rate. */
 struct monitor {
@@ -37,6 +40,7 @@ struct scenario {
     struct group *groups;     uint32_t n_groups;
     struct monitor *mon;      uint32_t n_mon;
     int      flow_series;         /* per-flow samples kept */
+    struct cc_sel *ccs;           /* algorithm profiles and parameter blocks */
     /* samples at t = k * sample_interval, k = 0..n_samples-1 */
     uint32_t n_samples, cap_samples;
     uint64_t *s_flow_bytes;       /* [k * n_flows + f]: in-order data received, wire bytes */

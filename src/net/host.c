@@ -46,7 +46,7 @@ void flow_set_cc_rate(struct net *n, struct flow *f, uint64_t bps)
     uint64_t old = f->rate_bps;
     f->cc_rate_bps = bps;
     flow_update_rate(n, f);
-    if (f->rate_bps > old && (f->flags & FL_ACTIVE))
+    if (f->rate_bps > old && (f->flags & FL_ACTIVE) && !n->hosts[f->src].in_dequeue)
         port_kick(n, n->hosts[f->src].port);     /* may be sendable sooner */
 }
 
@@ -181,8 +181,11 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     f->snd_nxt += payload;
     if (f->snd_nxt > f->snd_max)
         f->snd_max = f->snd_nxt;
-    if (f->tp->on_send)
+    if (f->tp->on_send) {
+        h->in_dequeue = 1;           /* the frame being made is the next to go */
         f->tp->on_send(n, f, p);
+        h->in_dequeue = 0;
+    }
     f->last_tx = now;
     f->last_wire_bytes = p->bytes + n->cfg.preamble_ifg;
     f->next_avail = now + tx_time_ps(f->last_wire_bytes, f->rate_bps);
@@ -216,7 +219,7 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
     switch ((enum pkt_type)p->type) {
     case PKT_DATA:
         f->ece |= p->ecn;
-        if (p->ecn && f->tp->np_cnp && (f->np_last_cnp == 0 || now - f->np_last_cnp >= n->cfg.np_interval_ps)) {
+        if (p->ecn && f->tp->np_cnp && (f->np_last_cnp == 0 || now - f->np_last_cnp >= f->np_interval)) {
             f->np_last_cnp = now ? now : 1;
             send_np_cnp(n, h, f);
             p = pkt(&n->pool, pi);      /* the pool may have moved */
@@ -251,6 +254,7 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
         return;
     case PKT_ACK:
     case PKT_NACK:
+        f->acked_delta = p->seq > f->snd_una ? p->seq - f->snd_una : 0;
         if (p->seq > f->snd_una) {
             f->snd_una = p->seq;
             if (n->cfg.rto_ps)
@@ -369,50 +373,3 @@ void flow_timer_fire(struct net *n, uint32_t fi)
     }
     flow_timer_arm(n, fi);
 }
-
-/* ---- transports ---- */
-
-static void line_start(struct net *n, struct flow *f) { (void)n; (void)f; }
-
-const struct transport_ops transport_line = {
-    .name = "none", .start = line_start,
-};
-
-static struct rocc_rp_params rp_params_for(const struct net *n, const struct flow *f)
-{
-    struct rocc_rp_params p = n->rp_params;
-    p.r_max_mbps = flow_line_rate(n, f) / 1000000u;
-    return p;
-}
-
-static void rocc_start(struct net *n, struct flow *f)
-{
-    (void)n;
-    rocc_rp_init(&f->cc.rocc);
-}
-
-static void rocc_sync(struct net *n, struct flow *f)
-{
-    struct rocc_rp_params p = rp_params_for(n, f);
-    flow_set_cc_rate(n, f, rocc_rp_rate_bps(&f->cc.rocc, &p));
-    f->cc_deadline = f->cc.rocc.deadline_ps;
-    flow_timer_arm(n, flow_index(n, f));
-}
-
-static void rocc_on_cnp(struct net *n, struct flow *f, const struct packet *p)
-{
-    struct rocc_rp_params prm = rp_params_for(n, f);
-    if (rocc_rp_on_cnp(&f->cc.rocc, &prm, p->rate_units, p->cp_id, n->el.now))
-        rocc_sync(n, f);
-}
-
-static void rocc_on_timer(struct net *n, struct flow *f)
-{
-    struct rocc_rp_params prm = rp_params_for(n, f);
-    rocc_rp_on_timer(&f->cc.rocc, &prm, n->el.now);
-    rocc_sync(n, f);
-}
-
-const struct transport_ops transport_rocc = {
-    .name = "rocc", .start = rocc_start, .on_cnp = rocc_on_cnp, .on_timer = rocc_on_timer,
-};

@@ -36,7 +36,6 @@ int net_init(struct net *n, uint64_t seed)
     n->cfg.nic_delay_ps = 15 * PS_PER_US;   /* RoCC §6: NIC reaction delay 15 us */
     n->cfg.rto_ps = 500 * PS_PER_US;        /* HPCC NACK/RTO interval 500 us */
     n->cfg.nack_interval_ps = 500 * PS_PER_US;  /* HPCC RdmaHw NACK interval */
-    n->cfg.np_interval_ps = 50 * PS_PER_US;     /* DCQCN (SIGCOMM'15 §3.1): one CNP per 50 us per flow */
     if (el_init(&n->el, 1024) || pool_init(&n->pool, 4096))
         return -1;
     return 0;
@@ -384,8 +383,12 @@ uint32_t net_add_agent(struct net *n, uint32_t port, const struct port_agent_ops
     if (!a)
         return NONE32;
     n->agents = a;
-    n->agents[n->n_agents] = (struct port_agent){ ops, state, port };
-    n->ports[port].agent = n->n_agents;
+    /* Append to the port's chain: agents see packets in attach order. */
+    n->agents[n->n_agents] = (struct port_agent){ ops, state, port, NONE32 };
+    uint32_t *link = &n->ports[port].agent;
+    while (*link != NONE32)
+        link = &n->agents[*link].next;
+    *link = n->n_agents;
     return n->n_agents++;
 }
 

@@ -30,7 +30,13 @@
 #include "core/eventlist.h"
 #include "core/rng.h"
 #include "net/packet.h"
+#include "dcqcn.h"
+#include "dcqcn_bcm.h"
+#include "dctcp.h"
+#include "hpcc.h"
+#include "qcn.h"
 #include "rocc_rp.h"
+#include "timely.h"
 
 #define NCLASS     8            /* 802.1p traffic classes */
 #define QMAC       NCLASS       /* extra queue for MAC control (PFC) frames */
@@ -66,7 +72,7 @@ struct port {
     uint16_t local;             /* index within the node */
     uint8_t  txdone_pending;
     uint8_t  paused;            /* classes the peer told us to stop (bit mask) */
-    uint32_t agent;             /* NONE32 or agent index */
+    uint32_t agent;             /* first agent on this port (chain via .next), or NONE32 */
     uint64_t rate_bps;
     simtime_t delay_ps;
     simtime_t busy_until;       /* serializer busy until then */
@@ -160,14 +166,23 @@ struct flow {
     uint32_t since_ack;
     uint8_t  ece;               /* CE seen since the last ACK (echoed as ECE) */
     simtime_t np_last_cnp;      /* DCQCN NP: when this flow's last CNP left */
+    simtime_t np_interval;      /* DCQCN NP: minimum CNP spacing (set by the transport) */
     uint64_t nack_for;          /* rcv_nxt value last NACKed (UINT64_MAX none) */
     simtime_t last_nack;
     /* timers: a lazily re-armed single event per flow */
     simtime_t cc_deadline, rto_deadline, timer_armed;
     uint64_t retx_bytes, timeouts, nacks;
+    uint64_t acked_delta;       /* bytes the ACK being processed acknowledged */
     const struct transport_ops *tp;
+    const void *cc_prm;         /* the algorithm's parameters (owned by the scenario) */
     union {
         struct rocc_rp rocc;
+        struct hpcc hpcc;
+        struct timely timely;
+        struct dctcp dctcp;
+        struct qcn_rp qcn;
+        struct dcqcn dcqcn;
+        struct dcqcn_bcm bcm;
     } cc;
 };
 
@@ -176,6 +191,7 @@ struct host {
     uint32_t *active;            /* flows with data to send (round robin) */
     uint32_t n_active, cap_active, rr;
     uint32_t n_done;             /* finished flows still in active[] */
+    uint8_t  in_dequeue;         /* making a frame: rate changes must not kick the port */
     simtime_t wake_at;
     simtime_t next_ready;        /* earliest time a flow may send (after a dequeue) */
     struct pktq nic_delay;       /* CNPs waiting for the NIC reaction delay */
@@ -193,6 +209,7 @@ struct port_agent {
     const struct port_agent_ops *ops;
     void *state;
     uint32_t port;
+    uint32_t next;               /* next agent on the same port, NONE32 */
 };
 
 /* ---- global parameters of the fabric ---- */
@@ -205,7 +222,6 @@ struct net_cfg {
     simtime_t nic_delay_ps;      /* RP reaction delay for CNPs (15 us, RoCC §6) */
     simtime_t rto_ps;            /* retransmission timeout (lossy mode) */
     simtime_t nack_interval_ps;  /* minimum gap between NACKs for one flow */
-    simtime_t np_interval_ps;    /* DCQCN NP: at most one CNP per flow per interval */
 };
 
 struct net {
@@ -297,7 +313,14 @@ uint64_t flow_line_rate(const struct net *n, const struct flow *f);
 static inline uint32_t flow_index(const struct net *n, const struct flow *f) { return (uint32_t)(f - n->flows); }
 static inline struct port *host_port(struct net *n, const struct host *h) { return &n->ports[h->port]; }
 
+/* Transports (transport.c): glue between the NIC and librocc's algorithms. */
 extern const struct transport_ops transport_line;   /* no CC: line/app rate */
 extern const struct transport_ops transport_rocc;   /* RoCC RP (Alg. 2) */
+extern const struct transport_ops transport_hpcc;   /* HPCC (INT), cc_prm: struct hpcc_params */
+extern const struct transport_ops transport_timely; /* TIMELY / patched, cc_prm: struct timely_params */
+extern const struct transport_ops transport_dctcp;  /* DCTCP rate or window, cc_prm: struct dctcp_params */
+extern const struct transport_ops transport_qcn;    /* QCN RP, cc_prm: struct qcn_rp_params */
+extern const struct transport_ops transport_dcqcn;  /* DCQCN RP + NP, cc_prm: struct dcqcn_params */
+extern const struct transport_ops transport_dcqcn_bcm; /* Broadcom DCQCN-p/-d, cc_prm: struct dcqcn_bcm_params */
 
 #endif

@@ -128,10 +128,12 @@ static void enqueue(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
     uint64_t used = s->shared_used + s->hdrm_used + s->reserve_used + s->ctrl_used;
     if (used > s->peak_used)
         s->peak_used = used;
-    if (pt->agent != NONE32) {
-        struct port_agent *a = &n->agents[pt->agent];
-        if (a->ops->on_enqueue)
+    for (uint32_t ai = pt->agent; ai != NONE32; ai = n->agents[ai].next) {
+        struct port_agent *a = &n->agents[ai];
+        if (a->ops->on_enqueue) {
             a->ops->on_enqueue(n, a->state, out, p);
+            p = pkt(&n->pool, pi);      /* an agent may have made packets */
+        }
     }
     port_kick(n, out);
 }
@@ -233,10 +235,12 @@ uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
     }
     mmu_release(n, s, p->in_port, p->prio, p->bytes);
     p = pkt(&n->pool, pi);              /* a resume frame may have grown the pool */
-    if (pt->agent != NONE32) {
-        struct port_agent *a = &n->agents[pt->agent];
-        if (a->ops->on_dequeue)
+    for (uint32_t ai = pt->agent; ai != NONE32; ai = n->agents[ai].next) {
+        struct port_agent *a = &n->agents[ai];
+        if (a->ops->on_dequeue) {
             a->ops->on_dequeue(n, a->state, port, p);
+            p = pkt(&n->pool, pi);
+        }
     }
     return pi;
 }
