@@ -29,7 +29,8 @@
 #define PS_PER_US         1000000ull
 #define NONE              UINT64_MAX
 
-/* SIGCOMM'15 §3 / CoNEXT'16 Table 2 and fluid model (dcqcn_pi.m):
+/* SIGCOMM'15 §3 / CoNEXT'16 §3.1 parameter table and fluid model
+ * (jitupadhye-zz/rdma fluidmodel/dcqcn/dcqcn_pi.m):
  * g = 1/256, K = τ' = 55 µs, T = 55 µs, B = 10 MB, F = 5, R_AI = 40 Mb/s,
  * CNP timer N = τ = 50 µs. */
 #define PAPER_G           (1.0 / 256.0)
@@ -341,8 +342,7 @@ void dcqcn_on_timer(struct dcqcn *s, const struct dcqcn_params *p, uint64_t now_
         uint64_t td = s->dec_deadline_ps, ti = s->inc_deadline_ps;
 
         if (td <= now_ps && td <= ti) {                 /* decrease check */
-            if (p->alpha_mode == DCQCN_ALPHA_PERIODIC)
-                alpha_advance(s, p, td);
+            alpha_advance(s, p, td);
             s->dec_deadline_ps = NONE;
             if (s->dec_cnp) {
                 s->dec_cnp = 0;

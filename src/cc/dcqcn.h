@@ -7,15 +7,16 @@
  * Model.
  *   CP: an egress queue marks a departing packet with probability
  *       0 (q <= Kmin), Pmax·(q−Kmin)/(Kmax−Kmin) (Kmin < q <= Kmax),
- *       1 (q > Kmax)                                   [CoNEXT'16 Eq. (5)].
+ *       1 (q > Kmax)                                   [CoNEXT'16 §3.1].
  *   NP: on a marked packet, a CNP is sent if none was sent for this flow
- *       in the last N = 50 µs                          [SIGCOMM'15 §3.1].
+ *       in the last N = 50 µs  [SIGCOMM'15 §3; CoNEXT'16 §3].
  *   RP: state RC (current rate), RT (target rate), α.  A fresh RP sends at
  *       line rate with α = 1 and runs no timer.  On a rate decrease:
  *         RT ← RC,  RC ← max(Rmin, RC·(1 − α/2)),
  *       the increase counters and the byte counter are reset and the
- *       increase timer restarts.  α: α ← (1−g)α + g per CNP, α ← (1−g)α
- *       per period K without CNP (paper), see enum dcqcn_alpha_mode.
+ *       increase timer restarts.  α: α ← (1−g)α + g per CNP, after the cut
+ *       (the order of SIGCOMM'15 Eq. (1)), α ← (1−g)α per period K without
+ *       CNP (paper), see enum dcqcn_alpha_mode.
  *       Increase events come from the timer (every T) and the byte counter
  *       (every B bytes sent); see enum dcqcn_inc_rule for the stages.
  *       RT and RC are clamped to the line rate.
@@ -79,7 +80,7 @@ enum dcqcn_inc_rule {
      *   min(T,BC) >  F:  hyper increase RT += i·R_HAI, i = min(T,BC) − F,
      *                                   RC ← (RT+RC)/2
      *   otherwise:       additive incr. RT += R_AI,  RC ← (RT+RC)/2
-     * So F = 5 gives five fast-recovery steps (CoNEXT'16 §2: "five stages
+     * So F = 5 gives five fast-recovery steps (CoNEXT'16 §3: "five stages
      * of fast recovery"). */
     DCQCN_INC_QCN = 0,
     /* HPCC simulator (RateIncEventMlx): stage = increase events since the
@@ -109,8 +110,9 @@ struct dcqcn_params {
  * Defaults.  DCQCN_PROFILE_PAPER (values independent of line_bps, the paper
  * uses 40 G):
  *   g = 1/256, K = 55 µs, T = 55 µs, B = 10 MB (10^7 B), F = 5,
- *   R_AI = 40 Mb/s, N = 50 µs: SIGCOMM'15 §3 and CoNEXT'16 Table 2 /
- *   fluid model (jitupadhye-zz/rdma fluidmodel/dcqcn/dcqcn_pi.m);
+ *   R_AI = 40 Mb/s, N = 50 µs: SIGCOMM'15 §3 and the CoNEXT'16 §3.1
+ *   parameter table / fluid model (jitupadhye-zz/rdma
+ *   fluidmodel/dcqcn/dcqcn_pi.m);
  *   R_HAI = 200 Mb/s: the DCQCN authors' simulator (bobzhuyb/ns3-rdma
  *   mix/config.txt RATE_HAI); we could not find R_HAI in the paper text;
  *   Rmin = 100 Mb/s: not in the paper, the HPCC simulator's RdmaHw MinRate
@@ -182,7 +184,8 @@ void dcqcn_np_init(struct dcqcn_np *np);
 
 /* An ECN-marked packet of this flow arrives at now.  Returns 1 if a CNP
  * must be sent now: none sent yet, or now − last >= p->cnp_interval_ps
- * (SIGCOMM'15 §3.1).  Marks inside the interval are dropped, not deferred. */
+ * (SIGCOMM'15 §3; CoNEXT'16 §3).  Marks inside the interval are dropped,
+ * not deferred. */
 int dcqcn_np_on_ecn(struct dcqcn_np *np, const struct dcqcn_params *p, uint64_t now_ps);
 
 /* ---- CP (RED-style marking) -------------------------------------------- */

@@ -21,7 +21,7 @@
  *                        congestion, replacing hyper-active increase).
  *   RT and RC are clamped to the line rate.
  *
- * Choices where the note is vague (each marked "our choice" in the .c):
+ * Choices where the note is vague (listed under "Our choices" in the .c):
  *   - Period jitter: the next period lasts base·(1 + x·(2u − 1)), u from the
  *     caller in [0,1), x = jitter_ppm/10^6 (±10% by default).
  *   - Incast pacing: the note says the RP uses its current rate, the time
