@@ -351,6 +351,16 @@ static int rocc_params_for(struct scenario *sc, struct cfg *c, const struct rocc
     char why[160];
     if (rocc_cp_params_check(p, why, sizeof why)) {
         const struct net *n = &sc->net;
+        /* Point at the first key the user set that the reason names. */
+        static const char *const keys[] = { "q_ref", "q_mid", "q_max", "f_min", "f_max", "f_init",
+                                            "alpha", "beta", "period", "q_unit", "f_unit", NULL };
+        const struct cfg_entry *e = NULL;
+        for (int i = 0; keys[i] && !e; i++)
+            if (strstr(why, keys[i]))
+                e = cfg_find(c, "rocc", keys[i]);
+        if (e)
+            return cfg_errorf(err, e, "invalid for port %s->%s: %s", n->nodes[n->ports[port].node].name,
+                              n->nodes[n->ports[n->ports[port].peer].node].name, why);
         return cfg_section_errorf(err, c, "rocc", "invalid RoCC parameters for port %s->%s: %s",
                                   n->nodes[n->ports[port].node].name,
                                   n->nodes[n->ports[n->ports[port].peer].node].name, why);

@@ -414,9 +414,12 @@ int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj)
 
 uint64_t tx_time_ps(uint64_t wire_bytes, uint64_t rate_bps)
 {
-    /* ceil(bits * 1e12 / rate): exact for the usual rates (40G: 200 ps/B). */
-    uint64_t bits = wire_bytes * 8;
-    return (bits * PS_PER_S + rate_bps - 1) / rate_bps;
+    /* ceil(bits * 1e12 / rate): exact for the usual rates (40G: 200 ps/B).
+     * Frames fit 64-bit arithmetic (< 2 MB); larger counts take 128 bits. */
+    if (wire_bytes < (1u << 21))
+        return (wire_bytes * 8 * PS_PER_S + rate_bps - 1) / rate_bps;
+    __extension__ unsigned __int128 ps = (unsigned __int128)wire_bytes * 8 * PS_PER_S;
+    return (uint64_t)((ps + rate_bps - 1) / rate_bps);
 }
 
 uint32_t net_new_packet(struct net *n, enum pkt_type type)

@@ -11,13 +11,52 @@
  * rough uniformity of its derived draws.  The pool is checked for reuse,
  * growth that keeps indices and contents, and its counters.
  */
+#include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "core/eventlist.h"
 #include "core/rng.h"
 #include "net/packet.h"
 
 #include "test.h"
+
+/* A crash (or a failed assert) inside a test still yields its FAIL line:
+ * stdout is line-buffered so earlier PASS lines are out, and the handler
+ * names the running test, then hands the signal to whoever had it before
+ * (ASan's reporter, or the default action). */
+static const char *volatile cur_test_ = "?";
+static struct sigaction old_sa_[32];
+
+static void on_crash(int sig)
+{
+    char line[200];
+    size_t k = 0;
+    const char *parts[] = { "FAIL ", test_binary_, ".", cur_test_, " (crashed)\n" };
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        for (const char *s = parts[i]; *s && k < sizeof line; s++)
+            line[k++] = *s;
+    ssize_t w = write(1, line, k);
+    (void)w;
+    sigaction(sig, &old_sa_[sig], NULL);
+    if (sig == SIGABRT)
+        raise(sig);
+    /* SIGSEGV/SIGBUS/SIGFPE: returning re-executes the fault under the
+     * previous handler, which then sees the real context. */
+}
+
+static void crash_guard(void)
+{
+    static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT };
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_crash;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, &old_sa_[sigs[i]]);
+    }
+}
 
 /* ---------------------------------------------------------------- heap */
 
@@ -550,23 +589,26 @@ TEST(pktq_fifo_and_bytes)
     CHECK(two_ok);
 }
 
+#define RUN_T(t) do { cur_test_ = #t; RUN(t); } while (0)
+
 int main(void)
 {
     test_binary_ = "test_eventlist";
-    RUN(el_init_empty);
-    RUN(el_order_by_time);
-    RUN(el_equal_times_fifo);
-    RUN(el_now_and_peek);
-    RUN(el_million_random);
-    RUN(el_interleaved_vs_model);
-    RUN(rng_is_xoshiro256ss);
-    RUN(rng_same_seed_same_sequence);
-    RUN(rng_different_seeds_differ);
-    RUN(rng_below_bounds);
-    RUN(rng_below_uniform);
-    RUN(rng_uniform_range);
-    RUN(pool_get_put_reuse);
-    RUN(pool_growth_keeps_contents);
-    RUN(pktq_fifo_and_bytes);
+    crash_guard();
+    RUN_T(el_init_empty);
+    RUN_T(el_order_by_time);
+    RUN_T(el_equal_times_fifo);
+    RUN_T(el_now_and_peek);
+    RUN_T(el_million_random);
+    RUN_T(el_interleaved_vs_model);
+    RUN_T(rng_is_xoshiro256ss);
+    RUN_T(rng_same_seed_same_sequence);
+    RUN_T(rng_different_seeds_differ);
+    RUN_T(rng_below_bounds);
+    RUN_T(rng_below_uniform);
+    RUN_T(rng_uniform_range);
+    RUN_T(pool_get_put_reuse);
+    RUN_T(pool_growth_keeps_contents);
+    RUN_T(pktq_fifo_and_bytes);
     return test_summary();
 }
