@@ -293,6 +293,53 @@ static void write_flow_rate_csv(FILE *f, const struct scenario *sc)
     }
 }
 
+/* summary.tsv: the headline numbers as KEY<TAB>VALUE lines for shell tools
+ * (grep, awk, join); summary.json holds everything. */
+static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct run_info *ri)
+{
+    const struct net *n = &sc->net;
+    simtime_t t0 = sc->measure_start, t1 = sc->measure_end;
+    fprintf(f, "scenario\t%s\nseed\t%llu\nmeasure_start_s\t%.9g\nmeasure_end_s\t%.9g\n", ri->scenario_path,
+            (unsigned long long)sc->seed, (double)t0 / PS_PER_S, (double)t1 / PS_PER_S);
+    uint64_t drops = 0, pauses = 0;
+    for (uint32_t p = 0; p < n->n_ports; p++) {
+        drops += n->ports[p].st.drops;
+        pauses += n->ports[p].st.pfc_sent;
+    }
+    fprintf(f, "drops\t%llu\npfc_pauses\t%llu\n", (unsigned long long)drops, (unsigned long long)pauses);
+    for (uint32_t g = 0; g < sc->n_groups; g++) {
+        const struct group *gr = &sc->groups[g];
+        double *r = malloc((gr->count ? gr->count : 1) * sizeof *r), s = 0, lo = INFINITY, hi = -INFINITY;
+        if (!r)
+            continue;
+        for (uint32_t k = 0; k < gr->count; k++) {
+            r[k] = metrics_flow_rate(sc, gr->first + k, t0, t1);
+            s += r[k];
+            lo = r[k] < lo ? r[k] : lo;
+            hi = r[k] > hi ? r[k] : hi;
+        }
+        fprintf(f, "group.%s.flows\t%u\ngroup.%s.rate_mean_bps\t%.6g\ngroup.%s.rate_min_bps\t%.6g\n"
+                   "group.%s.rate_max_bps\t%.6g\ngroup.%s.jain\t%.6f\n",
+                gr->name, gr->count, gr->name, s / gr->count, gr->name, lo, gr->name, hi, gr->name,
+                metrics_jain(r, gr->count));
+        free(r);
+    }
+    for (uint32_t m = 0; m < sc->n_mon; m++) {
+        if (!carried_data(sc, m))
+            continue;
+        struct qstats q;
+        double fm, flo, fhi;
+        metrics_queue(sc, m, t0, t1, &q);
+        metrics_fair(sc, m, t0, t1, &fm, &flo, &fhi);
+        const char *nm = sc->mon[m].name;
+        fprintf(f, "port.%s.queue_mean_bytes\t%.6g\nport.%s.queue_p99_bytes\t%.6g\nport.%s.queue_max_bytes\t%.6g\n"
+                   "port.%s.utilization\t%.6f\n",
+                nm, q.mean, nm, q.p99, nm, q.max, nm, metrics_util(sc, m, t0, t1));
+        if (!isnan(fm))
+            fprintf(f, "port.%s.fair_rate_mean_bps\t%.6g\n", nm, fm);
+    }
+}
+
 static int write_file(const char *dir, const char *name, const struct scenario *sc, const struct run_info *ri,
                       void (*fn)(FILE *, const struct scenario *, const struct run_info *), char *why, size_t why_len)
 {
@@ -316,6 +363,7 @@ static int write_file(const char *dir, const char *name, const struct scenario *
 }
 
 static void w_summary(FILE *f, const struct scenario *sc, const struct run_info *ri) { write_summary(f, sc, ri); }
+static void w_tsv(FILE *f, const struct scenario *sc, const struct run_info *ri) { write_summary_tsv(f, sc, ri); }
 static void w_flows(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_flows_csv(f, sc); }
 static void w_queue(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_queue_csv(f, sc); }
 static void w_fair(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_fair_csv(f, sc); }
@@ -343,6 +391,7 @@ int report_write(const struct scenario *sc, const struct run_info *ri, const cha
         return -1;
     }
     if (write_file(dir, "summary.json", sc, ri, w_summary, why, why_len) ||
+        write_file(dir, "summary.tsv", sc, ri, w_tsv, why, why_len) ||
         write_file(dir, "flows.csv", sc, ri, w_flows, why, why_len) ||
         write_file(dir, "queue.csv", sc, ri, w_queue, why, why_len) ||
         write_file(dir, "fair_rate.csv", sc, ri, w_fair, why, why_len))

@@ -1,6 +1,7 @@
 /*
  * report.h -- what a run leaves behind (formats in docs/outputs.md):
  *   DIR/summary.json    one document with every number of the run
+ *   DIR/summary.tsv     the headline numbers as KEY<TAB>VALUE lines
  *   DIR/flows.csv       one row per flow
  *   DIR/queue.csv       time series: data-queue bytes per switch egress port
  *   DIR/fair_rate.csv   time series: RoCC fair rate per CP (Gb/s)
