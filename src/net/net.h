@@ -56,6 +56,9 @@ enum ev_kind {
 };
 
 enum node_kind { NODE_HOST = 0, NODE_SWITCH = 1 };
+/* A switch's place in a tiered fabric, for per-tier statistics (RoCC §6.3:
+ * core / ingress edge / egress edge).  Builders set it; TIER_NONE otherwise. */
+enum node_tier { TIER_NONE = 0, TIER_EDGE = 1, TIER_AGG = 2, TIER_CORE = 3 };
 
 struct port_stats {
     uint64_t tx_pkts, tx_bytes, tx_data_bytes;
@@ -89,6 +92,7 @@ struct port {
 
 struct node {
     uint8_t  kind;
+    uint8_t  tier;               /* enum node_tier (switches) */
     uint32_t idx;               /* index into hosts[] or switches[] */
     uint32_t first_port, n_ports;
     char     name[24];
