@@ -24,10 +24,15 @@ for mode in normal asan; do
         echo "build ($mode) failed"; total_f=$((total_f + 1)); rc=1; continue
     fi
     echo "== tests ($mode)"
-    out=$(make -s $args test 2>/dev/null | tee /dev/stderr | tail -n 1)
+    log=$(mktemp)
+    make -s $args test > "$log" 2>/dev/null
+    cat "$log"
+    out=$(tail -n 1 "$log")
+    rm -f "$log"
     p=$(echo "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
     f=$(echo "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
     if [ -z "$p" ]; then p=0; f=$((f + 1)); fi
+    echo "$mode pass: $p passed, ${f:-1} failed (summed below)"
     total_p=$((total_p + p)); total_f=$((total_f + ${f:-1}))
     [ "${f:-1}" -eq 0 ] || rc=1
 done

@@ -70,6 +70,9 @@ static int cmd_run(int argc, char **argv)
                 dir = argv[i];
         } else if (!strcmp(argv[i], "-q")) {
             quiet = 1;
+        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return 0;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "roccsim: unknown option '%s'\n%s", argv[i], usage);
             return 2;
@@ -104,6 +107,11 @@ static int cmd_run(int argc, char **argv)
     int rc = 2;
     if (scenario_build(&sc, c, &err) || !(ex = expect_parse(&sc, &err)) || cfg_check_unused(c, &err)) {
         fprintf(stderr, "roccsim: %s\n", err.msg);
+        /* A failed semantic check is often a typo elsewhere: name the first
+         * key or section nobody read. */
+        struct cfg_err unused;
+        if (cfg_check_unused(c, &unused) && strcmp(unused.msg, err.msg) != 0)
+            fprintf(stderr, "roccsim: note: %s (a typo?)\n", unused.msg);
         goto out;
     }
     char dbuf[4096], why[512];
@@ -111,6 +119,12 @@ static int cmd_run(int argc, char **argv)
         default_dir(path, dbuf, sizeof dbuf);
         dir = dbuf;
     }
+    if (report_check_dir(dir, why, sizeof why)) {        /* before the run, not after */
+        fprintf(stderr, "roccsim: %s\n", why);
+        goto out;
+    }
+    if (sc.warnings[0])
+        fputs(sc.warnings, stderr);
     sc.progress = !quiet && isatty(2);
     double w0 = wall();
     rc = 3;

@@ -289,6 +289,15 @@ int ccsel_bind(struct scenario *sc, struct cfg *c, struct cfg_err *err)
             f->cc_prm = &b->u;
         }
     }
+    static const struct { const char *sec; uint32_t mask; } owners[] = {
+        { "dcqcn", (1u << CC_DCQCN) | (1u << CC_DCQCN_PI) }, { "hpcc", 1u << CC_HPCC },
+        { "timely", (1u << CC_TIMELY) | (1u << CC_TIMELY_PATCHED) }, { "dctcp", 1u << CC_DCTCP },
+        { "qcn", 1u << CC_QCN }, { "dcqcn_pi", 1u << CC_DCQCN_PI },
+    };
+    for (size_t i = 0; i < sizeof owners / sizeof owners[0]; i++)
+        if (cfg_has_section(c, owners[i].sec) && !(used & owners[i].mask))
+            scenario_warn(sc, "%s: [%s] is set but no flow group uses it (its keys have no effect)", cfg_path(c),
+                          owners[i].sec);
     /* Switch marking: one scheme for the whole fabric. */
     int scheme = 0;
     for (int a = 0; a < CC_NALGO; a++) {
@@ -303,7 +312,7 @@ int ccsel_bind(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         scheme = m;
     }
     if (s->ecn_set && !scheme && !(used & (1u << CC_DCQCN_PI)))
-        return cfg_section_errorf(err, c, "ecn", "no flow group uses an ECN-based algorithm");
+        scenario_warn(sc, "%s: [ecn] is set but no flow group uses an ECN-based algorithm (no effect)", cfg_path(c));
     for (uint32_t p = 0; p < n->n_ports; p++) {
         struct port *pt = &n->ports[p];
         if (n->nodes[pt->node].kind != NODE_SWITCH)

@@ -150,7 +150,9 @@ static void parse_one(const struct cfg_entry *e, void *arg)
         *dots = 0;
         if (units_parse_time_ps(trim(w), &t0) || units_parse_time_ps(trim(dots + 2), &t1) || t1 <= t0 ||
             t1 > sc->duration) {
-            pc->rc = cfg_errorf(pc->err, e, "bad window: need T0..T1 with times like 10ms, T0 < T1 <= duration");
+            char d[32];
+            pc->rc = cfg_errorf(pc->err, e, "bad window: need T0..T1 with times like 10ms, T0 < T1 <= duration (%s)",
+                                units_fmt_time(sc->duration, d, sizeof d));
             return;
         }
         x.t0 = t0;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "core/units.h"
+#include "engine/ccsel.h"
 #include "engine/metrics.h"
 #include "net/agent_rocc.h"
 
@@ -112,7 +113,8 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
         }
         fprintf(f, "%s\n    {\"name\": ", g ? "," : "");
         jstr(f, gr->name);
-        fprintf(f, ", \"flows\": %u, \"rate_mean_bps\": ", gr->count);
+        fprintf(f, ", \"cc\": \"%s\", \"incast\": %s, \"flows\": %u, \"rate_mean_bps\": ", cc_algo_names[gr->algo],
+                gr->incast ? "true" : "false", gr->count);
         jnum(f, r ? sum / gr->count : NAN);
         fprintf(f, ", \"rate_min_bps\": ");
         jnum(f, lo);
@@ -318,6 +320,7 @@ static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct r
             lo = r[k] < lo ? r[k] : lo;
             hi = r[k] > hi ? r[k] : hi;
         }
+        fprintf(f, "group.%s.cc\t%s\n", gr->name, cc_algo_names[gr->algo]);
         fprintf(f, "group.%s.flows\t%u\ngroup.%s.rate_mean_bps\t%.6g\ngroup.%s.rate_min_bps\t%.6g\n"
                    "group.%s.rate_max_bps\t%.6g\ngroup.%s.jain\t%.6f\n",
                 gr->name, gr->count, gr->name, s / gr->count, gr->name, lo, gr->name, hi, gr->name,
@@ -382,6 +385,24 @@ static int mkdir_p(const char *dir)
         }
     }
     return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+int report_check_dir(const char *dir, char *why, size_t why_len)
+{
+    if (mkdir_p(dir)) {
+        snprintf(why, why_len, "%s: cannot create directory: %s", dir, strerror(errno));
+        return -1;
+    }
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/.roccsim-probe.tmp", dir);
+    FILE *f = fopen(probe, "w");
+    if (!f) {
+        snprintf(why, why_len, "%s: cannot write there: %s", dir, strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    remove(probe);
+    return 0;
 }
 
 int report_write(const struct scenario *sc, const struct run_info *ri, const char *dir, char *why, size_t why_len)

@@ -25,6 +25,9 @@ struct run_info {
     const char *conservation;      /* "ok" or the violation */
 };
 
+/* Create DIR if needed and check a file can be written there: 0, or -1 with
+ * why.  Called before a run so a bad -o fails in a second, not after it. */
+int  report_check_dir(const char *dir, char *why, size_t why_len);
 /* 0 or -1 with why (cannot create DIR or write a file). */
 int  report_write(const struct scenario *sc, const struct run_info *ri, const char *dir, char *why, size_t why_len);
 void report_print(const struct scenario *sc, const struct run_info *ri, FILE *out);

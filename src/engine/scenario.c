@@ -446,6 +446,8 @@ static int build_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct c
                 list[nlist++] = p;
         }
     }
+    if (!any_rocc && cfg_has_section(c, "rocc") && strcmp(ev, "all") != 0 && (!en || strcmp(ev, "auto") == 0))
+        scenario_warn(sc, "%s: [rocc] is set but no flow group uses rocc (its keys have no effect)", cfg_path(c));
     int rc = 0;
     simtime_t max_period = 0;
     for (uint32_t p = 0; p < sc->net.n_ports && rc == 0; p++) {
@@ -719,7 +721,13 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     TRY(cfg_time(c, "sim", "measure_start", sc->duration / 2, &sc->measure_start, err));
     TRY(cfg_time(c, "sim", "measure_end", sc->duration, &sc->measure_end, err));
     if (sc->measure_end > sc->duration || sc->measure_start >= sc->measure_end)
-        return cfg_section_errorf(err, c, "sim", "need measure_start < measure_end <= duration");
+    {
+        char a[32], b[32], d[32];
+        return cfg_section_errorf(err, c, "sim", "need measure_start < measure_end <= duration, got %s, %s, %s "
+                                  "(a shorter --set sim.duration needs measure_start too)",
+                                  units_fmt_time(sc->measure_start, a, sizeof a),
+                                  units_fmt_time(sc->measure_end, b, sizeof b), units_fmt_time(sc->duration, d, sizeof d));
+    }
 
     struct switch_cfg swc;
     TRY(build_network(sc, c, &swc, err));
@@ -801,6 +809,24 @@ void scenario_free(struct scenario *sc)
     free(sc->s_fair);
     free(sc->s_pfc);
     memset(sc, 0, sizeof *sc);
+}
+
+void scenario_warn(struct scenario *sc, const char *fmt, ...)
+{
+    size_t len = strlen(sc->warnings);
+    if (len + 32 >= sizeof sc->warnings)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = snprintf(sc->warnings + len, sizeof sc->warnings - len, "roccsim: warning: ");
+    if (k > 0 && (size_t)k < sizeof sc->warnings - len)
+        vsnprintf(sc->warnings + len + k, sizeof sc->warnings - len - k, fmt, ap);
+    va_end(ap);
+    len = strlen(sc->warnings);
+    if (len + 1 < sizeof sc->warnings) {
+        sc->warnings[len] = '\n';
+        sc->warnings[len + 1] = 0;
+    }
 }
 
 const struct group *scenario_group(const struct scenario *sc, const char *name)

@@ -20,6 +20,7 @@ struct group {
     char     name[48];
     uint32_t first, count;        /* flows [first, first+count) */
     int      algo;                /* enum cc_algo (ccsel.h) */
+    int      incast;              /* reported apart from background traffic */
 };
 
 struct cc_sel;                    /* ccsel.c */
@@ -48,6 +49,7 @@ struct scenario {
     uint64_t *s_tx;               /* [k * n_mon + m]: wire bytes sent (all frames) */
     uint32_t *s_fair;             /* [k * n_mon + m]: CP F in ΔF units (0: no CP) */
     uint32_t *s_pfc;              /* [k * n_mon + m]: XOFF frames received (cumulative) */
+    char     warnings[1024];      /* "roccsim: warning: ...\n" lines for the CLI */
     /* progress */
     int      progress;
     double   wall_start;
@@ -56,6 +58,8 @@ struct scenario {
 /* Build from a loaded config (overrides already applied).  On error: -1,
  * err names file, line and key; the scenario is left freeable. */
 int  scenario_build(struct scenario *sc, struct cfg *cfg, struct cfg_err *err);
+/* Append a warning line (kept in sc->warnings, printed by the CLI). */
+void scenario_warn(struct scenario *sc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Run to the end; -1 with why on an internal failure (out of memory). */
 int  scenario_run(struct scenario *sc, char *why, size_t why_len);
 void scenario_free(struct scenario *sc);

@@ -1,0 +1,130 @@
+/* fct.c -- ideal FCT and FCT statistics; see fct.h. */
+#include "engine/fct.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+simtime_t fct_ideal(const struct net *n, const struct flow *f)
+{
+    if ((f->flags & FL_ENDLESS) && !(f->flags & FL_STOPPED))
+        return 0;
+    if (f->size == 0)
+        return 0;
+    uint64_t mtu = n->cfg.mtu_payload;
+    uint64_t k = (f->size + mtu - 1) / mtu;                  /* frames */
+    uint64_t last = f->size - (k - 1) * mtu;                 /* payload of the last frame */
+    uint64_t full = mtu + ROCE_DATA_OVERHEAD + f->hdr_extra + n->cfg.preamble_ifg;
+    uint64_t lastw = last + ROCE_DATA_OVERHEAD + f->hdr_extra;
+    if (lastw < ETH_MIN_FRAME)
+        lastw = ETH_MIN_FRAME;
+    lastw += n->cfg.preamble_ifg;
+    /* Hop 0 is the source pacer/NIC: rate min(NIC, cap). */
+    uint64_t rate0 = flow_line_rate(n, f);
+    if (f->app_rate_bps && f->app_rate_bps < rate0)
+        rate0 = f->app_rate_bps;
+    uint32_t node = n->hosts[f->src].node, dnode = n->hosts[f->dst].node;
+    uint32_t port = n->hosts[f->src].port;
+    /* D_full: departure of the (k-1)-th full frame; D_last: of the last. */
+    simtime_t sum = 0, maxtx = 0, d_last = 0, prev_arr_last = 0;
+    for (int hop = 0; hop < 64; hop++) {
+        const struct port *pt = &n->ports[port];
+        uint64_t rate = hop == 0 ? rate0 : pt->rate_bps;
+        simtime_t tx_full = tx_time_ps(full, rate), tx_last = tx_time_ps(lastw, rate);
+        if (tx_full > maxtx)
+            maxtx = tx_full;
+        sum += tx_full;
+        /* The last frame starts when it has arrived and the frame before it
+         * (the (k-1)-th, or none when k = 1) has left this hop. */
+        simtime_t before = k > 1 ? sum + (k - 2) * maxtx : 0;
+        simtime_t start = prev_arr_last > before ? prev_arr_last : before;
+        d_last = start + tx_last;
+        prev_arr_last = d_last + pt->delay_ps;
+        sum += pt->delay_ps;
+        node = n->ports[pt->peer].node;
+        if (node == dnode)
+            return prev_arr_last;
+        port = net_route(n, node, f->dst, f->hash);
+    }
+    return prev_arr_last;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double pct(const double *v, size_t n, double q)
+{
+    size_t r = (size_t)ceil(q * (double)n);           /* nearest rank */
+    if (r < 1)
+        r = 1;
+    return v[r - 1];
+}
+
+void fct_bin_stats(const struct scenario *sc, int incast, uint64_t lo, uint64_t hi, simtime_t t0, simtime_t t1,
+                   struct fct_stats *st)
+{
+    const struct net *n = &sc->net;
+    st->count = 0;
+    st->avg = st->p50 = st->p90 = st->p99 = st->p999 = NAN;
+    st->s_avg = st->s_p50 = st->s_p90 = st->s_p99 = st->s_p999 = NAN;
+    double *f = malloc((n->n_flows ? n->n_flows : 1) * sizeof *f);
+    double *s = malloc((n->n_flows ? n->n_flows : 1) * sizeof *s);
+    if (!f || !s) {
+        free(f);
+        free(s);
+        return;
+    }
+    size_t m = 0;
+    double sf = 0, ss = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *fl = &n->flows[i];
+        if (fl->finish_ps == SIMTIME_NEVER || fl->start_ps < t0 || fl->start_ps > t1)
+            continue;
+        if (fl->size <= lo || fl->size > hi)
+            continue;
+        if (incast >= 0 && sc->groups[fl->group].incast != incast)
+            continue;
+        simtime_t ideal = fct_ideal(n, fl);
+        if (ideal == 0)
+            continue;
+        f[m] = (double)(fl->finish_ps - fl->start_ps) / PS_PER_S;
+        s[m] = (double)(fl->finish_ps - fl->start_ps) / (double)ideal;
+        sf += f[m];
+        ss += s[m];
+        m++;
+    }
+    st->count = m;
+    if (m) {
+        qsort(f, m, sizeof *f, cmp_double);
+        qsort(s, m, sizeof *s, cmp_double);
+        st->avg = sf / m;
+        st->p50 = pct(f, m, 0.5);
+        st->p90 = pct(f, m, 0.9);
+        st->p99 = pct(f, m, 0.99);
+        st->p999 = pct(f, m, 0.999);
+        st->s_avg = ss / m;
+        st->s_p50 = pct(s, m, 0.5);
+        st->s_p90 = pct(s, m, 0.9);
+        st->s_p99 = pct(s, m, 0.99);
+        st->s_p999 = pct(s, m, 0.999);
+    }
+    free(f);
+    free(s);
+}
+
+uint64_t fct_count_below_one(const struct scenario *sc)
+{
+    const struct net *n = &sc->net;
+    uint64_t bad = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *fl = &n->flows[i];
+        if (fl->finish_ps == SIMTIME_NEVER)
+            continue;
+        simtime_t ideal = fct_ideal(n, fl);
+        if (ideal && fl->finish_ps - fl->start_ps < ideal)
+            bad++;
+    }
+    return bad;
+}

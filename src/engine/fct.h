@@ -1,0 +1,37 @@
+/*
+ * fct.h -- flow completion times: ideal FCT, slowdown, size-bin summaries.
+ *
+ * FCT is measured from the flow's start (its first frame may leave then) to
+ * the arrival of its last byte at the receiver.  The ideal FCT is the same
+ * quantity for the flow alone in the fabric: its frames (payload + RoCEv2
+ * headers + preamble/IFG, the last one possibly short) leave the source
+ * back to back at min(NIC rate, the flow's rate cap) and cross the route
+ * its ECMP hash picks, store-and-forward, with no other traffic.  For k
+ * equal frames the tandem-queue recursion has a closed form -- frame k leaves
+ * hop j at  sum_{i<=j}(tx_i + d_i) + (k-1) max_{i<=j} tx_i  -- so the ideal
+ * is exact and costs O(hops) per flow.  Slowdown = FCT / ideal is never
+ * clamped: a value below 1 means the model or the formula is wrong, and the
+ * run reports how many such flows it saw.
+ */
+#ifndef ROCC_FCT_H
+#define ROCC_FCT_H
+
+#include "engine/scenario.h"
+
+/* Ideal FCT of flow f in ps (0 for an endless flow). */
+simtime_t fct_ideal(const struct net *n, const struct flow *f);
+
+struct fct_stats {
+    uint64_t count;
+    double avg, p50, p90, p99, p999;      /* FCT, seconds */
+    double s_avg, s_p50, s_p90, s_p99, s_p999;   /* slowdown */
+};
+
+/* Finished flows of the selection whose start lies in [t0, t1] and size in
+ * (lo, hi]: statistics into *st.  incast: -1 any, 0 background, 1 incast. */
+void fct_bin_stats(const struct scenario *sc, int incast, uint64_t lo, uint64_t hi, simtime_t t0, simtime_t t1,
+                   struct fct_stats *st);
+/* Flows whose slowdown is below 1 (minus rounding): should be 0. */
+uint64_t fct_count_below_one(const struct scenario *sc);
+
+#endif
