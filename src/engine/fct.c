@@ -18,34 +18,48 @@ simtime_t fct_ideal(const struct net *n, const struct flow *f)
     if (lastw < ETH_MIN_FRAME)
         lastw = ETH_MIN_FRAME;
     lastw += n->cfg.preamble_ifg;
-    /* Hop 0 is the source pacer/NIC: rate min(NIC, cap). */
-    uint64_t rate0 = flow_line_rate(n, f);
-    if (f->app_rate_bps && f->app_rate_bps < rate0)
-        rate0 = f->app_rate_bps;
     uint32_t node = n->hosts[f->src].node, dnode = n->hosts[f->dst].node;
     uint32_t port = n->hosts[f->src].port;
-    /* D_full: departure of the (k-1)-th full frame; D_last: of the last. */
-    simtime_t sum = 0, maxtx = 0, d_last = 0, prev_arr_last = 0;
-    for (int hop = 0; hop < 64; hop++) {
-        const struct port *pt = &n->ports[port];
-        uint64_t rate = hop == 0 ? rate0 : pt->rate_bps;
-        simtime_t tx_full = tx_time_ps(full, rate), tx_last = tx_time_ps(lastw, rate);
+    /* A rate cap below the NIC rate is a pacer in front of the NIC: frames
+     * are released every gap = full/cap.  It acts as a virtual first hop
+     * whose service time is that gap for every frame, with its output
+     * advanced by one gap (the first frame leaves at the start). */
+    uint64_t line = flow_line_rate(n, f);
+    simtime_t gap = f->app_rate_bps && f->app_rate_bps < line ? tx_time_ps(full, f->app_rate_bps) : 0;
+    /* sum/maxtx: the closed form for the full frames; arr_last: when the
+     * last frame reaches the next hop. */
+    simtime_t sum = 0, maxtx = 0, arr_last = 0;
+    for (int hop = -1; hop < 64; hop++) {
+        simtime_t tx_full, tx_last, delay;
+        const struct port *pt = NULL;
+        if (hop < 0) {                       /* the pacer */
+            if (!gap)
+                continue;
+            tx_full = tx_last = gap;
+            delay = 0;
+        } else {
+            pt = &n->ports[port];
+            tx_full = tx_time_ps(full, pt->rate_bps);
+            tx_last = tx_time_ps(lastw, pt->rate_bps);
+            delay = pt->delay_ps;
+        }
         if (tx_full > maxtx)
             maxtx = tx_full;
         sum += tx_full;
         /* The last frame starts when it has arrived and the frame before it
          * (the (k-1)-th, or none when k = 1) has left this hop. */
         simtime_t before = k > 1 ? sum + (k - 2) * maxtx : 0;
-        simtime_t start = prev_arr_last > before ? prev_arr_last : before;
-        d_last = start + tx_last;
-        prev_arr_last = d_last + pt->delay_ps;
-        sum += pt->delay_ps;
+        simtime_t start = arr_last > before ? arr_last : before;
+        arr_last = start + tx_last + delay;
+        sum += delay;
+        if (!pt)
+            continue;
         node = n->ports[pt->peer].node;
         if (node == dnode)
-            return prev_arr_last;
+            break;
         port = net_route(n, node, f->dst, f->hash);
     }
-    return prev_arr_last;
+    return arr_last - gap;
 }
 
 static int cmp_double(const void *a, const void *b)

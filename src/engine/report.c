@@ -11,6 +11,7 @@
 
 #include "core/units.h"
 #include "engine/ccsel.h"
+#include "engine/fct.h"
 #include "engine/metrics.h"
 #include "net/agent_rocc.h"
 
@@ -166,7 +167,40 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
                 (unsigned long long)a->cp.n_md_fmin, (unsigned long long)a->cp.n_md_half,
                 (unsigned long long)a->cp.n_pi);
     }
-    fprintf(f, "\n  ],\n  \"expectations\": [");
+    fprintf(f, "\n  ],\n  \"fct\": {\"start_s\": ");
+    jnum(f, (double)sc->fct_start / PS_PER_S);
+    fprintf(f, ", \"end_s\": ");
+    jnum(f, (double)sc->fct_end / PS_PER_S);
+    fprintf(f, ", \"slowdown_below_1\": %llu, \"bins\": [", (unsigned long long)fct_count_below_one(sc));
+    int first = 1;
+    for (int kind = -1; kind <= 1; kind++) {
+        uint64_t lo = 0;
+        for (uint32_t b = 0; b <= sc->n_fct_bins; b++) {
+            uint64_t hi = b < sc->n_fct_bins ? sc->fct_bins[b] : UINT64_MAX;
+            struct fct_stats st;
+            fct_bin_stats(sc, kind, lo, hi, sc->fct_start, sc->fct_end, &st);
+            if (st.count) {
+                fprintf(f, "%s\n    {\"traffic\": \"%s\", \"size_gt\": %llu, \"size_le\": ", first ? "" : ",",
+                        kind < 0 ? "all" : kind ? "incast" : "background", (unsigned long long)lo);
+                jnum(f, hi == UINT64_MAX ? NAN : (double)hi);
+                fprintf(f, ", \"flows\": %llu, \"fct_avg_s\": ", (unsigned long long)st.count);
+                jnum(f, st.avg);
+                fprintf(f, ", \"fct_p50_s\": "); jnum(f, st.p50);
+                fprintf(f, ", \"fct_p90_s\": "); jnum(f, st.p90);
+                fprintf(f, ", \"fct_p99_s\": "); jnum(f, st.p99);
+                fprintf(f, ", \"fct_p999_s\": "); jnum(f, st.p999);
+                fprintf(f, ", \"slowdown_avg\": "); jnum(f, st.s_avg);
+                fprintf(f, ", \"slowdown_p50\": "); jnum(f, st.s_p50);
+                fprintf(f, ", \"slowdown_p90\": "); jnum(f, st.s_p90);
+                fprintf(f, ", \"slowdown_p99\": "); jnum(f, st.s_p99);
+                fprintf(f, ", \"slowdown_p999\": "); jnum(f, st.s_p999);
+                fputc('}', f);
+                first = 0;
+            }
+            lo = hi;
+        }
+    }
+    fprintf(f, "\n  ]},\n  \"expectations\": [");
     for (size_t i = 0; i < ri->n_results; i++) {
         const struct expect_result *r = &ri->results[i];
         fprintf(f, "%s\n    {\"check\": ", i ? "," : "");
@@ -205,7 +239,8 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
 static void write_flows_csv(FILE *f, const struct scenario *sc)
 {
     const struct net *n = &sc->net;
-    fprintf(f, "id,name,group,src,dst,size_bytes,start_s,fct_s,delivered_bytes,rate_gbps,retx_bytes,timeouts\n");
+    fprintf(f, "id,name,group,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,slowdown,delivered_bytes,rate_gbps,"
+               "retx_bytes,timeouts\n");
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *fl = &n->flows[i];
         char name[64];
@@ -217,10 +252,19 @@ static void write_flows_csv(FILE *f, const struct scenario *sc)
         else
             fprintf(f, "%llu,", (unsigned long long)fl->size);
         fprintf(f, "%.9f,", (double)fl->start_ps / PS_PER_S);
+        simtime_t ideal = fct_ideal(n, fl);
         if (fl->finish_ps == SIMTIME_NEVER)
             fputs(",", f);
         else
             fprintf(f, "%.9f,", (double)(fl->finish_ps - fl->start_ps) / PS_PER_S);
+        if (ideal)
+            fprintf(f, "%.9f,", (double)ideal / PS_PER_S);
+        else
+            fputs(",", f);
+        if (ideal && fl->finish_ps != SIMTIME_NEVER)
+            fprintf(f, "%.6f,", (double)(fl->finish_ps - fl->start_ps) / (double)ideal);
+        else
+            fputs(",", f);
         double r = metrics_flow_rate(sc, i, sc->measure_start, sc->measure_end);
         fprintf(f, "%llu,", (unsigned long long)fl->rcv_nxt);
         if (isnan(r))

@@ -755,6 +755,32 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 
     if (build_monitors(sc))
         return cfg_section_errorf(err, c, "sim", "out of memory");
+    /* [fct]: which flows the FCT statistics cover and how sizes are binned. */
+    uint64_t warmup, cooldown;
+    TRY(cfg_time(c, "fct", "warmup", 0, &warmup, err));
+    TRY(cfg_time(c, "fct", "cooldown", 0, &cooldown, err));
+    if (warmup + cooldown >= sc->duration)
+        return cfg_section_errorf(err, c, "fct", "warmup + cooldown must be shorter than the run");
+    sc->fct_start = warmup;
+    sc->fct_end = sc->duration - cooldown;
+    const struct cfg_entry *be = cfg_find(c, "fct", "bins");
+    /* Default bins: decades from 1 KB to 100 MB (the RoCC figures bin by
+     * size on a log scale; paper-specific bins go in the experiment files). */
+    const char *bins = be ? be->value : "1KB 10KB 100KB 1MB 10MB 100MB";
+    {
+        char buf[CFG_MAX_LINE + 1];
+        snprintf(buf, sizeof buf, "%s", bins);
+        for (char *t = strtok(buf, " ,"); t; t = strtok(NULL, " ,")) {
+            uint64_t v;
+            if (units_parse_bytes(t, &v) || v == 0 || (sc->n_fct_bins && v <= sc->fct_bins[sc->n_fct_bins - 1]))
+                return cfg_errorf(err, be, "bins: '%s' must be a size above the previous bin edge", t);
+            uint64_t *nb = realloc(sc->fct_bins, (sc->n_fct_bins + 1) * sizeof *nb);
+            if (!nb)
+                return cfg_errorf(err, be, "out of memory");
+            sc->fct_bins = nb;
+            sc->fct_bins[sc->n_fct_bins++] = v;
+        }
+    }
     uint64_t fs_max;
     TRY(cfg_u64(c, "sim", "flow_series_max", 4096, &fs_max, err));
     sc->flow_series = sc->net.n_flows <= fs_max;
@@ -802,6 +828,7 @@ void scenario_free(struct scenario *sc)
     net_free(&sc->net);
     ccsel_free(sc);
     free(sc->groups);
+    free(sc->fct_bins);
     free(sc->mon);
     free(sc->s_flow_bytes);
     free(sc->s_queue);

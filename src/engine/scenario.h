@@ -41,6 +41,9 @@ struct scenario {
     struct group *groups;     uint32_t n_groups;
     struct monitor *mon;      uint32_t n_mon;
     int      flow_series;         /* per-flow samples kept */
+    simtime_t fct_start, fct_end; /* FCT statistics: flows starting in [start, end] */
+    uint64_t *fct_bins;           /* upper edges of the size bins, ascending */
+    uint32_t n_fct_bins;
     struct cc_sel *ccs;           /* algorithm profiles and parameter blocks */
     /* samples at t = k * sample_interval, k = 0..n_samples-1 */
     uint32_t n_samples, cap_samples;
