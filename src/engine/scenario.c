@@ -14,6 +14,7 @@
 
 #include "core/units.h"
 #include "engine/ccsel.h"
+#include "engine/topology.h"
 #include "net/agent_rocc.h"
 
 #define TRY(x) do { if ((x) < 0) return -1; } while (0)
@@ -232,6 +233,103 @@ static int topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         rc = file_errorf(err, path, 0, "no nodes");
     }
     return rc;
+}
+
+/* ---------- datacenter fabrics (topology.c) ---------- */
+
+static int topo_err(struct cfg_err *err, struct cfg *c, const char *why)
+{
+    return cfg_section_errorf(err, c, "topology", "%s", why);
+}
+
+static int u32_key(struct cfg *c, const char *key, uint64_t dflt, uint64_t max, uint32_t *out, struct cfg_err *err)
+{
+    uint64_t v;
+    TRY(cfg_u64(c, "topology", key, dflt, &v, err));
+    if (v < 1 || v > max)
+        return cfg_errorf(err, cfg_find(c, "topology", key), "must be 1..%llu", (unsigned long long)max);
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* RoCC §6.3: 3 core, 3 edge, 30 hosts per edge at 40G, 2 x 100G per edge-core pair. */
+static int topo_roccft(struct scenario *sc, struct cfg *c, struct cfg_err *err)
+{
+    struct topo_rocc_fattree_params p;
+    topo_rocc_fattree_defaults(&p);
+    TRY(u32_key(c, "core", p.n_core, 4096, &p.n_core, err));
+    TRY(u32_key(c, "edge", p.n_edge, 4096, &p.n_edge, err));
+    TRY(u32_key(c, "hosts_per_edge", p.hosts_per_edge, 65000, &p.hosts_per_edge, err));
+    TRY(u32_key(c, "uplinks", p.uplinks_per_pair, 255, &p.uplinks_per_pair, err));
+    TRY(cfg_rate(c, "topology", "host_rate", p.host_bps, &p.host_bps, err));
+    TRY(cfg_rate(c, "topology", "fabric_rate", p.fabric_bps, &p.fabric_bps, err));
+    TRY(cfg_time(c, "topology", "delay", p.delay_ps, &p.delay_ps, err));
+    if (!p.host_bps || !p.fabric_bps)
+        return topo_err(err, c, "link rates must be > 0");
+    char why[256];
+    return topo_rocc_fattree(&sc->net, &p, &sc->layout, why, sizeof why) ? topo_err(err, c, why) : 0;
+}
+
+static int topo_kary(struct scenario *sc, struct cfg *c, struct cfg_err *err)
+{
+    uint32_t k;
+    uint64_t rate, delay;
+    TRY(u32_key(c, "k", 4, 64, &k, err));
+    TRY(cfg_rate(c, "topology", "rate", 100000000000ull, &rate, err));
+    TRY(cfg_time(c, "topology", "delay", 1 * PS_PER_US, &delay, err));
+    if (!rate)
+        return topo_err(err, c, "link rates must be > 0");
+    char why[256];
+    return topo_fattree_k(&sc->net, k, rate, delay, &sc->layout, why, sizeof why) ? topo_err(err, c, why) : 0;
+}
+
+static int topo_ls(struct scenario *sc, struct cfg *c, struct cfg_err *err)
+{
+    struct topo_leafspine_params p;
+    topo_leafspine_defaults(&p);
+    TRY(u32_key(c, "leaves", p.n_leaf, 65000, &p.n_leaf, err));
+    TRY(u32_key(c, "spines", p.n_spine, 65000, &p.n_spine, err));
+    TRY(u32_key(c, "hosts_per_leaf", p.hosts_per_leaf, 65000, &p.hosts_per_leaf, err));
+    TRY(cfg_rate(c, "topology", "host_rate", p.host_bps, &p.host_bps, err));
+    TRY(cfg_rate(c, "topology", "fabric_rate", p.fabric_bps, &p.fabric_bps, err));
+    TRY(cfg_time(c, "topology", "delay", p.delay_ps, &p.delay_ps, err));
+    const struct cfg_entry *ov = cfg_find(c, "topology", "oversubscription");
+    if (ov) {
+        unsigned a, b;
+        char tail;
+        if (sscanf(ov->value, "%u:%u%c", &a, &b, &tail) != 2 || !a || !b)
+            return cfg_errorf(err, ov, "expected a ratio like 2:1");
+        p.oversub_num = a;
+        p.oversub_den = b;
+    }
+    if (!p.host_bps || !p.fabric_bps)
+        return topo_err(err, c, "link rates must be > 0");
+    char why[256];
+    return topo_leafspine(&sc->net, &p, &sc->layout, why, sizeof why) ? topo_err(err, c, why) : 0;
+}
+
+static int topo_rcc(struct scenario *sc, struct cfg *c, struct cfg_err *err)
+{
+    char why[256];
+    return topo_rcc320(&sc->net, &sc->layout, why, sizeof why) ? topo_err(err, c, why) : 0;
+}
+
+static int topo_hpcc(struct scenario *sc, struct cfg *c, struct cfg_err *err)
+{
+    const struct cfg_entry *e = cfg_find(c, "topology", "file");
+    if (!e)
+        return cfg_section_errorf(err, c, "topology", "type = hpcc needs a 'file' key");
+    char path[4096], why[512];
+    const char *base = cfg_path(c), *slash = strrchr(base, '/');
+    if (e->value[0] == '/' || !slash)
+        snprintf(path, sizeof path, "%s", e->value);
+    else
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - base), base, e->value);
+    if (topo_load_hpcc(&sc->net, path, &sc->layout, why, sizeof why)) {
+        snprintf(err->msg, sizeof err->msg, "%s", why);
+        return -1;
+    }
+    return 0;
 }
 
 /* ---------- network-wide settings ---------- */
@@ -658,6 +756,16 @@ static int build_monitors(struct scenario *sc)
                 m->agent = a;
         snprintf(m->name, sizeof m->name, "%s->%s", n->nodes[n->ports[p].node].name,
                  n->nodes[n->ports[n->ports[p].peer].node].name);
+        /* Parallel links: the second port to the same neighbour is "A->B#2". */
+        uint32_t dup = 1;
+        for (uint32_t k = 0; k + 1 < sc->n_mon; k++)
+            if (sc->mon[k].port != p && n->ports[sc->mon[k].port].node == n->ports[p].node &&
+                n->ports[n->ports[sc->mon[k].port].peer].node == n->ports[n->ports[p].peer].node)
+                dup++;
+        if (dup > 1) {
+            size_t len = strlen(m->name);
+            snprintf(m->name + len, sizeof m->name - len, "#%u", dup);
+        }
     }
     return 0;
 }
@@ -732,10 +840,12 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     struct switch_cfg swc;
     TRY(build_network(sc, c, &swc, err));
 
-    static const char *const types[] = { "star", "multi_bottleneck", "asymmetric", "file", NULL };
+    static const char *const types[] = { "star", "multi_bottleneck", "asymmetric", "file", "rocc_fattree",
+                                         "fattree", "leafspine", "rcc320", "hpcc", NULL };
     int type;
     TRY(cfg_enum(c, "topology", "type", types, 0, &type, err));
-    int (*builders[])(struct scenario *, struct cfg *, struct cfg_err *) = { topo_star, topo_multi, topo_asym, topo_file };
+    int (*builders[])(struct scenario *, struct cfg *, struct cfg_err *) = {
+        topo_star, topo_multi, topo_asym, topo_file, topo_roccft, topo_kary, topo_ls, topo_rcc, topo_hpcc };
     TRY(builders[type](sc, c, err));
     char why[256];
     if (net_finalize(&sc->net, &swc, why, sizeof why))

@@ -14,6 +14,7 @@
 #define ROCC_SCENARIO_H
 
 #include "engine/config.h"
+#include "engine/topology.h"
 #include "net/net.h"
 
 struct group {
@@ -45,6 +46,7 @@ struct scenario {
     uint64_t *fct_bins;           /* upper edges of the size bins, ascending */
     uint32_t n_fct_bins;
     struct cc_sel *ccs;           /* algorithm profiles and parameter blocks */
+    struct topo_layout layout;    /* of the built-in datacenter fabrics (zero otherwise) */
     /* samples at t = k * sample_interval, k = 0..n_samples-1 */
     uint32_t n_samples, cap_samples;
     uint64_t *s_flow_bytes;       /* [k * n_flows + f]: in-order data received, wire bytes */

@@ -11,10 +11,10 @@
  *   [0, 1] (fraction) or [0, 100] (percent), non-decreasing, and the last
  *   one is exactly 1 or 100.  A leading "0 0" row is optional.  This reads
  *   three dialects unchanged:
- *     - ours (data/cdf/*.cdf): fractions, comments allowed;
+ *     - ours (data/cdf/NAME.cdf): fractions, comments allowed;
  *     - HPCC's traffic_gen files (alibaba-edu/High-Precision-Congestion-
- *       Control traffic_gen/*.txt): percent 0..100, first row "0 0";
- *     - the RoCC authors' files (danushkam/rocc commons/*_CDF): fractions
+ *       Control traffic_gen/NAME.txt): percent 0..100, first row "0 0";
+ *     - the RoCC authors' files (danushkam/rocc commons/NAME_CDF): fractions
  *       without a 0 row, sizes like "3e+07", maybe no final newline.
  *   CDF_AUTO takes percent if the last value is 100, fraction if it is 1,
  *   and rejects anything else; CDF_PERCENT / CDF_FRACTION insist on 100 / 1.
