@@ -166,8 +166,15 @@ static int make_block(struct scenario *sc, int algo, uint64_t line, simtime_t ba
         break;
     case CC_HPCC:
         hpcc_params_default(&b->u.hpcc, line, base_rtt, s->hpcc_profile ? HPCC_PROFILE_SIM : HPCC_PROFILE_PAPER);
-        if (s->has_eta)
+        if (s->has_eta) {
             b->u.hpcc.eta = s->eta;
+            /* Paper profile: W_AI = W_init (1 - eta)/100 follows eta (hpcc.h). */
+            if (!s->hpcc_profile) {
+                b->u.hpcc.w_ai_bytes = (uint64_t)((double)b->u.hpcc.w_init_bytes * (1.0 - s->eta) / 100.0);
+                if (b->u.hpcc.w_ai_bytes == 0)
+                    b->u.hpcc.w_ai_bytes = 1;
+            }
+        }
         if (s->has_max_stage)
             b->u.hpcc.max_stage = (uint32_t)s->max_stage;
         bad = hpcc_params_check(&b->u.hpcc, why, sizeof why);
@@ -179,6 +186,10 @@ static int make_block(struct scenario *sc, int algo, uint64_t line, simtime_t ba
                              algo == CC_DCTCP_WINDOW ? DCTCP_PROFILE_PAPER
                              : s->dctcp_profile ? DCTCP_PROFILE_HPCC_RUNPY : DCTCP_PROFILE_HPCC);
         b->u.dctcp.mss_bytes = sc->net.cfg.mtu_payload;
+        if (algo == CC_DCTCP_WINDOW) {       /* RFC 6928 IW 10, Linux floor 2 segments, in this MTU */
+            b->u.dctcp.init_cwnd_bytes = 10ull * sc->net.cfg.mtu_payload;
+            b->u.dctcp.min_cwnd_bytes = 2ull * sc->net.cfg.mtu_payload;
+        }
         if (algo == CC_DCTCP_WINDOW)
             b->u.dctcp.base_rtt_ps = base_rtt;
         bad = dctcp_params_check(&b->u.dctcp, why, sizeof why);
@@ -291,7 +302,7 @@ int ccsel_bind(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     }
     static const struct { const char *sec; uint32_t mask; } owners[] = {
         { "dcqcn", (1u << CC_DCQCN) | (1u << CC_DCQCN_PI) }, { "hpcc", 1u << CC_HPCC },
-        { "timely", (1u << CC_TIMELY) | (1u << CC_TIMELY_PATCHED) }, { "dctcp", 1u << CC_DCTCP },
+        { "timely", 1u << CC_TIMELY }, { "dctcp", 1u << CC_DCTCP },
         { "qcn", 1u << CC_QCN }, { "dcqcn_pi", 1u << CC_DCQCN_PI },
     };
     for (size_t i = 0; i < sizeof owners / sizeof owners[0]; i++)
@@ -311,7 +322,7 @@ int ccsel_bind(struct scenario *sc, struct cfg *c, struct cfg_err *err)
                                       cc_algo_names[a]);
         scheme = m;
     }
-    if (s->ecn_set && !scheme && !(used & (1u << CC_DCQCN_PI)))
+    if (s->ecn_set && !scheme)
         scenario_warn(sc, "%s: [ecn] is set but no flow group uses an ECN-based algorithm (no effect)", cfg_path(c));
     for (uint32_t p = 0; p < n->n_ports; p++) {
         struct port *pt = &n->ports[p];

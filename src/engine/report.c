@@ -341,6 +341,9 @@ static void write_flow_rate_csv(FILE *f, const struct scenario *sc)
 
 /* summary.tsv: the headline numbers as KEY<TAB>VALUE lines for shell tools
  * (grep, awk, join); summary.json holds everything. */
+/* Shell tools get "nan" for any missing number (no inf, no -inf). */
+static double tsv_num(double v) { return isfinite(v) ? v : NAN; }
+
 static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct run_info *ri)
 {
     const struct net *n = &sc->net;
@@ -367,8 +370,8 @@ static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct r
         fprintf(f, "group.%s.cc\t%s\n", gr->name, cc_algo_names[gr->algo]);
         fprintf(f, "group.%s.flows\t%u\ngroup.%s.rate_mean_bps\t%.6g\ngroup.%s.rate_min_bps\t%.6g\n"
                    "group.%s.rate_max_bps\t%.6g\ngroup.%s.jain\t%.6f\n",
-                gr->name, gr->count, gr->name, s / gr->count, gr->name, lo, gr->name, hi, gr->name,
-                metrics_jain(r, gr->count));
+                gr->name, gr->count, gr->name, tsv_num(s / gr->count), gr->name, tsv_num(lo), gr->name, tsv_num(hi),
+                gr->name, tsv_num(metrics_jain(r, gr->count)));
         free(r);
     }
     for (uint32_t m = 0; m < sc->n_mon; m++) {

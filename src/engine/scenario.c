@@ -883,7 +883,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         for (char *t = strtok(buf, " ,"); t; t = strtok(NULL, " ,")) {
             uint64_t v;
             if (units_parse_bytes(t, &v) || v == 0 || (sc->n_fct_bins && v <= sc->fct_bins[sc->n_fct_bins - 1]))
-                return cfg_errorf(err, be, "bins: '%s' must be a size above the previous bin edge", t);
+                return cfg_errorf(err, be, "'%s' must be a size above the previous bin edge", t);
             uint64_t *nb = realloc(sc->fct_bins, (sc->n_fct_bins + 1) * sizeof *nb);
             if (!nb)
                 return cfg_errorf(err, be, "out of memory");

@@ -13,7 +13,7 @@
  * nothing is allocated per packet (see packet.h).
  *
  * Pluggability: a flow's congestion control is a `struct transport_ops`
- * (RoCC RP, line rate, later DCQCN/HPCC/...), and a switch egress port may
+ * (RoCC RP, line rate, DCQCN, HPCC, TIMELY, ... in transport.c), and a switch egress port may
  * carry a `struct port_agent` (RoCC CP, later ECN/INT/QCN agents) that sees
  * enqueues, dequeues and its own periodic timer.  Queues have 8 classes with
  * strict priority for control classes and DRR among data classes.

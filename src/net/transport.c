@@ -6,7 +6,7 @@
  * algorithm's outputs back to the flow: the pacing rate (flow_set_cc_rate),
  * the window (f->window, 0 = none) and the one timer deadline
  * (f->cc_deadline, armed through flow_timer_arm).  Parameters live in the
- * scenario, one block per (flow group, NIC speed); f->cc_prm points at it.
+ * scenario, one block per (algorithm, NIC speed); f->cc_prm points at it.
  *   rocc   RoCC RP (Alg. 2): CNPs carry F from the CPs on the path
  *   hpcc   HPCC: INT stamped by switches, echoed in ACKs; window + pacing
  *   timely TIMELY / patched TIMELY: RTT from the echoed send timestamp
