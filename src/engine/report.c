@@ -413,6 +413,28 @@ static int write_file(const char *dir, const char *name, const struct scenario *
 }
 
 static void w_summary(FILE *f, const struct scenario *sc, const struct run_info *ri) { write_summary(f, sc, ri); }
+/* HPCC simulator's FCT file (fct.txt): "sip dip sport dport size start_ns
+ * fct_ns standalone_ns" with IPs in hex as HPCC numbers hosts
+ * (0x0b000001 + (id/256)<<16 + (id%256)<<8); dport 200 marks incast flows
+ * (fct_analysis.py).  Only finished flows, in flow order. */
+static uint32_t hpcc_ip(uint32_t host) { return 0x0b000001u + ((host / 256) << 16) + ((host % 256) << 8); }
+
+static void write_hpcc_fct(FILE *f, const struct scenario *sc)
+{
+    const struct net *n = &sc->net;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *fl = &n->flows[i];
+        if (fl->finish_ps == SIMTIME_NEVER)
+            continue;
+        fprintf(f, "%08x %08x %u %u %llu %llu %llu %llu\n", hpcc_ip(fl->src), hpcc_ip(fl->dst), fl->sport,
+                sc->groups[fl->group].incast ? 200u : 100u, (unsigned long long)fl->size,
+                (unsigned long long)(fl->start_ps / PS_PER_NS),
+                (unsigned long long)((fl->finish_ps - fl->start_ps) / PS_PER_NS),
+                (unsigned long long)(fct_ideal(n, fl) / PS_PER_NS));
+    }
+}
+
+static void w_hpcc(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_hpcc_fct(f, sc); }
 static void w_tsv(FILE *f, const struct scenario *sc, const struct run_info *ri) { write_summary_tsv(f, sc, ri); }
 static void w_flows(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_flows_csv(f, sc); }
 static void w_queue(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_queue_csv(f, sc); }
@@ -463,6 +485,8 @@ int report_write(const struct scenario *sc, const struct run_info *ri, const cha
         write_file(dir, "flows.csv", sc, ri, w_flows, why, why_len) ||
         write_file(dir, "queue.csv", sc, ri, w_queue, why, why_len) ||
         write_file(dir, "fair_rate.csv", sc, ri, w_fair, why, why_len))
+        return -1;
+    if (sc->hpcc_fct && write_file(dir, "fct.txt", sc, ri, w_hpcc, why, why_len))
         return -1;
     if (sc->flow_series)
         return write_file(dir, "flow_rate.csv", sc, ri, w_frate, why, why_len);

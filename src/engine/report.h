@@ -6,6 +6,7 @@
  *   DIR/queue.csv       time series: data-queue bytes per switch egress port
  *   DIR/fair_rate.csv   time series: RoCC fair rate per CP (Gb/s)
  *   DIR/flow_rate.csv   time series: receive rate per flow (Gb/s), when sampled
+ *   DIR/fct.txt         with [output] hpcc_fct = true: the HPCC simulator's FCT format
  * and a human summary on stdout.  Each file is written to a temporary name
  * and renamed into place, so a failed run never leaves a half-written file.
  */

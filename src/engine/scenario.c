@@ -891,6 +891,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
             sc->fct_bins[sc->n_fct_bins++] = v;
         }
     }
+    TRY(cfg_bool(c, "output", "hpcc_fct", 0, &sc->hpcc_fct, err));
     uint64_t fs_max;
     TRY(cfg_u64(c, "sim", "flow_series_max", 4096, &fs_max, err));
     sc->flow_series = sc->net.n_flows <= fs_max;

@@ -45,6 +45,7 @@ struct scenario {
     simtime_t fct_start, fct_end; /* FCT statistics: flows starting in [start, end] */
     uint64_t *fct_bins;           /* upper edges of the size bins, ascending */
     uint32_t n_fct_bins;
+    int      hpcc_fct;            /* [output] hpcc_fct: also write fct.txt */
     struct cc_sel *ccs;           /* algorithm profiles and parameter blocks */
     struct topo_layout layout;    /* of the built-in datacenter fabrics (zero otherwise) */
     /* samples at t = k * sample_interval, k = 0..n_samples-1 */
