@@ -12,12 +12,19 @@
 #include "core/units.h"
 #include "engine/ccsel.h"
 #include "engine/fct.h"
+#include "engine/workload.h"
 #include "engine/metrics.h"
 #include "net/agent_rocc.h"
 
 #define ROCCSIM_VERSION "0.1.0"
 
 static const char *type_names[PKT_NTYPES] = { "data", "ack", "nack", "cnp", "pfc" };
+
+static int cmp_double_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
 
 /* JSON number: NaN/inf become null. */
 static void jnum(FILE *f, double v)
@@ -434,6 +441,33 @@ static void write_hpcc_fct(FILE *f, const struct scenario *sc)
     }
 }
 
+/* The run's flows as an HPCC simulator flow file (flows.txt): finite flows
+ * only, sorted by start (workload.c writes the format). */
+static int write_hpcc_flows(const struct scenario *sc, const char *dir, char *why, size_t why_len)
+{
+    const struct net *n = &sc->net;
+    struct wl_list l = { 0 };
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *fl = &n->flows[i];
+        if ((fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED))
+            continue;
+        struct wl_flow w = { fl->src, fl->dst, fl->size, fl->start_ps, (uint8_t)sc->groups[fl->group].incast };
+        if (fl->size == 0)
+            continue;
+        if (wl_list_push(&l, &w)) {
+            wl_list_free(&l);
+            snprintf(why, why_len, "out of memory");
+            return -1;
+        }
+    }
+    wl_sort_by_start(&l);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/flows.txt", dir);
+    int rc = wl_write_hpcc(&l, path, why, why_len);
+    wl_list_free(&l);
+    return rc;
+}
+
 static void w_hpcc(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_hpcc_fct(f, sc); }
 static void w_tsv(FILE *f, const struct scenario *sc, const struct run_info *ri) { write_summary_tsv(f, sc, ri); }
 static void w_flows(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_flows_csv(f, sc); }
@@ -488,6 +522,8 @@ int report_write(const struct scenario *sc, const struct run_info *ri, const cha
         return -1;
     if (sc->hpcc_fct && write_file(dir, "fct.txt", sc, ri, w_hpcc, why, why_len))
         return -1;
+    if (sc->hpcc_flows && write_hpcc_flows(sc, dir, why, why_len))
+        return -1;
     if (sc->flow_series)
         return write_file(dir, "flow_rate.csv", sc, ri, w_frate, why, why_len);
     /* Not sampled this time: a flow_rate.csv left by an earlier run in this
@@ -535,10 +571,31 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
     }
     fprintf(out, "\nswitch ports that carried data (measurement window):\n  %-14s %10s %10s %10s %7s %12s %9s %7s\n", "port", "q mean",
             "q p99", "q max", "util", "fair rate", "PFC xoff", "drops");
+    /* At most 20 rows: the busiest ports (by utilization, ties in port
+     * order); summary.json and summary.tsv have them all. */
+    uint32_t shown = 0, carried = 0;
+    double floor_util = -1;
+    for (uint32_t m = 0; m < sc->n_mon; m++)
+        carried += carried_data(sc, m);
+    if (carried > 20) {
+        double *u = malloc(carried * sizeof *u);
+        uint32_t k = 0;
+        for (uint32_t m = 0; u && m < sc->n_mon; m++)
+            if (carried_data(sc, m))
+                u[k++] = metrics_util(sc, m, t0, t1);
+        if (u) {
+            qsort(u, k, sizeof *u, cmp_double_desc);
+            floor_util = u[19];
+            free(u);
+        }
+    }
     for (uint32_t m = 0; m < sc->n_mon; m++) {
         const struct port *pt = &n->ports[sc->mon[m].port];
-        if (!carried_data(sc, m))
+        if (!carried_data(sc, m) || shown == 20)
             continue;
+        if (floor_util >= 0 && !(metrics_util(sc, m, t0, t1) >= floor_util))
+            continue;
+        shown++;
         struct qstats q;
         double fm, flo, fhi;
         metrics_queue(sc, m, t0, t1, &q);
@@ -549,12 +606,18 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
                 isnan(fm) ? "-" : units_fmt_rate(fm, b4, sizeof b4), (unsigned long long)pt->st.pfc_sent,
                 (unsigned long long)pt->st.drops);
     }
+    if (carried > shown)
+        fprintf(out, "  (%u busiest of %u ports; all in summary.json)\n", shown, carried);
     uint64_t created = 0, consumed = 0, dropped = 0;
     for (int t = 0; t < PKT_NTYPES; t++) {
         created += n->created[t];
         consumed += n->consumed[t];
         dropped += n->dropped[t];
     }
+    uint64_t below = fct_count_below_one(sc);
+    if (below)
+        fprintf(out, "\nWARNING: %llu flows finished faster than their ideal FCT (slowdown < 1): a model bug\n",
+                (unsigned long long)below);
     fprintf(out, "\npackets: %llu created, %llu delivered, %llu dropped, %u in flight at the end; conservation %s\n",
             (unsigned long long)created, (unsigned long long)consumed, (unsigned long long)dropped, n->pool.live,
             ri->conservation);

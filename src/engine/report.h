@@ -7,6 +7,7 @@
  *   DIR/fair_rate.csv   time series: RoCC fair rate per CP (Gb/s)
  *   DIR/flow_rate.csv   time series: receive rate per flow (Gb/s), when sampled
  *   DIR/fct.txt         with [output] hpcc_fct = true: the HPCC simulator's FCT format
+ *   DIR/flows.txt       with [output] hpcc_flows = true: the run's flows as an HPCC flow file
  * and a human summary on stdout.  Each file is written to a temporary name
  * and renamed into place, so a failed run never leaves a half-written file.
  */

@@ -15,6 +15,7 @@
 #include "core/units.h"
 #include "engine/ccsel.h"
 #include "engine/topology.h"
+#include "engine/traffic.h"
 #include "net/agent_rocc.h"
 
 #define TRY(x) do { if ((x) < 0) return -1; } while (0)
@@ -32,8 +33,8 @@ uint32_t scenario_node(const struct scenario *sc, const char *name)
 
 /* Expand "A0..A4 B5, h7" into node indices.  A range is PREFIX<i>..PREFIX<j>
  * with the same prefix.  Returns the count, or -1 with err. */
-static int expand_nodes(struct scenario *sc, const struct cfg_entry *e, uint32_t *out, uint32_t max,
-                        struct cfg_err *err)
+int scenario_nodes(struct scenario *sc, const struct cfg_entry *e, uint32_t *out, uint32_t max,
+                   struct cfg_err *err)
 {
     char buf[CFG_MAX_LINE + 1];
     snprintf(buf, sizeof buf, "%s", e->value);
@@ -618,8 +619,8 @@ static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *a
         free(dst);
         return cfg_section_errorf(err, c, sec, "out of memory");
     }
-    int ns = expand_nodes(sc, se, src, sc->net.n_nodes, err);
-    int nd = ns < 0 ? -1 : expand_nodes(sc, de, dst, sc->net.n_nodes, err);
+    int ns = scenario_nodes(sc, se, src, sc->net.n_nodes, err);
+    int nd = ns < 0 ? -1 : scenario_nodes(sc, de, dst, sc->net.n_nodes, err);
     int rc = nd < 0 ? -1 : 0;
     for (int i = 0; rc == 0 && i < ns; i++)
         if (sc->net.nodes[src[i]].kind != NODE_HOST)
@@ -671,16 +672,11 @@ static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *a
     if (rc == 0 && pairing == 1 && ns != nd)
         rc = cfg_errorf(err, de, "pairing = zip needs as many dst (%d) as src (%d)", nd, ns);
     if (rc == 0) {
-        struct group *g = realloc(sc->groups, (sc->n_groups + 1) * sizeof *g);
-        if (!g) {
+        int gi = scenario_add_group(sc, gname, cc, 0);
+        if (gi < 0) {
             rc = cfg_section_errorf(err, c, sec, "out of memory");
         } else {
-            sc->groups = g;
-            g = &sc->groups[sc->n_groups++];
-            memset(g, 0, sizeof *g);
-            snprintf(g->name, sizeof g->name, "%s", gname);
-            g->first = sc->net.n_flows;
-            g->algo = cc;
+            struct group *g = &sc->groups[gi];
             if (cc == CC_ROCC)
                 *any_rocc = 1;
             for (int i = 0; i < ns && rc == 0; i++) {
@@ -706,12 +702,7 @@ static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *a
                         f.window = window;
                         uint64_t line = sc->net.ports[sc->net.hosts[f.src].port].rate_bps;
                         f.app_rate_bps = frac > 0 ? (uint64_t)(frac * (double)line + 0.5) : app_rate;
-                        f.tp = &transport_line;      /* bound in ccsel_bind() */
-                        f.sport = (uint16_t)(10000 + sc->net.n_flows % 50000);
-                        /* 5-tuple hashes (RoCEv2: UDP dport 4791) for ECMP. */
-                        f.hash = mix64(((uint64_t)f.src << 40) ^ ((uint64_t)f.dst << 16) ^ f.sport ^ (4791ull << 56));
-                        f.rhash = mix64(((uint64_t)f.dst << 40) ^ ((uint64_t)f.src << 16) ^ (4791ull << 24) ^ ((uint64_t)f.sport << 56));
-                        if (net_add_flow(&sc->net, &f) == NONE32)
+                        if (scenario_add_flow(sc, &f) == NONE32)
                             rc = cfg_section_errorf(err, c, sec, "out of memory");
                     }
                 }
@@ -726,11 +717,43 @@ static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *a
     return rc;
 }
 
+uint32_t scenario_add_flow(struct scenario *sc, struct flow *f)
+{
+    f->tp = &transport_line;                 /* bound in ccsel_bind() */
+    f->sport = (uint16_t)(10000 + sc->net.n_flows % 50000);
+    /* 5-tuple hashes (RoCEv2: UDP dport 4791) for ECMP. */
+    f->hash = mix64(((uint64_t)f->src << 40) ^ ((uint64_t)f->dst << 16) ^ f->sport ^ (4791ull << 56));
+    f->rhash = mix64(((uint64_t)f->dst << 40) ^ ((uint64_t)f->src << 16) ^ (4791ull << 24) ^ ((uint64_t)f->sport << 56));
+    return net_add_flow(&sc->net, f);
+}
+
+int scenario_add_group(struct scenario *sc, const char *name, int algo, int incast)
+{
+    struct group *g = realloc(sc->groups, (sc->n_groups + 1) * sizeof *g);
+    if (!g)
+        return -1;
+    sc->groups = g;
+    g = &sc->groups[sc->n_groups];
+    memset(g, 0, sizeof *g);
+    snprintf(g->name, sizeof g->name, "%s", name);
+    g->first = sc->net.n_flows;
+    g->algo = algo;
+    g->incast = incast;
+    return (int)sc->n_groups++;
+}
+
 static void group_cb(const char *sec, void *arg)
 {
     struct flow_ctx *fc = arg;
     if (fc->rc == 0)
         fc->rc = build_group(fc->sc, sec, fc->dflt_cc, &fc->any_rocc, fc->err);
+}
+
+static void traffic_cb(const char *sec, void *arg)
+{
+    struct flow_ctx *fc = arg;
+    if (fc->rc == 0)
+        fc->rc = traffic_build(fc->sc, sec, fc->dflt_cc, &fc->any_rocc, fc->err);
 }
 
 /* ---------- monitors and sampling ---------- */
@@ -855,9 +878,14 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     TRY(cfg_enum(c, "cc", "algorithm", cc_algo_names, CC_ROCC, &dflt_cc, err));
     TRY(ccsel_read(sc, c, err));
     struct flow_ctx fc = { sc, err, 0, dflt_cc, 0 };
-    if (cfg_sections(c, "flows.", group_cb, &fc) == 0)
-        return cfg_section_errorf(err, c, "flows", "no flow groups: add a [flows.NAME] section");
+    size_t ng = cfg_sections(c, "flows.", group_cb, &fc);
     TRY(fc.rc);
+    ng += cfg_sections(c, "traffic.", traffic_cb, &fc);
+    TRY(fc.rc);
+    if (ng == 0)
+        return cfg_section_errorf(err, c, "flows", "no flows: add a [flows.NAME] or [traffic.NAME] section");
+    if (sc->net.n_flows == 0)
+        return cfg_section_errorf(err, c, "flows", "the flow groups and traffic sections made no flow");
     if (net_flows_ready(&sc->net))
         return cfg_section_errorf(err, c, "flows", "out of memory");
     TRY(build_rocc(sc, c, fc.any_rocc, err));
@@ -892,6 +920,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         }
     }
     TRY(cfg_bool(c, "output", "hpcc_fct", 0, &sc->hpcc_fct, err));
+    TRY(cfg_bool(c, "output", "hpcc_flows", 0, &sc->hpcc_flows, err));
     uint64_t fs_max;
     TRY(cfg_u64(c, "sim", "flow_series_max", 4096, &fs_max, err));
     sc->flow_series = sc->net.n_flows <= fs_max;

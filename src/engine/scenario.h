@@ -46,6 +46,7 @@ struct scenario {
     uint64_t *fct_bins;           /* upper edges of the size bins, ascending */
     uint32_t n_fct_bins;
     int      hpcc_fct;            /* [output] hpcc_fct: also write fct.txt */
+    int      hpcc_flows;          /* [output] hpcc_flows: also write flows.txt */
     struct cc_sel *ccs;           /* algorithm profiles and parameter blocks */
     struct topo_layout layout;    /* of the built-in datacenter fabrics (zero otherwise) */
     /* samples at t = k * sample_interval, k = 0..n_samples-1 */
@@ -64,6 +65,13 @@ struct scenario {
 /* Build from a loaded config (overrides already applied).  On error: -1,
  * err names file, line and key; the scenario is left freeable. */
 int  scenario_build(struct scenario *sc, struct cfg *cfg, struct cfg_err *err);
+/* A new flow group (flows added next belong to it); its index, or -1. */
+int      scenario_add_group(struct scenario *sc, const char *name, int algo, int incast);
+/* Add a flow (src, dst, size, start, rates, group set by the caller): fills
+ * the 5-tuple, ECMP hashes and transport placeholder.  NONE32 if no memory. */
+uint32_t scenario_add_flow(struct scenario *sc, struct flow *f);
+/* Expand a node list like "A0..A4 B5" (file/line errors from entry e). */
+int      scenario_nodes(struct scenario *sc, const struct cfg_entry *e, uint32_t *out, uint32_t max, struct cfg_err *err);
 /* Append a warning line (kept in sc->warnings, printed by the CLI). */
 void scenario_warn(struct scenario *sc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Run to the end; -1 with why on an internal failure (out of memory). */

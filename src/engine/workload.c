@@ -167,12 +167,12 @@ int cdf_load(struct cdf *c, const char *path, enum cdf_format fmt, char *err, si
             goto out;
         }
         if (n > 0 && x < size[n - 1]) {
-            errf(err, errlen, "%s:%ld: size %s is smaller than the previous point's %.17g", path, l.line, tok[0],
+            errf(err, errlen, "%s:%ld: size %s is smaller than the previous point's %.15g", path, l.line, tok[0],
                  size[n - 1]);
             goto out;
         }
         if (n > 0 && y < frac[n - 1]) {
-            errf(err, errlen, "%s:%ld: cumulative value %s is smaller than the previous point's %.17g", path, l.line,
+            errf(err, errlen, "%s:%ld: cumulative value %s is smaller than the previous point's %.15g", path, l.line,
                  tok[1], frac[n - 1]);
             goto out;
         }
@@ -209,14 +209,14 @@ int cdf_load(struct cdf *c, const char *path, enum cdf_format fmt, char *err, si
         if (last == 100) scale = 100;
         else if (last == 1) scale = 1;
         else {
-            errf(err, errlen, "%s:%ld: last cumulative value is %.17g; must be 1 (fraction) or 100 (percent)", path,
+            errf(err, errlen, "%s:%ld: last cumulative value is %.15g; must be 1 (fraction) or 100 (percent)", path,
                  lineno[n - 1], last);
             goto out;
         }
     } else {
         scale = fmt == CDF_PERCENT ? 100 : 1;
         if (last != scale) {
-            errf(err, errlen, "%s:%ld: last cumulative value is %.17g; must be %g in a %s file", path, lineno[n - 1],
+            errf(err, errlen, "%s:%ld: last cumulative value is %.15g; must be %g in a %s file", path, lineno[n - 1],
                  last, scale, fmt == CDF_PERCENT ? "percent" : "fraction");
             goto out;
         }
@@ -731,8 +731,8 @@ int wl_read_hpcc(struct wl_list *out, const char *path, uint32_t nhosts, char *e
         goto done;
     }
     if (got != count) {
-        errf(err, errlen, "%s:%ld: count %llu but %llu flow line%s follow", path, count_line,
-             (unsigned long long)count, (unsigned long long)got, got == 1 ? "" : "s");
+        errf(err, errlen, "%s:%ld: count %llu but %llu flow line%s", path, count_line,
+             (unsigned long long)count, (unsigned long long)got, got == 1 ? " follows" : "s follow");
         goto done;
     }
     sort_flows(out->v + n0, out->n - n0);

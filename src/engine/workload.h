@@ -46,12 +46,13 @@
  * POISSON BACKGROUND (wl_poisson).  HPCC traffic_gen.py's model: every
  *   source host is an independent Poisson process with mean inter-arrival
  *   gap mean_size * 8 / (link_bps * load), so each source offers `load` of
- *   its own link in bytes.  mean_size is cdf_mean(c, smp), the exact mean of
+ *   its own link in bytes (0 < load <= 1: a source cannot offer more than
+ *   its link carries).  mean_size is cdf_mean(c, smp), the exact mean of
  *   the sampling used (HPCC uses the trapezoid, < 1 byte off).  Arrivals are
  *   on the picosecond grid: the first at t0 + G_1, the next at + G_2, ...,
- *   each G rounded to the nearest ps; those in [t0, t1) are kept (HPCC drops
- *   an arrival whose *next* gap would pass the end; we keep every arrival
- *   before t1).  Destinations:
+ *   each exponential G rounded to the nearest ps (HPCC truncates to whole
+ *   ns); those in [t0, t1) are kept (HPCC also drops an arrival whose *next*
+ *   gap passes the end; we keep every arrival before t1).  Destinations:
  *     WL_ALL_TO_ALL   uniform over dsts other than the source (HPCC);
  *     WL_GROUPS       srcs and dsts must be disjoint sets; uniform over dsts
  *                     (RoCC §6.3: hosts behind two edge switches send to
@@ -80,9 +81,10 @@
  *   incast can share one list); on error the list keeps its old length.
  *   wl_poisson appends in source order, wl_incast in event order; call
  *   wl_sort_by_start before use.  Errors are one line in err (err may be
- *   NULL): "PATH:LINE: what" for files, "wl_poisson: what" otherwise.
+ *   NULL): "PATH:LINE: what" for files, "wl_poisson: what" /
+ *   "wl_incast: what" for the generators.
  *
- * HPCC FLOW FILES (HPCC simulation/mix/flow.txt, read by third.cc; written
+ * HPCC FLOW FILES (FLOW_FILE of HPCC simulation/scratch/third.cc; written
  *   by traffic_gen.py): line 1 is the flow count N, then N lines
  *   "src dst pg dport size start_s" sorted by start.  The reader checks
  *   the count, 6 integer/decimal fields, src != dst, ids < nhosts,
