@@ -5,6 +5,20 @@
 #include <math.h>
 #include <stdlib.h>
 
+const char *const port_class_names[PC_N] = { "edge_down", "edge_up", "agg_down", "agg_up", "core", "other" };
+
+enum port_class metrics_port_class(const struct net *n, uint32_t port)
+{
+    const struct node *me = &n->nodes[n->ports[port].node];
+    const struct node *peer = &n->nodes[n->ports[n->ports[port].peer].node];
+    switch (me->tier) {
+    case TIER_EDGE: return peer->kind == NODE_HOST ? PC_EDGE_DOWN : PC_EDGE_UP;
+    case TIER_AGG:  return peer->tier == TIER_EDGE ? PC_AGG_DOWN : PC_AGG_UP;
+    case TIER_CORE: return PC_CORE;
+    default:        return PC_OTHER;
+    }
+}
+
 int metrics_window(const struct scenario *sc, simtime_t t0, simtime_t t1, uint32_t *i0, uint32_t *i1)
 {
     if (sc->n_samples == 0)

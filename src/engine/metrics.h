@@ -31,6 +31,11 @@ void   metrics_fair(const struct scenario *sc, uint32_t m, simtime_t t0, simtime
  * quarter of the window.  In ps; NAN if no CP. */
 #define SETTLE_BLOCK_PS (200 * PS_PER_US)
 double metrics_fair_settle(const struct scenario *sc, uint32_t m, simtime_t t0, simtime_t t1, double band);
+/* Where a switch port sits in a tiered fabric (RoCC §6.3 reports CPs by
+ * tier: core / ingress edge / egress edge). */
+enum port_class { PC_EDGE_DOWN, PC_EDGE_UP, PC_AGG_DOWN, PC_AGG_UP, PC_CORE, PC_OTHER, PC_N };
+extern const char *const port_class_names[PC_N];
+enum port_class metrics_port_class(const struct net *n, uint32_t port);
 /* Busy fraction of the port (all frames, wire bytes) over [t0, t1]. */
 double metrics_util(const struct scenario *sc, uint32_t m, simtime_t t0, simtime_t t1);
 

@@ -174,10 +174,80 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
                 (unsigned long long)a->cp.n_md_fmin, (unsigned long long)a->cp.n_md_half,
                 (unsigned long long)a->cp.n_pi);
     }
+    /* Per tier of CP: ports, PFC, paused time, queues, utilization, and PFC
+     * pauses received per time segment (RoCC Fig. 17b uses 50 segments). */
+    fprintf(f, "\n  ],\n  \"tiers\": [");
+    int tfirst = 1;
+    for (int pc = 0; pc < PC_N; pc++) {
+        uint32_t cnt = 0;
+        uint64_t xs = 0, xr = 0;
+        double paused = 0, qsum = 0, usum = 0, qmax = 0;
+        for (uint32_t m = 0; m < sc->n_mon; m++) {
+            if ((int)metrics_port_class(n, sc->mon[m].port) != pc)
+                continue;
+            const struct port *pt = &n->ports[sc->mon[m].port];
+            struct qstats q;
+            metrics_queue(sc, m, t0, t1, &q);
+            cnt++;
+            xs += pt->st.pfc_sent;
+            xr += pt->st.pfc_rcvd;
+            paused += port_paused_s(pt);
+            qsum += isnan(q.mean) ? 0 : q.mean;
+            qmax = q.max > qmax ? q.max : qmax;
+            double u = metrics_util(sc, m, t0, t1);
+            usum += isnan(u) ? 0 : u;
+        }
+        if (!cnt)
+            continue;
+        fprintf(f, "%s\n    {\"tier\": \"%s\", \"ports\": %u, \"pfc_xoff_sent\": %llu, \"pfc_xoff_received\": %llu, "
+                   "\"paused_s\": ", tfirst ? "" : ",", port_class_names[pc], cnt, (unsigned long long)xs,
+                (unsigned long long)xr);
+        jnum(f, paused);
+        fprintf(f, ", \"queue_mean_bytes\": ");
+        jnum(f, qsum / cnt);
+        fprintf(f, ", \"queue_max_bytes\": ");
+        jnum(f, qmax);
+        fprintf(f, ", \"utilization_mean\": ");
+        jnum(f, usum / cnt);
+        fprintf(f, ", \"pfc_received_per_segment\": [");
+        uint32_t segs = sc->pfc_segments;
+        for (uint32_t s = 0; s < segs; s++) {
+            uint64_t tot = 0;
+            uint32_t a = (uint32_t)((uint64_t)s * (sc->n_samples - 1) / segs);
+            uint32_t b = (uint32_t)((uint64_t)(s + 1) * (sc->n_samples - 1) / segs);
+            for (uint32_t m = 0; m < sc->n_mon && sc->n_samples > 1; m++)
+                if ((int)metrics_port_class(n, sc->mon[m].port) == pc)
+                    tot += sc->s_pfc[(size_t)b * sc->n_mon + m] - sc->s_pfc[(size_t)a * sc->n_mon + m];
+            fprintf(f, "%s%llu", s ? ", " : "", (unsigned long long)tot);
+        }
+        fprintf(f, "]}");
+        tfirst = 0;
+    }
     fprintf(f, "\n  ],\n  \"fct\": {\"start_s\": ");
     jnum(f, (double)sc->fct_start / PS_PER_S);
     fprintf(f, ", \"end_s\": ");
     jnum(f, (double)sc->fct_end / PS_PER_S);
+    {
+        /* Flow-level average rate (size / FCT) of the finished flows in the
+         * FCT window: mean and standard deviation (RoCC Table 3). */
+        double s1 = 0, s2 = 0;
+        uint64_t k = 0;
+        for (uint32_t i = 0; i < n->n_flows; i++) {
+            const struct flow *fl = &n->flows[i];
+            if (fl->finish_ps == SIMTIME_NEVER || fl->start_ps < sc->fct_start || fl->start_ps > sc->fct_end ||
+                fl->finish_ps == fl->start_ps)
+                continue;
+            double r = (double)fl->size * 8.0 / ((double)(fl->finish_ps - fl->start_ps) / PS_PER_S);
+            s1 += r;
+            s2 += r * r;
+            k++;
+        }
+        double mean = k ? s1 / k : NAN, var = k > 1 ? (s2 - s1 * s1 / k) / (k - 1) : NAN;
+        fprintf(f, ", \"flows_finished\": %llu, \"flow_rate_mean_bps\": ", (unsigned long long)k);
+        jnum(f, mean);
+        fprintf(f, ", \"flow_rate_std_bps\": ");
+        jnum(f, var >= 0 ? sqrt(var) : NAN);
+    }
     fprintf(f, ", \"slowdown_below_1\": %llu, \"bins\": [", (unsigned long long)fct_count_below_one(sc));
     int first = 1;
     for (int kind = -1; kind <= 1; kind++) {

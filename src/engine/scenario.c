@@ -921,6 +921,11 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     }
     TRY(cfg_bool(c, "output", "hpcc_fct", 0, &sc->hpcc_fct, err));
     TRY(cfg_bool(c, "output", "hpcc_flows", 0, &sc->hpcc_flows, err));
+    uint64_t segs;
+    TRY(cfg_u64(c, "output", "pfc_segments", 50, &segs, err));   /* RoCC Fig. 17b: 50 segments */
+    if (segs < 1 || segs > 10000)
+        return cfg_errorf(err, cfg_find(c, "output", "pfc_segments"), "must be 1..10000");
+    sc->pfc_segments = (uint32_t)segs;
     uint64_t fs_max;
     TRY(cfg_u64(c, "sim", "flow_series_max", 4096, &fs_max, err));
     sc->flow_series = sc->net.n_flows <= fs_max;
