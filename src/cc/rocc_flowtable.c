@@ -96,6 +96,28 @@ int rocc_ft_init(struct rocc_flowtable *ft, const struct rocc_ft_params *p, void
     return 0;
 }
 
+int rocc_ft_rehash(struct rocc_flowtable *ft, void *storage, uint32_t capacity)
+{
+    if (!ft || !storage || rocc_ft_storage_bytes(capacity) == 0 || capacity <= ft->size)
+        return -1;
+    struct rocc_ft_entry *old = ft->e;
+    uint32_t oldcap = ft->mask + 1;
+    memset(storage, 0, rocc_ft_storage_bytes(capacity));
+    ft->e = storage;
+    ft->mask = capacity - 1;
+    ft->p.capacity = capacity;
+    ft->hand = 0;
+    for (uint32_t i = 0; i < oldcap; i++) {
+        if (old[i].count == 0)
+            continue;
+        uint32_t j = home(ft, old[i].key);
+        while (ft->e[j].count != 0)
+            j = (j + 1) & ft->mask;
+        ft->e[j] = old[i];
+    }
+    return 0;
+}
+
 /* Slot of key or UINT32_MAX; adds the slots inspected to *probes. */
 static uint32_t lookup(const struct rocc_flowtable *ft, uint64_t key, uint64_t *probes)
 {

@@ -110,6 +110,12 @@ void rocc_ft_on_dequeue(struct rocc_flowtable *ft, uint64_t key);
 size_t rocc_ft_select(struct rocc_flowtable *ft, uint64_t now_ps, uint32_t *out, size_t max);
 
 uint32_t rocc_ft_size(const struct rocc_flowtable *ft);
+/* Move every entry into new caller-owned storage of `capacity` slots (a
+ * power of two above the current size); the old storage is no longer used
+ * and may be freed.  Entries, counts and counters are kept (select then
+ * reports in the new slot order).  0, or -1 on bad arguments.  Lets a caller
+ * start small and grow a table only where many flows meet. */
+int rocc_ft_rehash(struct rocc_flowtable *ft, void *storage, uint32_t capacity);
 
 /* The entry of key, or NULL.  The pointer is valid until the next call that
  * modifies the table. */

@@ -4,11 +4,35 @@
 
 #include <stdlib.h>
 
+/* Double the flow table (and the CNP list) once it is half full: tables
+ * start small, so a fabric with thousands of CPs only spends memory where
+ * many flows meet.  Growth is amortized, not per packet. */
+static void rocc_grow(struct rocc_agent *a)
+{
+    uint32_t cap = a->ft.mask + 1;
+    if (a->ft.size * 2 < cap || cap >= a->ft_max)
+        return;
+    uint32_t ncap = cap * 2;
+    void *st = calloc(1, rocc_ft_storage_bytes(ncap));
+    uint32_t *refs = realloc(a->refs, ncap * sizeof *refs);
+    if (refs)
+        a->refs = refs;
+    if (!st || !refs || rocc_ft_rehash(&a->ft, st, ncap)) {
+        free(st);                        /* keep the old table: it still works */
+        return;
+    }
+    free(a->ft_storage);
+    a->ft_storage = st;
+    a->refs_cap = ncap;
+}
+
 static void rocc_enq(struct net *n, void *st, uint32_t port, const struct packet *p)
 {
     struct rocc_agent *a = st;
-    if (p->type == PKT_DATA)
+    if (p->type == PKT_DATA) {
+        rocc_grow(a);
         rocc_ft_on_enqueue(&a->ft, p->flow, p->flow, n->el.now);
+    }
 }
 
 static void rocc_deq(struct net *n, void *st, uint32_t port, struct packet *p)
@@ -70,10 +94,15 @@ uint32_t rocc_agent_attach(struct net *n, uint32_t port, const struct rocc_cp_pa
     a->cnp_at_fmax = cnp_at_fmax;
     rocc_cp_init(&a->cp, prm);
     a->last_f = (uint32_t)a->cp.f;
-    a->refs_cap = ftp->capacity;
+    /* Start at 64 slots (or the whole table if it is smaller) and grow. */
+    struct rocc_ft_params p0 = *ftp;
+    a->ft_max = ftp->capacity;
+    if (p0.capacity > 64)
+        p0.capacity = 64;
+    a->refs_cap = p0.capacity;
     a->refs = malloc(a->refs_cap * sizeof *a->refs);
-    a->ft_storage = calloc(1, rocc_ft_storage_bytes(ftp->capacity));
-    if (!a->refs || !a->ft_storage || rocc_ft_init(&a->ft, ftp, a->ft_storage)) {
+    a->ft_storage = calloc(1, rocc_ft_storage_bytes(p0.capacity));
+    if (!a->refs || !a->ft_storage || rocc_ft_init(&a->ft, &p0, a->ft_storage)) {
         rocc_agent_free(a);
         return NONE32;
     }

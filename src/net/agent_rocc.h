@@ -27,6 +27,7 @@ struct rocc_agent {
     void *ft_storage;
     uint32_t *refs;
     uint32_t refs_cap;
+    uint32_t ft_max;           /* the table doubles while half full, up to this */
     uint32_t port, cp_id, id;        /* id: this agent's index in net->agents */
     int cnp_at_fmax;
     uint32_t last_f;           /* ΔF units */

@@ -466,9 +466,41 @@ TEST(etrap_finds_elephant_among_mice)
     CHECK(hits2 >= 490);
 }
 
+/* Growing a QUEUE table keeps every flow and its packet count, and the
+ * grown table keeps working (dequeues erase at 0, select lists all). */
+TEST(rehash_keeps_entries)
+{
+    static struct rocc_ft_entry small[8], big[64];
+    struct rocc_flowtable ft;
+    struct rocc_ft_params p;
+    rocc_ft_params_default(&p, ROCC_FT_QUEUE, 8, 40000000);
+    CHECK_EQ(rocc_ft_init(&ft, &p, small), 0);
+    for (uint64_t k = 1; k <= 6; k++)
+        for (uint64_t c = 0; c < k; c++)
+            rocc_ft_on_enqueue(&ft, k * 1000003, (uint32_t)k, 0);
+    CHECK_EQ(rocc_ft_size(&ft), 6);
+    CHECK_EQ(rocc_ft_rehash(&ft, big, 4), -1);          /* not a power of two above size */
+    CHECK_EQ(rocc_ft_rehash(&ft, big, 64), 0);
+    CHECK_EQ(rocc_ft_size(&ft), 6);
+    for (uint64_t k = 1; k <= 6; k++) {
+        const struct rocc_ft_entry *e = rocc_ft_find(&ft, k * 1000003);
+        CHECK(e != NULL);
+        CHECK_EQ(e->count, k);
+        CHECK_EQ(e->ref, k);
+    }
+    for (uint64_t k = 7; k <= 30; k++)                  /* room beyond the old capacity */
+        rocc_ft_on_enqueue(&ft, k * 1000003, (uint32_t)k, 0);
+    CHECK_EQ(rocc_ft_size(&ft), 30);
+    rocc_ft_on_dequeue(&ft, 1 * 1000003);               /* count 1 -> erased */
+    CHECK(rocc_ft_find(&ft, 1 * 1000003) == NULL);
+    uint32_t refs[64];
+    CHECK_EQ(rocc_ft_select(&ft, 0, refs, 64), 29);
+}
+
 int main(void)
 {
     test_binary_ = "test_rocc_flowtable";
+    RUN(rehash_keeps_entries);
     RUN(storage_and_init_checks);
     RUN(queue_counts_and_erase_at_zero);
     RUN(queue_full_table);
