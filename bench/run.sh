@@ -10,8 +10,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 machine="$(uname -m) $(nproc)cpu $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' | tr -s ' ')"
-[ -f bench/results.tsv ] || printf 'date\tcommit\tbenchmark\tsim_s\twall_s\tevents\thops\tMhops_per_s\tns_per_event\tevents_per_hop\tpeak_rss_mb\tmachine\n' > bench/results.tsv
-printf '%-24s %8s %8s %12s %12s %9s %9s %9s %8s\n' benchmark sim_ms wall_s events hops Mhops/s ns/event ev/hop RSS_MB
+[ -f bench/results.tsv ] || printf 'date\tcommit\tbenchmark\tsim_s\twall_s\tevents\thops\tMhops_per_s\tns_per_event\tevents_per_hop\tpeak_rss_mb\tmachine\n' > bench/results.tsv  # M events/s = 1000 / ns_per_event
+printf '%-26s %8s %8s %12s %12s %9s %9s %9s %9s %8s\n' benchmark sim_ms wall_s events hops Mevents/s Mhops/s ns/event ev/hop RSS_MB
 for ini in bench/*.ini; do
     name=$(basename "$ini" .ini)
     "$SIM" run "$ini" -o "$out/$name" > "$out/$name.txt"
@@ -21,9 +21,9 @@ for ini in bench/*.ini; do
     events=$(grep -m1 '"events":' "$out/$name/summary.json" | tr -dc 0-9)
     hops=$(grep -m1 '"hops":' "$out/$name/summary.json" | tr -dc 0-9)
     dur=$(grep -m1 '"duration_s":' "$out/$name/summary.json" | sed 's/.*: *\([0-9.e-]*\).*/\1/')
-    read -r sim_ms mhops nsev evhop < <(awk -v d="$dur" -v w="$wall" -v e="$events" -v h="$hops" \
-        'BEGIN { printf "%.1f %.2f %.1f %.2f\n", d*1000, h/w/1e6, w*1e9/e, e/h }')
-    printf '%-24s %8s %8s %12s %12s %9s %9s %9s %8s\n' "$name" "$sim_ms" "$wall" "$events" "$hops" "$mhops" "$nsev" "$evhop" "$rss"
+    read -r sim_ms mev mhops nsev evhop < <(awk -v d="$dur" -v w="$wall" -v e="$events" -v h="$hops" \
+        'BEGIN { printf "%.3f %.2f %.2f %.1f %.2f\n", d*1000, e/w/1e6, h/w/1e6, w*1e9/e, e/h }')
+    printf '%-26s %8s %8s %12s %12s %9s %9s %9s %9s %8s\n' "$name" "$sim_ms" "$wall" "$events" "$hops" "$mev" "$mhops" "$nsev" "$evhop" "$rss"
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$commit" "$name" "$dur" "$wall" \
         "$events" "$hops" "$mhops" "$nsev" "$evhop" "$rss" "$machine" >> bench/results.tsv
 done
