@@ -7,11 +7,12 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "engine/fct.h"
 #include "engine/metrics.h"
 #include "net/agent_rocc.h"
 
 enum unit { U_RATE, U_BYTES, U_TIME, U_NUM, U_FRAC };
-enum sel { SEL_NONE, SEL_GROUP, SEL_PORT };
+enum sel { SEL_NONE, SEL_GROUP, SEL_PORT, SEL_TRAFFIC };
 enum op { OP_TOL, OP_GE, OP_LE, OP_RANGE, OP_EQ };
 
 static const struct metric_def {
@@ -27,12 +28,15 @@ static const struct metric_def {
     { "drops", U_NUM, SEL_NONE },       { "pfc_pauses", U_NUM, SEL_NONE },
     { "timeouts", U_NUM, SEL_NONE },    { "retx_bytes", U_BYTES, SEL_NONE },
     { "cnps", U_NUM, SEL_NONE },
+    { "fct_avg", U_TIME, SEL_TRAFFIC },      { "fct_p99", U_TIME, SEL_TRAFFIC },
+    { "slowdown_avg", U_NUM, SEL_TRAFFIC },  { "slowdown_p99", U_NUM, SEL_TRAFFIC },
 };
 
 struct expect {
     const struct metric_def *m;
     char key[160], target[96];
     uint32_t group;          /* NONE32 = all */
+    int      traffic;        /* SEL_TRAFFIC: -1 all, 0 background, 1 incast */
     uint32_t mon;
     simtime_t t0, t1;
     enum op op;
@@ -164,13 +168,25 @@ static void parse_one(const struct cfg_entry *e, void *arg)
             x.m = &metrics[i];
     if (!x.m) {
         pc->rc = cfg_errorf(pc->err, e, "unknown metric '%s' (rate, rate_mean, jain, completed, queue_mean, "
-                            "queue_p99, queue_max, fair_rate, settle, util, drops, pfc_pauses, timeouts, retx_bytes, cnps)",
+                            "queue_p99, queue_max, fair_rate, settle, util, drops, pfc_pauses, timeouts, retx_bytes, cnps, "
+                            "fct_avg, fct_p99, slowdown_avg, slowdown_p99)",
                             name ? name : "");
         return;
     }
     if (extra) {
         pc->rc = cfg_errorf(pc->err, e, "unexpected '%s' (write METRIC SELECTOR @ T0..T1)", extra);
         return;
+    }
+    if (x.m->sel == SEL_TRAFFIC) {
+        if (at) {
+            pc->rc = cfg_errorf(pc->err, e, "%s covers the flows of the [fct] window; it takes no '@' window", x.m->name);
+            return;
+        }
+        if (!sel || (strcmp(sel, "all") && strcmp(sel, "background") && strcmp(sel, "incast"))) {
+            pc->rc = cfg_errorf(pc->err, e, "%s needs 'all', 'background' or 'incast'", x.m->name);
+            return;
+        }
+        x.traffic = !strcmp(sel, "all") ? -1 : !strcmp(sel, "incast");
     }
     if (x.m->sel == SEL_NONE && at) {
         pc->rc = cfg_errorf(pc->err, e, "%s counts the whole run; it takes no '@ T0..T1' window", x.m->name);
@@ -319,7 +335,12 @@ int expect_eval(const struct expectations *ex, const struct scenario *sc, struct
             }
             free(rates);
         } else {
-            if (!strcmp(mn, "completed")) {
+            if (x->m->sel == SEL_TRAFFIC) {
+                struct fct_stats st;
+                fct_bin_stats(sc, x->traffic, 0, UINT64_MAX, sc->fct_start, sc->fct_end, &st);
+                v = !strcmp(mn, "fct_avg") ? st.avg * PS_PER_S : !strcmp(mn, "fct_p99") ? st.p99 * PS_PER_S
+                  : !strcmp(mn, "slowdown_avg") ? st.s_avg : st.s_p99;
+            } else if (!strcmp(mn, "completed")) {
                 uint32_t done = 0;
                 for (uint32_t k = 0; k < fc; k++)
                     done += (n->flows[f0 + k].flags & FL_RX_DONE) != 0;

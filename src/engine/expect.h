@@ -7,6 +7,9 @@
  *                                                      (SELECTOR: a port "SW->NEXT")
  *              drops, pfc_pauses, timeouts, retx_bytes, cnps
  *                                                      (no selector; whole run)
+ *              fct_avg, fct_p99, slowdown_avg, slowdown_p99
+ *                                                      (SELECTOR: all, background or incast;
+ *                                                       the flows of the [fct] window)
  *   T0..T1     window (default: [sim] measure_start..measure_end)
  *   TARGET     X ±TOL | X +- TOL   (TOL absolute, or a % of X)
  *              >= X | <= X | X..Y  | X  (exact)

@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 ini=tests/scenario/data/traffic-rocc-fattree.ini
 ok() { if eval "$2"; then echo "PASS traffic.$1"; else echo "FAIL traffic.$1"; shift 2; [ $# -gt 0 ] && cat "$@"; fi; }
 "$ROCCSIM" run "$ini" -q -o "$tmp/a" >"$tmp/a.log" 2>&1; rc=$?
-ok runs "[ $rc -eq 0 ] && [ -s $tmp/a/summary.json ]" "$tmp/a.log"
+ok runs "[ $rc -eq 0 ] && [ -s $tmp/a/summary.json ] && grep -q '^PASS  slowdown_avg' $tmp/a.log" "$tmp/a.log"
 ok conservation "grep -q '\"conservation\": \"ok\"' $tmp/a/summary.json"
 ok no_slowdown_below_1 "grep -q '\"slowdown_below_1\": 0,' $tmp/a/summary.json"
 ok has_incast_bins "grep -q '\"traffic\": \"incast\"' $tmp/a/summary.json"
