@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/sweep.h"
 #include "engine/config.h"
 #include "engine/expect.h"
 #include "engine/report.h"
@@ -22,6 +23,7 @@
 
 static const char usage[] =
     "usage: roccsim run SCENARIO.ini [-o DIR] [--set SECTION.KEY=VALUE]... [-q]\n"
+    "       roccsim sweep SWEEP.ini [-o DIR] [-j JOBS]   (also under mpirun / Slurm arrays)\n"
     "       roccsim help | --help | --version\n"
     "\n"
     "Runs a packet-level simulation of an RDMA fabric (RoCEv2, PFC) with the RoCC\n"
@@ -193,6 +195,16 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "run"))
         return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "sweep")) {
+        /* Children are this same binary: find it by /proc/self/exe. */
+        char self[4096];
+        ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (k <= 0)
+            snprintf(self, sizeof self, "%s", argv[0]);
+        else
+            self[k] = 0;
+        return cmd_sweep(argc - 2, argv + 2, self);
+    }
     fprintf(stderr, "roccsim: unknown command '%s'\n%s", argv[1], usage);
     return 2;
 }
