@@ -45,7 +45,7 @@ done
 column -t -s "$(printf '\t')" "$out/table.tsv" > "$out/table.txt" 2>/dev/null || cp "$out/table.tsv" "$out/table.txt"
 cat "$out/table.txt"
 if command -v gnuplot >/dev/null && [ -n "$plotq" ]; then
-    for term in "pngcairo size 1100,800 font 'sans,10'" "svg size 1100,800 dynamic"; do
+    for term in "pngcairo size 1100,800 font 'sans,10' noenhanced" "svg size 1100,800 dynamic noenhanced"; do
         ext=png; case $term in svg*) ext=svg ;; esac
         gnuplot 2>/dev/null <<GP || true
 set terminal $term

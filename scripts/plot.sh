@@ -31,7 +31,7 @@ if [ -f "$dir/flow_rate.csv" ]; then
     fi
 fi
 panels=1; [ -n "$fplot" ] && panels=$((panels + 1)); [ -n "$rplot" ] && panels=$((panels + 1))
-for term in "pngcairo size 1100,$((300 * panels + 60)) font 'sans,10'" "svg size 1100,$((300 * panels + 60)) dynamic"; do
+for term in "pngcairo size 1100,$((300 * panels + 60)) font 'sans,10' noenhanced" "svg size 1100,$((300 * panels + 60)) dynamic noenhanced"; do
     ext=png; case $term in svg*) ext=svg ;; esac
     if ! gnuplot 2>/dev/null <<GP
 set terminal $term

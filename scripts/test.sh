@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # scripts/test.sh -- the project's test command (README, .ci/run).
 # Installs the build and test dependencies if missing (Debian 12, idempotent:
-# gcc, make, valgrind, Open MPI for the sweep test), builds
-# with warnings as errors, runs every test twice -- normal build and
+# gcc, make, valgrind, Open MPI for the sweep test, gnuplot for the plot test),
+# builds with warnings as errors, runs every test twice -- normal build and
 # AddressSanitizer+UndefinedBehaviorSanitizer build -- and ends with one line
 # "N passed, N failed" summing both passes.
 set -u
 cd "$(dirname "$0")/.."
 need=""
-for p in gcc make libc6-dev valgrind openmpi-bin; do
+for p in gcc make libc6-dev valgrind openmpi-bin gnuplot-nox; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 if [ -n "$need" ]; then

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/plot.h"
 #include "cli/sweep.h"
 #include "engine/config.h"
 #include "engine/expect.h"
@@ -24,6 +25,7 @@
 static const char usage[] =
     "usage: roccsim run SCENARIO.ini [-o DIR] [--set SECTION.KEY=VALUE]... [-q]\n"
     "       roccsim sweep SWEEP.ini [-o DIR] [-j JOBS]   (also under mpirun / Slurm arrays)\n"
+    "       roccsim plot [-o PREFIX] RUN_DIR...          (PNG + SVG via gnuplot)\n"
     "       roccsim help | --help | --version\n"
     "\n"
     "Runs a packet-level simulation of an RDMA fabric (RoCEv2, PFC) with the RoCC\n"
@@ -195,6 +197,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "run"))
         return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "plot"))
+        return cmd_plot(argc - 2, argv + 2);
     if (!strcmp(argv[1], "sweep")) {
         /* Children are this same binary: find it by /proc/self/exe. */
         char self[4096];

@@ -538,6 +538,61 @@ static int write_hpcc_flows(const struct scenario *sc, const char *dir, char *wh
     return rc;
 }
 
+/* fct.tsv: the FCT statistics per traffic kind and size bin (as in
+ * summary.json's "fct" object), one row each, for plotting. */
+static void write_fct_tsv(FILE *f, const struct scenario *sc)
+{
+    fputs("traffic\tsize_gt\tsize_le\tflows\tfct_avg_s\tfct_p50_s\tfct_p90_s\tfct_p99_s\tfct_p999_s\t"
+          "slowdown_avg\tslowdown_p50\tslowdown_p90\tslowdown_p99\tslowdown_p999\n", f);
+    for (int kind = -1; kind <= 1; kind++) {
+        uint64_t lo = 0;
+        for (uint32_t b = 0; b <= sc->n_fct_bins; b++) {
+            uint64_t hi = b < sc->n_fct_bins ? sc->fct_bins[b] : UINT64_MAX;
+            struct fct_stats st;
+            fct_bin_stats(sc, kind, lo, hi, sc->fct_start, sc->fct_end, &st);
+            if (st.count)
+                fprintf(f, "%s\t%llu\t%s%llu\t%llu\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\n",
+                        kind < 0 ? "all" : kind ? "incast" : "background", (unsigned long long)lo,
+                        hi == UINT64_MAX ? "inf" : "", hi == UINT64_MAX ? 0ull : (unsigned long long)hi,
+                        (unsigned long long)st.count, st.avg, st.p50, st.p90, st.p99, st.p999, st.s_avg, st.s_p50,
+                        st.s_p90, st.s_p99, st.s_p999);
+            lo = hi;
+        }
+    }
+}
+
+/* tiers.tsv: PFC and queues per tier of switch ports (summary.json "tiers"). */
+static void write_tiers_tsv(FILE *f, const struct scenario *sc)
+{
+    const struct net *n = &sc->net;
+    fputs("tier\tports\tpfc_xoff_sent\tpfc_xoff_received\tpaused_s\tqueue_mean_bytes\tutilization_mean\n", f);
+    for (int pc = 0; pc < PC_N; pc++) {
+        uint32_t cnt = 0;
+        uint64_t xs = 0, xr = 0;
+        double paused = 0, qsum = 0, usum = 0;
+        for (uint32_t m = 0; m < sc->n_mon; m++) {
+            if ((int)metrics_port_class(n, sc->mon[m].port) != pc)
+                continue;
+            const struct port *pt = &n->ports[sc->mon[m].port];
+            struct qstats q;
+            metrics_queue(sc, m, sc->measure_start, sc->measure_end, &q);
+            double u = metrics_util(sc, m, sc->measure_start, sc->measure_end);
+            cnt++;
+            xs += pt->st.pfc_sent;
+            xr += pt->st.pfc_rcvd;
+            paused += port_paused_s(pt);
+            qsum += isnan(q.mean) ? 0 : q.mean;
+            usum += isnan(u) ? 0 : u;
+        }
+        if (cnt)
+            fprintf(f, "%s\t%u\t%llu\t%llu\t%.9g\t%.6g\t%.6f\n", port_class_names[pc], cnt, (unsigned long long)xs,
+                    (unsigned long long)xr, paused, qsum / cnt, usum / cnt);
+    }
+}
+
+static void w_fcttsv(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_fct_tsv(f, sc); }
+static void w_tiers(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_tiers_tsv(f, sc); }
+
 static void w_hpcc(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_hpcc_fct(f, sc); }
 static void w_tsv(FILE *f, const struct scenario *sc, const struct run_info *ri) { write_summary_tsv(f, sc, ri); }
 static void w_flows(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_flows_csv(f, sc); }
@@ -586,6 +641,8 @@ int report_write(const struct scenario *sc, const struct run_info *ri, const cha
     }
     if (write_file(dir, "summary.json", sc, ri, w_summary, why, why_len) ||
         write_file(dir, "summary.tsv", sc, ri, w_tsv, why, why_len) ||
+        write_file(dir, "fct.tsv", sc, ri, w_fcttsv, why, why_len) ||
+        write_file(dir, "tiers.tsv", sc, ri, w_tiers, why, why_len) ||
         write_file(dir, "flows.csv", sc, ri, w_flows, why, why_len) ||
         write_file(dir, "queue.csv", sc, ri, w_queue, why, why_len) ||
         write_file(dir, "fair_rate.csv", sc, ri, w_fair, why, why_len))

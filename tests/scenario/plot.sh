@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# roccsim plot (issue 4): two runs of generated traffic into one figure
+# (PNG and SVG, non-empty, the SVG names both runs); bad input exits 2.
+set -u
+cd "$(dirname "$0")/../.."
+ROCCSIM=${ROCCSIM:-build/roccsim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { if eval "$2"; then echo "PASS plot.$1"; else echo "FAIL plot.$1"; shift 2; [ $# -gt 0 ] && cat "$@"; fi; }
+"$ROCCSIM" plot >"$tmp/noarg.log" 2>&1; rc=$?
+ok no_args_exit_2 "[ $rc -eq 2 ]" "$tmp/noarg.log"
+mkdir -p "$tmp/empty"
+"$ROCCSIM" plot "$tmp/empty" >"$tmp/empty.log" 2>&1; rc=$?
+ok not_a_run_dir "[ $rc -eq 2 ] && grep -q 'not a roccsim run directory' $tmp/empty.log" "$tmp/empty.log"
+if ! command -v gnuplot >/dev/null; then echo "gnuplot not installed: plot rendering test skipped"; exit 0; fi
+for a in rocc dcqcn; do
+    "$ROCCSIM" run tests/scenario/data/traffic-rocc-fattree.ini -q -o "$tmp/$a" --set cc.algorithm=$a >/dev/null 2>&1
+done
+"$ROCCSIM" plot -o "$tmp/fig" "$tmp/rocc" "$tmp/dcqcn" >"$tmp/plot.log" 2>&1; rc=$?
+ok renders "[ $rc -eq 0 ] && [ -s $tmp/fig.png ] && [ -s $tmp/fig.svg ]" "$tmp/plot.log"
+ok png_signature "head -c 8 $tmp/fig.png | od -An -tx1 | tr -d ' \n' | grep -q 89504e470d0a1a0a"
+ok svg_names_runs "grep -q '>rocc<' $tmp/fig.svg && grep -q '>dcqcn<' $tmp/fig.svg" 
