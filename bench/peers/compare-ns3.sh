@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# bench/peers/compare-ns3.sh [SIM_TIME] -- roccsim vs ns-3 on benchmark 1
+# (16 x 100 Gb/s senders -> 1 switch -> 1 receiver).  A benchmark, not a test.
+#
+#   1. installs Debian's libns3-dev (ns-3.37) if missing (apt-get, as root
+#      or through sudo);
+#   2. builds roccsim (top-level make) and the ns-3 peer (bench/peers/ns3);
+#   3. runs bench/dumbbell-16x100g.ini with --set sim.duration=SIM_TIME and
+#      the ns-3 peer with --duration=SIM_TIME (default 20ms);
+#   4. prints both simulators' packet-hops per wall second and the ratio
+#      roccsim / ns-3.
+#
+# Environment:
+#   REPEAT=3        roccsim runs (short); the median hops/s is used
+#   NS3_REPEAT=1    ns-3 runs (about 1 s of wall per simulated ms here)
+#   NS3_ARGS=...    extra arguments for the peer, e.g. "--load=0.0625" (fair
+#                   share, no loss) or "--transport=dctcp"; see README.md
+#   ROCCSIM=path    roccsim binary (default build/roccsim, built if missing)
+set -eu
+cd "$(dirname "$0")/../.."
+SIM_TIME=${1:-20ms}
+REPEAT=${REPEAT:-3}
+NS3_REPEAT=${NS3_REPEAT:-1}
+NS3_ARGS=${NS3_ARGS:-}
+ROCCSIM=${ROCCSIM:-build/roccsim}
+PEER=build/peers/ns3/dumbbell
+INI=bench/dumbbell-16x100g.ini
+
+# 1. ns-3 from Debian (idempotent).
+need=""
+for p in libns3-dev g++ make; do
+    dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
+done
+if [ -n "$need" ]; then
+    echo "installing:$need"
+    if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
+fi
+
+# 2. Builds.
+if [ "$ROCCSIM" = build/roccsim ]; then
+    make -s all
+fi
+make -s -C bench/peers/ns3 BUILD="$PWD/build/peers/ns3"
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+machine="$(uname -m), $(nproc) cpu, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' | tr -s ' ')"
+echo "machine: $machine"
+echo "simulated time: $SIM_TIME"
+echo
+
+# 3a. roccsim: its own report line gives hops/s over its own wall clock
+# (scenario build + run); events and hops come from summary.json.
+: > "$out/roccsim.hps"
+for i in $(seq "$REPEAT"); do
+    # Exit 1 is a failed [expect] check (the rate check needs the flows to
+    # have converged, which a very short SIM_TIME may not give): speed is
+    # still measured.  Anything else is an error.
+    rc=0
+    "$ROCCSIM" run "$INI" --set "sim.duration=$SIM_TIME" -o "$out/roccsim" > "$out/roccsim.txt" 2> "$out/roccsim.err" || rc=$?
+    if [ "$rc" -gt 1 ]; then cat "$out/roccsim.txt" "$out/roccsim.err"; exit "$rc"; fi
+    sed -n 's/.*(\([0-9.]*\) M hops\/s.*/\1/p' "$out/roccsim.txt" | head -n 1 >> "$out/roccsim.hps"
+done
+r_line=$(grep -m1 '^  simulated' "$out/roccsim.txt")
+r_events=$(grep -m1 '"events":' "$out/roccsim/summary.json" | tr -dc 0-9)
+r_hops=$(grep -m1 '"hops":' "$out/roccsim/summary.json" | tr -dc 0-9)
+r_rss=$(echo "$r_line" | sed -n 's/.*peak RSS \([0-9.]*\) MB.*/\1/p')
+r_mhps=$(median < "$out/roccsim.hps")
+
+# 3b. ns-3 peer: hops/s over Simulator::Run() only (setup excluded, in
+# ns-3's favour).
+: > "$out/ns3.hps"
+for i in $(seq "$NS3_REPEAT"); do
+    # shellcheck disable=SC2086
+    "$PEER" --duration="$SIM_TIME" $NS3_ARGS > "$out/ns3.txt"
+    sed -n 's/^RESULT.* hops_per_s=\([0-9.]*\).*/\1/p' "$out/ns3.txt" | awk '{ print $1 / 1e6 }' >> "$out/ns3.hps"
+done
+res=$(grep -m1 '^RESULT' "$out/ns3.txt")
+field() { echo "$res" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+n_events=$(field events); n_hops=$(field hops); n_rss=$(field rss_mb); n_nsev=$(field ns_per_event)
+n_mhps=$(median < "$out/ns3.hps")
+
+echo "roccsim ($INI, RoCC; last of $REPEAT run(s), the table has the median hops/s):"
+echo "$r_line" | sed 's/^ */  /'
+echo "$(head -n 1 "$out/ns3.txt") (last of $NS3_REPEAT run(s)):"
+sed -n '2,10p' "$out/ns3.txt"
+echo
+printf '%-8s %12s %12s %10s %10s %9s %8s\n' sim events hops Mhops/s ns/event ev/hop RSS_MB
+awk -v e="$r_events" -v h="$r_hops" -v m="$r_mhps" -v rss="$r_rss" 'BEGIN {
+    printf "%-8s %12d %12d %10.3f %10.1f %9.2f %8s\n", "roccsim", e, h, m, 1000 * h / (m * e), e / h, rss }'
+awk -v e="$n_events" -v h="$n_hops" -v m="$n_mhps" -v ns="$n_nsev" -v rss="$n_rss" 'BEGIN {
+    printf "%-8s %12d %12d %10.3f %10s %9.2f %8s\n", "ns-3", e, h, m, ns, e / h, rss }'
+awk -v a="$r_mhps" -v b="$n_mhps" 'BEGIN { printf "\nratio roccsim/ns-3 (packet-hops per wall second): %.1fx\n", a / b }'
