@@ -19,6 +19,7 @@
 #include "cli/sweep.h"
 #include "engine/config.h"
 #include "engine/expect.h"
+#include "engine/fct.h"
 #include "engine/report.h"
 #include "engine/scenario.h"
 
@@ -162,10 +163,14 @@ static int cmd_run(int argc, char **argv)
                    res[i].measured);
     } else {
         report_print(&sc, &ri, stdout);
-        printf("\noutputs: %s/{summary.json,summary.tsv,flows.csv,queue.csv,fair_rate.csv%s}\n", dir,
-               sc.flow_series ? ",flow_rate.csv" : "");
+        printf("\noutputs: %s/{summary.json,summary.tsv,flows.csv,fct.tsv,tiers.tsv,queue.csv,fair_rate.csv%s%s%s}\n",
+               dir, sc.flow_series ? ",flow_rate.csv" : "", sc.hpcc_fct ? ",fct.txt" : "", sc.hpcc_flows ? ",flows.txt" : "");
     }
     free(res);
+    uint64_t below = fct_count_below_one(&sc);
+    if (below)
+        fprintf(stderr, "roccsim: warning: %llu flows finished faster than their ideal FCT (slowdown < 1): "
+                        "a model bug, please report it\n", (unsigned long long)below);
     if (cons_bad) {
         fprintf(stderr, "roccsim: %s\n", cons);
         rc = 3;

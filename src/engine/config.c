@@ -285,7 +285,7 @@ static int is_alnum(int ch)
     return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
 }
 static int sec_char(int ch) { return is_alnum(ch) || (ch && strchr("_.-", ch)); }
-static int key_char(int ch) { return is_alnum(ch) || (ch && strchr("_.:@()->", ch)); }
+static int key_char(int ch) { return is_alnum(ch) || (ch && strchr("_.:@()->#", ch)); }
 
 /* Control characters (other than tab) are never allowed; -1 if none. */
 static long find_ctrl(const char *s, size_t n)

@@ -20,10 +20,13 @@
 
 static const char *type_names[PKT_NTYPES] = { "data", "ack", "nack", "cnp", "pfc" };
 
-static int cmp_double_desc(const void *a, const void *b)
+/* Utilization descending, then port order (stable and deterministic). */
+static int cmp_busy(const void *a, const void *b)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? 1 : x > y ? -1 : 0;
+    const struct { double u; uint32_t m; } *x = a, *y = b;
+    if (x->u != y->u)
+        return x->u < y->u ? 1 : -1;
+    return x->m < y->m ? -1 : (x->m > y->m);
 }
 
 /* JSON number: NaN/inf become null. */
@@ -503,7 +506,8 @@ static void write_hpcc_fct(FILE *f, const struct scenario *sc)
         const struct flow *fl = &n->flows[i];
         if (fl->finish_ps == SIMTIME_NEVER)
             continue;
-        fprintf(f, "%08x %08x %u %u %llu %llu %llu %llu\n", hpcc_ip(fl->src), hpcc_ip(fl->dst), fl->sport,
+        fprintf(f, "%08x %08x %u %u %llu %llu %llu %llu\n", hpcc_ip(n->hosts[fl->src].node),
+                hpcc_ip(n->hosts[fl->dst].node), fl->sport,
                 sc->groups[fl->group].incast ? 200u : 100u, (unsigned long long)fl->size,
                 (unsigned long long)(fl->start_ps / PS_PER_NS),
                 (unsigned long long)((fl->finish_ps - fl->start_ps) / PS_PER_NS),
@@ -521,7 +525,9 @@ static int write_hpcc_flows(const struct scenario *sc, const char *dir, char *wh
         const struct flow *fl = &n->flows[i];
         if ((fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED))
             continue;
-        struct wl_flow w = { fl->src, fl->dst, fl->size, fl->start_ps, (uint8_t)sc->groups[fl->group].incast };
+        /* HPCC files name nodes by topology id: our node index. */
+        struct wl_flow w = { n->hosts[fl->src].node, n->hosts[fl->dst].node, fl->size, fl->start_ps,
+                             (uint8_t)sc->groups[fl->group].incast };
         if (fl->size == 0)
             continue;
         if (wl_list_push(&l, &w)) {
@@ -615,6 +621,18 @@ static int mkdir_p(const char *dir)
     return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
 }
 
+/* An optional output this run does not write: remove an earlier run's copy. */
+static int remove_stale(const char *dir, const char *name, char *why, size_t why_len)
+{
+    char stale[4200];
+    snprintf(stale, sizeof stale, "%.4000s/%s", dir, name);
+    if (remove(stale) && errno != ENOENT) {
+        snprintf(why, why_len, "%s: cannot remove stale file: %s", stale, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int report_check_dir(const char *dir, char *why, size_t why_len)
 {
     if (mkdir_p(dir)) {
@@ -647,21 +665,15 @@ int report_write(const struct scenario *sc, const struct run_info *ri, const cha
         write_file(dir, "queue.csv", sc, ri, w_queue, why, why_len) ||
         write_file(dir, "fair_rate.csv", sc, ri, w_fair, why, why_len))
         return -1;
-    if (sc->hpcc_fct && write_file(dir, "fct.txt", sc, ri, w_hpcc, why, why_len))
+    if (sc->hpcc_fct ? write_file(dir, "fct.txt", sc, ri, w_hpcc, why, why_len) : remove_stale(dir, "fct.txt", why, why_len))
         return -1;
-    if (sc->hpcc_flows && write_hpcc_flows(sc, dir, why, why_len))
+    if (sc->hpcc_flows ? write_hpcc_flows(sc, dir, why, why_len) : remove_stale(dir, "flows.txt", why, why_len))
         return -1;
     if (sc->flow_series)
         return write_file(dir, "flow_rate.csv", sc, ri, w_frate, why, why_len);
     /* Not sampled this time: a flow_rate.csv left by an earlier run in this
      * directory would describe other flows. */
-    char stale[4200];
-    snprintf(stale, sizeof stale, "%s/flow_rate.csv", dir);
-    if (remove(stale) && errno != ENOENT) {
-        snprintf(why, why_len, "%s: cannot remove stale file: %s", stale, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return remove_stale(dir, "flow_rate.csv", why, why_len);
 }
 
 void report_print(const struct scenario *sc, const struct run_info *ri, FILE *out)
@@ -698,29 +710,25 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
     }
     fprintf(out, "\nswitch ports that carried data (measurement window):\n  %-14s %10s %10s %10s %7s %12s %9s %7s\n", "port", "q mean",
             "q p99", "q max", "util", "fair rate", "PFC xoff", "drops");
-    /* At most 20 rows: the busiest ports (by utilization, ties in port
-     * order); summary.json and summary.tsv have them all. */
+    /* At most 20 rows: the busiest ports by utilization (ties in port
+     * order), in port order; summary.json and summary.tsv have them all. */
     uint32_t shown = 0, carried = 0;
-    double floor_util = -1;
-    for (uint32_t m = 0; m < sc->n_mon; m++)
-        carried += carried_data(sc, m);
-    if (carried > 20) {
-        double *u = malloc(carried * sizeof *u);
-        uint32_t k = 0;
-        for (uint32_t m = 0; u && m < sc->n_mon; m++)
-            if (carried_data(sc, m))
-                u[k++] = metrics_util(sc, m, t0, t1);
-        if (u) {
-            qsort(u, k, sizeof *u, cmp_double_desc);
-            floor_util = u[19];
-            free(u);
+    struct busy { double u; uint32_t m; } *bz = malloc((sc->n_mon ? sc->n_mon : 1) * sizeof *bz);
+    for (uint32_t m = 0; bz && m < sc->n_mon; m++)
+        if (carried_data(sc, m)) {
+            double u = metrics_util(sc, m, t0, t1);
+            bz[carried].u = isnan(u) ? -1 : u;
+            bz[carried++].m = m;
         }
+    uint8_t *pick = calloc(sc->n_mon ? sc->n_mon : 1, 1);
+    if (bz && pick) {
+        qsort(bz, carried, sizeof *bz, cmp_busy);
+        for (uint32_t k = 0; k < carried && k < 20; k++)
+            pick[bz[k].m] = 1;
     }
     for (uint32_t m = 0; m < sc->n_mon; m++) {
         const struct port *pt = &n->ports[sc->mon[m].port];
-        if (!carried_data(sc, m) || shown == 20)
-            continue;
-        if (floor_util >= 0 && !(metrics_util(sc, m, t0, t1) >= floor_util))
+        if (!pick || !pick[m])
             continue;
         shown++;
         struct qstats q;
@@ -735,16 +743,15 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
     }
     if (carried > shown)
         fprintf(out, "  (%u busiest of %u ports; all in summary.json)\n", shown, carried);
+    free(bz);
+    free(pick);
     uint64_t created = 0, consumed = 0, dropped = 0;
     for (int t = 0; t < PKT_NTYPES; t++) {
         created += n->created[t];
         consumed += n->consumed[t];
         dropped += n->dropped[t];
     }
-    uint64_t below = fct_count_below_one(sc);
-    if (below)
-        fprintf(out, "\nWARNING: %llu flows finished faster than their ideal FCT (slowdown < 1): a model bug\n",
-                (unsigned long long)below);
+
     fprintf(out, "\npackets: %llu created, %llu delivered, %llu dropped, %u in flight at the end; conservation %s\n",
             (unsigned long long)created, (unsigned long long)consumed, (unsigned long long)dropped, n->pool.live,
             ri->conservation);

@@ -529,13 +529,24 @@ static int build_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct c
             return cfg_errorf(err, en, "out of memory");
         for (char *t = strtok(buf, " ,"); t; t = strtok(NULL, " ,")) {
             char *arrow = strstr(t, "->");
-            uint32_t a = NONE32, b = NONE32;
+            uint32_t a = NONE32, b = NONE32, nth = 1;
             if (arrow) {
                 *arrow = 0;
+                char *hash = strchr(arrow + 2, '#');     /* parallel links: A->B#2 */
+                if (hash) {
+                    *hash = 0;
+                    nth = (uint32_t)strtoul(hash + 1, NULL, 10);
+                }
                 a = scenario_node(sc, t);
                 b = scenario_node(sc, arrow + 2);
             }
-            uint32_t p = a != NONE32 && b != NONE32 ? net_port_between(&sc->net, a, b) : NONE32;
+            uint32_t p = NONE32;
+            if (a != NONE32 && b != NONE32 && nth >= 1) {
+                const struct node *nd = &sc->net.nodes[a];
+                for (uint32_t k = 0, seen = 0; k < nd->n_ports && p == NONE32; k++)
+                    if (sc->net.ports[sc->net.ports[nd->first_port + k].peer].node == b && ++seen == nth)
+                        p = nd->first_port + k;
+            }
             if (p == NONE32 || sc->net.nodes[a].kind != NODE_SWITCH) {
                 free(list);
                 return cfg_errorf(err, en, "'%s%s%s' is not a switch egress port (write SWITCH->NEIGHBOUR)",
@@ -674,7 +685,8 @@ static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *a
     if (rc == 0) {
         int gi = scenario_add_group(sc, gname, cc, 0);
         if (gi < 0) {
-            rc = cfg_section_errorf(err, c, sec, "out of memory");
+            rc = cfg_section_errorf(err, c, sec, gi == -2 ? "another flow group or traffic section is named '%s'"
+                                                           : "out of memory (%s)", gname);
         } else {
             struct group *g = &sc->groups[gi];
             if (cc == CC_ROCC)
@@ -729,6 +741,8 @@ uint32_t scenario_add_flow(struct scenario *sc, struct flow *f)
 
 int scenario_add_group(struct scenario *sc, const char *name, int algo, int incast)
 {
+    if (scenario_group(sc, name))
+        return -2;                               /* names must be unique */
     struct group *g = realloc(sc->groups, (sc->n_groups + 1) * sizeof *g);
     if (!g)
         return -1;

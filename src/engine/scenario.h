@@ -66,7 +66,8 @@ struct scenario {
 /* Build from a loaded config (overrides already applied).  On error: -1,
  * err names file, line and key; the scenario is left freeable. */
 int  scenario_build(struct scenario *sc, struct cfg *cfg, struct cfg_err *err);
-/* A new flow group (flows added next belong to it); its index, or -1. */
+/* A new flow group (flows added next belong to it); its index, -1 without
+ * memory, -2 if the name is taken. */
 int      scenario_add_group(struct scenario *sc, const char *name, int algo, int incast);
 /* Add a flow (src, dst, size, start, rates, group set by the caller): fills
  * the 5-tuple, ECMP hashes and transport placeholder.  NONE32 if no memory. */

@@ -87,6 +87,9 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
     uint64_t t0, t1, cls;
     TRY(cfg_enum(c, sec, "pattern", patterns, 0, &pat, err));
     TRY(cfg_enum(c, sec, "cc", cc_algo_names, dflt_cc, &cc, err));
+    if (pat == 4 && (cfg_find(c, sec, "start") || cfg_find(c, sec, "stop")))
+        return cfg_errorf(err, cfg_find(c, sec, "start") ? cfg_find(c, sec, "start") : cfg_find(c, sec, "stop"),
+                          "an HPCC flow file carries its own start times: no start/stop with pattern = hpcc_file");
     TRY(cfg_time(c, sec, "start", 0, &t0, err));
     TRY(cfg_time(c, sec, "stop", sc->duration, &t1, err));
     TRY(cfg_u64(c, sec, "class", n->cfg.data_prio, &cls, err));
@@ -119,18 +122,33 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
             snprintf(path, sizeof path, "%s", fe->value);
         else
             snprintf(path, sizeof path, "%.*s/%s", (int)(slash - base), base, fe->value);
-        if (wl_read_hpcc(&wl, path, n->n_hosts, why, sizeof why)) {
+        /* HPCC flow files name nodes by their id in the topology: node
+         * indices here (hosts of the built-in fabrics and of imported HPCC
+         * topologies keep them); each must be a host. */
+        if (wl_read_hpcc(&wl, path, n->n_nodes, why, sizeof why)) {
             snprintf(err->msg, sizeof err->msg, "%s", why);
             rc = -1;
             goto out;
         }
+        for (size_t i = 0; i < wl.n; i++) {
+            uint32_t ids[2] = { wl.v[i].src, wl.v[i].dst };
+            for (int k = 0; k < 2; k++)
+                if (n->nodes[ids[k]].kind != NODE_HOST) {
+                    rc = cfg_errorf(err, fe, "flow %zu of '%s': node %u (%s) is a switch, not a host", i + 1, path,
+                                    ids[k], n->nodes[ids[k]].name);
+                    goto out;
+                }
+            wl.v[i].src = n->nodes[wl.v[i].src].idx;
+            wl.v[i].dst = n->nodes[wl.v[i].dst].idx;
+        }
     } else {
         double load;
-        if (!cfg_find(c, sec, "load")) {
+        if (pat != 3 && !cfg_find(c, sec, "load")) {
             rc = cfg_section_errorf(err, c, sec, "missing required key 'load' (e.g. load = 70%%)");
             goto out;
         }
-        if ((rc = cfg_percent(c, sec, "load", 0, &load, err)))
+        /* Incast default: 2% of the network load (HPCC issue #36's recipe). */
+        if ((rc = cfg_percent(c, sec, "load", pat == 3 ? WL_INCAST_DEFAULT_LOAD : 0, &load, err)))
             goto out;
         if (!(load > 0 && load <= 1)) {
             rc = cfg_errorf(err, cfg_find(c, sec, "load"), "load must be in (0%%, 100%%]");
@@ -221,7 +239,8 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
         snprintf(gname, sizeof gname, pass == 1 && pat != 3 ? "%s_incast" : "%s", name);
         int gi = scenario_add_group(sc, gname, cc, want_incast);
         if (gi < 0) {
-            rc = cfg_section_errorf(err, c, sec, "out of memory");
+            rc = cfg_section_errorf(err, c, sec, gi == -2 ? "another flow group or traffic section is named '%s'"
+                                                           : "out of memory (%s)", gname);
             break;
         }
         if (cc == CC_ROCC)
@@ -242,6 +261,8 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
                 rc = cfg_section_errorf(err, c, sec, "out of memory");
         }
         sc->groups[gi].count = n->n_flows - sc->groups[gi].first;
+        if (rc == 0 && pass == 0 && sc->groups[gi].count == 0)
+            rc = cfg_section_errorf(err, c, sec, "the section generated no flow (load too low or window too short?)");
     }
 out:
     wl_list_free(&wl);
