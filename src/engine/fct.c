@@ -128,6 +128,26 @@ void fct_bin_stats(const struct scenario *sc, int incast, uint64_t lo, uint64_t 
     free(s);
 }
 
+uint64_t fct_flow_rates(const struct scenario *sc, simtime_t t0, simtime_t t1, double *mean, double *std)
+{
+    const struct net *n = &sc->net;
+    double m = 0, m2 = 0;                      /* Welford */
+    uint64_t k = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *fl = &n->flows[i];
+        if (fl->finish_ps == SIMTIME_NEVER || fl->start_ps < t0 || fl->start_ps > t1 || fl->finish_ps == fl->start_ps)
+            continue;
+        double r = (double)fl->size * 8.0 / ((double)(fl->finish_ps - fl->start_ps) / PS_PER_S);
+        k++;
+        double d = r - m;
+        m += d / (double)k;
+        m2 += d * (r - m);
+    }
+    *mean = k ? m : NAN;
+    *std = k > 1 ? sqrt(m2 / (double)(k - 1)) : NAN;
+    return k;
+}
+
 uint64_t fct_count_below_one(const struct scenario *sc)
 {
     const struct net *n = &sc->net;

@@ -31,6 +31,10 @@ struct fct_stats {
  * (lo, hi]: statistics into *st.  incast: -1 any, 0 background, 1 incast. */
 void fct_bin_stats(const struct scenario *sc, int incast, uint64_t lo, uint64_t hi, simtime_t t0, simtime_t t1,
                    struct fct_stats *st);
+/* Flow-level average rate (size / FCT, bits/s) of the finished flows that
+ * started in [t0, t1]: their count, mean and standard deviation (RoCC
+ * Table 3 reports mean ± std of per-flow rates). */
+uint64_t fct_flow_rates(const struct scenario *sc, simtime_t t0, simtime_t t1, double *mean, double *std);
 /* Flows whose slowdown is below 1 (minus rounding): should be 0. */
 uint64_t fct_count_below_one(const struct scenario *sc);
 

@@ -231,25 +231,12 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
     fprintf(f, ", \"end_s\": ");
     jnum(f, (double)sc->fct_end / PS_PER_S);
     {
-        /* Flow-level average rate (size / FCT) of the finished flows in the
-         * FCT window: mean and standard deviation (RoCC Table 3). */
-        double s1 = 0, s2 = 0;
-        uint64_t k = 0;
-        for (uint32_t i = 0; i < n->n_flows; i++) {
-            const struct flow *fl = &n->flows[i];
-            if (fl->finish_ps == SIMTIME_NEVER || fl->start_ps < sc->fct_start || fl->start_ps > sc->fct_end ||
-                fl->finish_ps == fl->start_ps)
-                continue;
-            double r = (double)fl->size * 8.0 / ((double)(fl->finish_ps - fl->start_ps) / PS_PER_S);
-            s1 += r;
-            s2 += r * r;
-            k++;
-        }
-        double mean = k ? s1 / k : NAN, var = k > 1 ? (s2 - s1 * s1 / k) / (k - 1) : NAN;
+        double mean, sd;
+        uint64_t k = fct_flow_rates(sc, sc->fct_start, sc->fct_end, &mean, &sd);
         fprintf(f, ", \"flows_finished\": %llu, \"flow_rate_mean_bps\": ", (unsigned long long)k);
         jnum(f, mean);
         fprintf(f, ", \"flow_rate_std_bps\": ");
-        jnum(f, var >= 0 ? sqrt(var) : NAN);
+        jnum(f, sd);
     }
     fprintf(f, ", \"slowdown_below_1\": %llu, \"bins\": [", (unsigned long long)fct_count_below_one(sc));
     int first = 1;
@@ -453,6 +440,68 @@ static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct r
                 gr->name, gr->count, gr->name, tsv_num(s / gr->count), gr->name, tsv_num(lo), gr->name, tsv_num(hi),
                 gr->name, tsv_num(metrics_jain(r, gr->count)));
         free(r);
+    }
+    /* FCT statistics by traffic kind and size bin (as fct.tsv), flow rates. */
+    for (int kind = -1; kind <= 1; kind++) {
+        const char *kn = kind < 0 ? "all" : kind ? "incast" : "background";
+        uint64_t lo = 0;
+        for (uint32_t b = 0; b <= sc->n_fct_bins; b++) {
+            uint64_t hi = b < sc->n_fct_bins ? sc->fct_bins[b] : UINT64_MAX;
+            struct fct_stats st;
+            fct_bin_stats(sc, kind, lo, hi, sc->fct_start, sc->fct_end, &st);
+            if (st.count) {
+                char bin[48];
+                if (hi == UINT64_MAX)
+                    snprintf(bin, sizeof bin, "gt%llu", (unsigned long long)lo);
+                else
+                    snprintf(bin, sizeof bin, "le%llu", (unsigned long long)hi);
+                fprintf(f, "fct.%s.%s.flows\t%llu\nfct.%s.%s.fct_avg_s\t%.9g\nfct.%s.%s.fct_p99_s\t%.9g\n"
+                           "fct.%s.%s.slowdown_avg\t%.6g\nfct.%s.%s.slowdown_p99\t%.6g\n",
+                        kn, bin, (unsigned long long)st.count, kn, bin, st.avg, kn, bin, st.p99, kn, bin, st.s_avg, kn,
+                        bin, st.s_p99);
+            }
+            lo = hi;
+        }
+        struct fct_stats all;
+        fct_bin_stats(sc, kind, 0, UINT64_MAX, sc->fct_start, sc->fct_end, &all);
+        if (all.count)
+            fprintf(f, "fct.%s.flows\t%llu\nfct.%s.fct_avg_s\t%.9g\nfct.%s.fct_p99_s\t%.9g\nfct.%s.slowdown_avg\t%.6g\n"
+                       "fct.%s.slowdown_p99\t%.6g\n", kn, (unsigned long long)all.count, kn, all.avg, kn, all.p99, kn,
+                    all.s_avg, kn, all.s_p99);
+    }
+    {
+        double mean, sd;
+        if (fct_flow_rates(sc, sc->fct_start, sc->fct_end, &mean, &sd))
+            fprintf(f, "fct.flow_rate_mean_bps\t%.6g\nfct.flow_rate_std_bps\t%.6g\n", tsv_num(mean), tsv_num(sd));
+    }
+    /* PFC per tier. */
+    for (int pc = 0; pc < PC_N; pc++) {
+        uint64_t xs = 0, xr = 0;
+        uint32_t cnt = 0;
+        for (uint32_t m = 0; m < sc->n_mon; m++)
+            if ((int)metrics_port_class(n, sc->mon[m].port) == pc) {
+                cnt++;
+                xs += n->ports[sc->mon[m].port].st.pfc_sent;
+                xr += n->ports[sc->mon[m].port].st.pfc_rcvd;
+            }
+        if (cnt)
+            fprintf(f, "tier.%s.pfc_xoff_sent\t%llu\ntier.%s.pfc_xoff_received\t%llu\n", port_class_names[pc],
+                    (unsigned long long)xs, port_class_names[pc], (unsigned long long)xr);
+    }
+    /* Switch buffers: peak over the run, mean of the sampled queues. */
+    for (uint32_t s = 0; s < n->n_sws; s++) {
+        const struct sw *swp = &n->sws[s];
+        double mean = 0;
+        uint32_t a, b;
+        if (metrics_window(sc, t0, t1, &a, &b) == 0) {
+            for (uint32_t k = a; k <= b; k++)
+                for (uint32_t m = 0; m < sc->n_mon; m++)
+                    if (n->ports[sc->mon[m].port].node == swp->node)
+                        mean += (double)sc->s_queue[(size_t)k * sc->n_mon + m];
+            mean /= (b - a + 1);
+        }
+        fprintf(f, "switch.%s.buffer_peak_bytes\t%llu\nswitch.%s.buffer_mean_bytes\t%.6g\n",
+                n->nodes[swp->node].name, (unsigned long long)swp->peak_used, n->nodes[swp->node].name, mean);
     }
     for (uint32_t m = 0; m < sc->n_mon; m++) {
         if (!carried_data(sc, m))
