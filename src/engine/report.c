@@ -645,6 +645,49 @@ static void write_tiers_tsv(FILE *f, const struct scenario *sc)
     }
 }
 
+/* queue_cdf.tsv: the distribution of sampled data-queue lengths per port
+ * tier (RoCC Fig. 17a plots queues per CP tier), pooled over the tier's
+ * ports and the measurement window's samples: quantiles 0, 1, 5, 10, 20,
+ * ..., 90, 95, 99, 99.9, 100%. */
+static int cmp_u64_asc(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void write_queue_cdf(FILE *f, const struct scenario *sc)
+{
+    static const double qs[] = { 0, .01, .05, .1, .2, .3, .4, .5, .6, .7, .8, .9, .95, .99, .999, 1 };
+    const size_t nq = sizeof qs / sizeof qs[0];
+    const struct net *n = &sc->net;
+    fputs("tier\tquantile\tqueue_bytes\n", f);
+    uint32_t a, b;
+    if (metrics_window(sc, sc->measure_start, sc->measure_end, &a, &b))
+        return;
+    for (int pc = 0; pc < PC_N; pc++) {
+        size_t cnt = 0;
+        for (uint32_t m = 0; m < sc->n_mon; m++)
+            cnt += (int)metrics_port_class(n, sc->mon[m].port) == pc;
+        if (!cnt)
+            continue;
+        size_t tot = cnt * (size_t)(b - a + 1), k = 0;
+        uint64_t *v = malloc(tot * sizeof *v);
+        if (!v)
+            return;
+        for (uint32_t m = 0; m < sc->n_mon; m++)
+            if ((int)metrics_port_class(n, sc->mon[m].port) == pc)
+                for (uint32_t s = a; s <= b; s++)
+                    v[k++] = sc->s_queue[(size_t)s * sc->n_mon + m];
+        qsort(v, k, sizeof *v, cmp_u64_asc);
+        for (size_t i = 0; i < nq; i++) {
+            size_t r = (size_t)ceil(qs[i] * (double)k);          /* nearest rank */
+            fprintf(f, "%s\t%g\t%llu\n", port_class_names[pc], qs[i], (unsigned long long)v[r ? r - 1 : 0]);
+        }
+        free(v);
+    }
+}
+
+static void w_qcdf(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_queue_cdf(f, sc); }
 static void w_fcttsv(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_fct_tsv(f, sc); }
 static void w_tiers(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_tiers_tsv(f, sc); }
 
@@ -710,6 +753,7 @@ int report_write(const struct scenario *sc, const struct run_info *ri, const cha
         write_file(dir, "summary.tsv", sc, ri, w_tsv, why, why_len) ||
         write_file(dir, "fct.tsv", sc, ri, w_fcttsv, why, why_len) ||
         write_file(dir, "tiers.tsv", sc, ri, w_tiers, why, why_len) ||
+        write_file(dir, "queue_cdf.tsv", sc, ri, w_qcdf, why, why_len) ||
         write_file(dir, "flows.csv", sc, ri, w_flows, why, why_len) ||
         write_file(dir, "queue.csv", sc, ri, w_queue, why, why_len) ||
         write_file(dir, "fair_rate.csv", sc, ri, w_fair, why, why_len))

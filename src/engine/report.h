@@ -4,6 +4,7 @@
  *   DIR/summary.tsv     the headline numbers as KEY<TAB>VALUE lines
  *   DIR/fct.tsv         FCT / slowdown statistics per traffic kind and size bin
  *   DIR/tiers.tsv       PFC, paused time, queues and utilization per port tier
+ *   DIR/queue_cdf.tsv   quantiles of the sampled queue lengths per port tier
  *   DIR/flows.csv       one row per flow
  *   DIR/queue.csv       time series: data-queue bytes per switch egress port
  *   DIR/fair_rate.csv   time series: RoCC fair rate per CP (Gb/s)

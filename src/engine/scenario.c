@@ -814,9 +814,23 @@ static double wall_now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void take_sample(void *arg, uint32_t id)
+static void take_sample(struct scenario *sc, uint32_t id);
+
+/* Engine hooks: id 0 is the sampler, id k >= 1 the k-th [events] entry. */
+static void hook(void *arg, uint32_t id)
 {
     struct scenario *sc = arg;
+    if (id == 0) {
+        take_sample(sc, id);
+        return;
+    }
+    const struct link_event *ev = &sc->events[id - 1];
+    if (net_set_link(&sc->net, ev->port, ev->up, sc->event_error, sizeof sc->event_error))
+        sc->net.oom = 1;
+}
+
+static void take_sample(struct scenario *sc, uint32_t id)
+{
     struct net *n = &sc->net;
     uint32_t k = sc->n_samples;
     if (k < sc->cap_samples) {
@@ -843,6 +857,58 @@ static void take_sample(void *arg, uint32_t id)
         fprintf(stderr, "\r  simulated %8.3f ms of %.3f ms  (%5.1f%%)  wall %6.1f s  ETA %6.1f s ",
                 (double)n->el.now / PS_PER_MS, (double)sc->duration / PS_PER_MS, 100 * done, w, eta);
     }
+}
+
+/* ---------- link failures ---------- */
+
+/* [events]: LABEL = TIME down|up A B[#k] -- the link between nodes A and B
+ * (the k-th parallel one) fails or comes back at TIME. */
+struct ev_ctx { struct scenario *sc; struct cfg_err *err; int rc; };
+
+static void event_cb(const struct cfg_entry *e, void *arg)
+{
+    struct ev_ctx *ec = arg;
+    struct scenario *sc = ec->sc;
+    if (ec->rc)
+        return;
+    char buf[512], *tok[5];
+    snprintf(buf, sizeof buf, "%s", e->value);
+    int nt = 0;
+    for (char *t = strtok(buf, " \t"); t && nt < 5; t = strtok(NULL, " \t"))
+        tok[nt++] = t;
+    uint64_t t;
+    if (nt != 4 || (strcmp(tok[1], "down") && strcmp(tok[1], "up"))) {
+        ec->rc = cfg_errorf(ec->err, e, "expected 'TIME down|up NODE NODE' (e.g. 10ms down edge0 core1)");
+        return;
+    }
+    if (units_parse_time_ps(tok[0], &t) || t > sc->duration) {
+        ec->rc = cfg_errorf(ec->err, e, "bad time '%s' (a time like 10ms within the run)", tok[0]);
+        return;
+    }
+    uint32_t nth = 1;
+    char *hash = strchr(tok[3], '#');
+    if (hash) {
+        *hash = 0;
+        nth = (uint32_t)strtoul(hash + 1, NULL, 10);
+    }
+    uint32_t a = scenario_node(sc, tok[2]), b = scenario_node(sc, tok[3]), port = NONE32;
+    if (a != NONE32 && b != NONE32 && nth >= 1) {
+        const struct node *nd = &sc->net.nodes[a];
+        for (uint32_t k = 0, seen = 0; k < nd->n_ports && port == NONE32; k++)
+            if (sc->net.ports[sc->net.ports[nd->first_port + k].peer].node == b && ++seen == nth)
+                port = nd->first_port + k;
+    }
+    if (port == NONE32) {
+        ec->rc = cfg_errorf(ec->err, e, "no link between '%s' and '%s'%s", tok[2], tok[3], hash ? " with that #" : "");
+        return;
+    }
+    struct link_event *ne = realloc(sc->events, (sc->n_events + 1) * sizeof *ne);
+    if (!ne) {
+        ec->rc = cfg_errorf(ec->err, e, "out of memory");
+        return;
+    }
+    sc->events = ne;
+    sc->events[sc->n_events++] = (struct link_event){ t, port, (uint8_t)(tok[1][0] == 'u') };
 }
 
 /* ---------- top level ---------- */
@@ -888,6 +954,11 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     if (net_finalize(&sc->net, &swc, why, sizeof why))
         return cfg_section_errorf(err, c, "topology", "%s", why);
 
+    struct ev_ctx ec = { sc, err, 0 };
+    cfg_entries(c, "events", event_cb, &ec);
+    TRY(ec.rc);
+    if (sc->n_events && sc->net.cfg.rto_ps == 0 && !cfg_find(c, "network", "rto"))
+        sc->net.cfg.rto_ps = 500 * PS_PER_US;    /* a failure loses packets: recover them (HPCC: 500 us) */
     int dflt_cc;
     TRY(cfg_enum(c, "cc", "algorithm", cc_algo_names, CC_ROCC, &dflt_cc, err));
     TRY(ccsel_read(sc, c, err));
@@ -953,8 +1024,11 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         sc->s_flow_bytes = malloc((size_t)sc->cap_samples * (sc->net.n_flows ? sc->net.n_flows : 1) * sizeof *sc->s_flow_bytes);
     if (!sc->s_queue || !sc->s_tx || !sc->s_fair || !sc->s_pfc || (sc->flow_series && !sc->s_flow_bytes))
         return cfg_section_errorf(err, c, "sim", "out of memory for %u samples; raise sample_interval", sc->cap_samples);
-    sc->net.hook = take_sample;
+    sc->net.hook = hook;
     sc->net.hook_arg = sc;
+    for (uint32_t i = 0; i < sc->n_events; i++)
+        if (net_schedule(&sc->net, sc->events[i].t, EV_HOOK, i + 1))
+            return cfg_section_errorf(err, c, "events", "out of memory");
     if (net_schedule(&sc->net, 0, EV_HOOK, 0))
         return cfg_section_errorf(err, c, "sim", "out of memory");
     return 0;
@@ -967,7 +1041,8 @@ int scenario_run(struct scenario *sc, char *why, size_t why_len)
     if (sc->progress)
         fprintf(stderr, "\r%100s\r", "");
     if (sc->net.oom) {
-        snprintf(why, why_len, "out of memory at simulated time %.6f s", (double)sc->net.el.now / PS_PER_S);
+        snprintf(why, why_len, "%s at simulated time %.6f s", sc->event_error[0] ? sc->event_error : "out of memory",
+                 (double)sc->net.el.now / PS_PER_S);
         return -1;
     }
     /* Close open pause intervals so paused time is exact at the end. */
@@ -988,6 +1063,7 @@ void scenario_free(struct scenario *sc)
     ccsel_free(sc);
     free(sc->groups);
     free(sc->fct_bins);
+    free(sc->events);
     free(sc->mon);
     free(sc->s_flow_bytes);
     free(sc->s_queue);

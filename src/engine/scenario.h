@@ -58,6 +58,9 @@ struct scenario {
     uint32_t *s_fair;             /* [k * n_mon + m]: CP F in ΔF units (0: no CP) */
     uint32_t *s_pfc;              /* [k * n_mon + m]: XOFF frames received (cumulative) */
     char     warnings[1024];      /* "roccsim: warning: ...\n" lines for the CLI */
+    struct link_event { simtime_t t; uint32_t port; uint8_t up; } *events;   /* [events] */
+    uint32_t n_events;
+    char     event_error[256];    /* set if applying an event failed (out of memory) */
     /* progress */
     int      progress;
     double   wall_start;

@@ -106,9 +106,12 @@ uint32_t net_port_between(const struct net *n, uint32_t a, uint32_t b)
 /* Breadth-first search from each destination host gives hop distances; a
  * node's ECMP set toward that host is every port whose peer is one hop
  * closer.  Hosts never forward: a path only passes through switches. */
-static int build_routes(struct net *n, char *why, size_t why_len)
+static int build_routes(struct net *n, int allow_unreachable, char *why, size_t why_len)
 {
     size_t cells = (size_t)n->n_nodes * n->n_hosts;
+    free(n->route_off);
+    free(n->route_cnt);
+    free(n->route_ports);
     uint32_t *dist = malloc(n->n_nodes * sizeof *dist);
     uint32_t *queue = malloc(n->n_nodes * sizeof *queue);
     n->route_off = malloc((cells ? cells : 1) * sizeof *n->route_off);
@@ -135,6 +138,8 @@ static int build_routes(struct net *n, char *why, size_t why_len)
                 continue;                       /* hosts do not forward */
             const struct node *nd = &n->nodes[u];
             for (uint32_t k = 0; k < nd->n_ports; k++) {
+                if (n->ports[nd->first_port + k].down)
+                    continue;                   /* a failed link carries nothing */
                 uint32_t v = n->ports[n->ports[nd->first_port + k].peer].node;
                 if (dist[v] == NONE32) {
                     dist[v] = dist[u] + 1;
@@ -148,6 +153,8 @@ static int build_routes(struct net *n, char *why, size_t why_len)
             if (u == dnode)
                 continue;
             if (dist[u] == NONE32) {
+                if (allow_unreachable)
+                    continue;                   /* cnt 0: net_route says NONE32 */
                 snprintf(why, why_len, "topology is disconnected: no path from %s to %s",
                          n->nodes[u].name, n->nodes[dnode].name);
                 rc = -1;
@@ -156,6 +163,8 @@ static int build_routes(struct net *n, char *why, size_t why_len)
             const struct node *nd = &n->nodes[u];
             uint32_t cnt = 0;
             for (uint32_t k = 0; k < nd->n_ports && cnt < 255; k++) {
+                if (n->ports[nd->first_port + k].down)
+                    continue;
                 uint32_t v = n->ports[n->ports[nd->first_port + k].peer].node;
                 if (dist[v] + 1 == dist[u]) {
                     if (used == cap) {
@@ -186,6 +195,8 @@ uint32_t net_route(const struct net *n, uint32_t node, uint32_t dst_host, uint64
     uint32_t cnt = n->route_cnt[cell];
     const struct node *nd = &n->nodes[node];
     uint32_t pick = 0;
+    if (cnt == 0)
+        return NONE32;                          /* unreachable after a link failure */
     if (cnt > 1) {
         /* ECMP: the flow hash mixed with this switch's seed, so consecutive
          * tiers do not all make the same choice (hash polarization). */
@@ -322,7 +333,7 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
             }
         }
     }
-    return build_routes(n, why, why_len);
+    return build_routes(n, 0, why, why_len);
 }
 
 uint32_t net_add_flow(struct net *n, const struct flow *tmpl)
@@ -390,6 +401,60 @@ uint32_t net_add_agent(struct net *n, uint32_t port, const struct port_agent_ops
         link = &n->agents[*link].next;
     *link = n->n_agents;
     return n->n_agents++;
+}
+
+/* Drop what a failed port holds: its queues (releasing switch buffer
+ * accounting through the normal dequeue path) and the frames on its wire. */
+static void flush_port(struct net *n, uint32_t port)
+{
+    struct port *pt = &n->ports[port];
+    const struct node *nd = &n->nodes[pt->node];
+    for (;;) {
+        uint32_t pi = PKT_NONE;
+        if (nd->kind == NODE_SWITCH) {
+            pt->paused = 0;                     /* the dead peer will never resume us */
+            pi = switch_dequeue(n, &n->sws[nd->idx], port);
+        } else {
+            for (int q = NQUEUE - 1; q >= 0 && pi == PKT_NONE; q--)
+                pi = pktq_pop(&n->pool, &pt->q[q]);
+        }
+        if (pi == PKT_NONE)
+            break;
+        net_drop(n, port, pi);
+        n->failure_drops++;
+    }
+    uint32_t pi;
+    while ((pi = pktq_pop(&n->pool, &pt->wire)) != PKT_NONE) {
+        net_drop(n, port, pi);
+        n->failure_drops++;
+    }
+}
+
+int net_set_link(struct net *n, uint32_t port, int up, char *why, size_t why_len)
+{
+    struct port *a = &n->ports[port], *b = &n->ports[a->peer];
+    if ((!up) == a->down)
+        return 0;
+    simtime_t now = n->el.now;
+    for (int c = 0; c < NCLASS; c++) {           /* close pause intervals */
+        if (a->paused & (1u << c))
+            a->st.paused_ps[c] += now - a->paused_since[c];
+        if (b->paused & (1u << c))
+            b->st.paused_ps[c] += now - b->paused_since[c];
+    }
+    a->down = b->down = (uint8_t)!up;
+    if (!up) {
+        flush_port(n, port);
+        flush_port(n, a->peer);
+        a->paused = b->paused = 0;
+    }
+    if (build_routes(n, 1, why, why_len))
+        return -1;
+    if (up) {
+        port_kick(n, port);
+        port_kick(n, a->peer);
+    }
+    return 0;
 }
 
 int net_enable_int(struct net *n)

@@ -75,6 +75,7 @@ struct port {
     uint16_t local;             /* index within the node */
     uint8_t  txdone_pending;
     uint8_t  paused;            /* classes the peer told us to stop (bit mask) */
+    uint8_t  down;              /* the link failed: nothing is sent or received */
     uint32_t agent;             /* first agent on this port (chain via .next), or NONE32 */
     uint64_t rate_bps;
     simtime_t delay_ps;
@@ -259,6 +260,7 @@ struct net {
     uint64_t ev_count[EV_HOOK + 1];  /* events fired, by kind */
     uint64_t created[PKT_NTYPES], consumed[PKT_NTYPES], dropped[PKT_NTYPES];
     uint64_t delivered_bytes;
+    uint64_t failure_drops;      /* packets lost to link failures (flushed or unroutable) */
     uint64_t flows_done;
     int      oom;                /* set when memory ran out: the run stops */
 };
@@ -278,6 +280,11 @@ uint32_t net_add_flow(struct net *n, const struct flow *tmpl);
 /* After all flows: start schedule, per-host flow lists. */
 int      net_flows_ready(struct net *n);
 uint32_t net_add_agent(struct net *n, uint32_t port, const struct port_agent_ops *ops, void *state);
+/* Fail (up = 0) or restore (up = 1) the link of `port` (both directions):
+ * a failure drops what the two ports hold and what is on the wire; routes
+ * are recomputed either way (unreachable destinations then drop packets).
+ * -1 with why on memory failure. */
+int      net_set_link(struct net *n, uint32_t port, int up, char *why, size_t why_len);
 /* Allocate INT records (needed once any flow's transport uses INT). */
 int      net_enable_int(struct net *n);
 

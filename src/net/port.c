@@ -29,6 +29,8 @@ void port_kick(struct net *n, uint32_t port)
 {
     struct port *pt = &n->ports[port];
     simtime_t now = n->el.now;
+    if (pt->down)
+        return;                                 /* a failed link sends nothing */
     if (pt->busy_until > now) {
         if (!pt->txdone_pending) {
             pt->txdone_pending = 1;
@@ -109,6 +111,9 @@ void port_set_pause(struct net *n, uint32_t port, uint8_t cls, int on)
 void port_wire_arrive(struct net *n, uint32_t port)
 {
     struct port *pt = &n->ports[port];
+    /* After a link failure flushed the wire, its arrival event is stale. */
+    if (pt->wire.count == 0 || pkt(&n->pool, pt->wire.head)->due != n->el.now)
+        return;
     uint32_t pi = pktq_pop(&n->pool, &pt->wire);
     if (pt->wire.count)
         net_schedule(n, pkt(&n->pool, pt->wire.head)->due, EV_WIRE, port);

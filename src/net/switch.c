@@ -151,6 +151,11 @@ void switch_receive(struct net *n, struct sw *s, uint32_t port, uint32_t pi)
     struct packet *p = pkt(&n->pool, pi);
     uint32_t out = net_route(n, s->node, p->dst, flow_hash_for(n, p));
     uint32_t local = port - n->nodes[s->node].first_port;
+    if (out == NONE32 || n->ports[out].down) {   /* no route after a link failure */
+        net_drop(n, port, pi);
+        n->failure_drops++;
+        return;
+    }
     if (!mmu_admit(n, s, local, p->prio, p->bytes)) {
         net_drop(n, out, pi);
         return;
@@ -164,6 +169,11 @@ void switch_inject(struct net *n, struct sw *s, uint32_t pi, uint64_t hash)
 {
     struct packet *p = pkt(&n->pool, pi);
     uint32_t out = net_route(n, s->node, p->dst, hash);
+    if (out == NONE32 || n->ports[out].down) {
+        net_drop(n, n->nodes[s->node].first_port, pi);
+        n->failure_drops++;
+        return;
+    }
     mmu_admit(n, s, IN_NONE, p->prio, p->bytes);
     p->in_port = IN_NONE;
     enqueue(n, s, out, pi);
