@@ -21,6 +21,7 @@
  * points <= t before the check at t, without the 1 ns.
  */
 #include "dcqcn.h"
+#include "cc_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -121,33 +122,27 @@ void dcqcn_params_default(struct dcqcn_params *p, uint64_t line_bps, enum dcqcn_
     p->cnp_interval_ps = PAPER_CNP_PS;
 }
 
-static int fail(char *why, size_t why_len, const char *msg)
-{
-    if (why && why_len)
-        snprintf(why, why_len, "%s", msg);
-    return -1;
-}
 
 int dcqcn_params_check(const struct dcqcn_params *p, char *why, size_t why_len)
 {
     if (!(p->g > 0.0 && p->g <= 1.0))
-        return fail(why, why_len, "g must be in (0, 1]");
+        return cc_fail(why, why_len, "g must be in (0, 1]");
     if (p->alpha_mode != DCQCN_ALPHA_ON_CNP && p->alpha_mode != DCQCN_ALPHA_PERIODIC)
-        return fail(why, why_len, "unknown alpha_mode");
+        return cc_fail(why, why_len, "unknown alpha_mode");
     if (p->inc_rule != DCQCN_INC_QCN && p->inc_rule != DCQCN_INC_MLX)
-        return fail(why, why_len, "unknown inc_rule");
+        return cc_fail(why, why_len, "unknown inc_rule");
     if (p->alpha_interval_ps == 0)
-        return fail(why, why_len, "alpha_interval_ps must be > 0");
+        return cc_fail(why, why_len, "alpha_interval_ps must be > 0");
     if (p->timer_ps == 0)
-        return fail(why, why_len, "timer_ps must be > 0");
+        return cc_fail(why, why_len, "timer_ps must be > 0");
     if (p->inc_rule == DCQCN_INC_MLX && p->byte_counter != 0)
-        return fail(why, why_len, "byte_counter must be 0 with DCQCN_INC_MLX");
+        return cc_fail(why, why_len, "byte_counter must be 0 with DCQCN_INC_MLX");
     if (p->r_ai_bps > MAX_STEP_BPS || p->r_hai_bps > MAX_STEP_BPS)
-        return fail(why, why_len, "r_ai_bps/r_hai_bps must be <= 2^53");
+        return cc_fail(why, why_len, "r_ai_bps/r_hai_bps must be <= 2^53");
     if (p->min_rate_bps == 0)
-        return fail(why, why_len, "min_rate_bps must be > 0");
+        return cc_fail(why, why_len, "min_rate_bps must be > 0");
     if (!(p->rate_on_first_cnp > 0.0 && p->rate_on_first_cnp <= 1.0))
-        return fail(why, why_len, "rate_on_first_cnp must be in (0, 1]");
+        return cc_fail(why, why_len, "rate_on_first_cnp must be in (0, 1]");
     return 0;
 }
 

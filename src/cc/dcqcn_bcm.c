@@ -9,6 +9,7 @@
  *                           no CNP and RC = RT = line -> idle
  */
 #include "dcqcn_bcm.h"
+#include "cc_util.h"
 #include "dcqcn.h"
 
 #include <math.h>
@@ -66,33 +67,27 @@ void dcqcn_bcm_params_default(struct dcqcn_bcm_params *p, uint64_t line_bps, enu
     p->incast_window_ps = BCM_WINDOW_PER * BCM_PERIOD_PS;
 }
 
-static int fail(char *why, size_t why_len, const char *msg)
-{
-    if (why && why_len)
-        snprintf(why, why_len, "%s", msg);
-    return -1;
-}
 
 int dcqcn_bcm_params_check(const struct dcqcn_bcm_params *p, char *why, size_t why_len)
 {
     if (p->mode != DCQCN_BCM_MODE_P && p->mode != DCQCN_BCM_MODE_D)
-        return fail(why, why_len, "unknown mode");
+        return cc_fail(why, why_len, "unknown mode");
     if (p->period_ps == 0)
-        return fail(why, why_len, "period_ps must be > 0");
+        return cc_fail(why, why_len, "period_ps must be > 0");
     if (p->jitter_ppm >= PPM)
-        return fail(why, why_len, "jitter_ppm must be < 1000000");
+        return cc_fail(why, why_len, "jitter_ppm must be < 1000000");
     if (!(p->g > 0.0 && p->g <= 1.0))
-        return fail(why, why_len, "g must be in (0, 1]");
+        return cc_fail(why, why_len, "g must be in (0, 1]");
     if (!(p->cp_init >= 0.0 && p->cp_init <= 1.0))
-        return fail(why, why_len, "cp_init must be in [0, 1]");
+        return cc_fail(why, why_len, "cp_init must be in [0, 1]");
     if (p->r_ai_bps > p->r_inc_max_bps || p->r_inc_max_bps > MAX_STEP_BPS)
-        return fail(why, why_len, "need r_ai_bps <= r_inc_max_bps <= 2^53");
+        return cc_fail(why, why_len, "need r_ai_bps <= r_inc_max_bps <= 2^53");
     if (p->min_rate_bps == 0)
-        return fail(why, why_len, "min_rate_bps must be > 0");
+        return cc_fail(why, why_len, "min_rate_bps must be > 0");
     if (p->incast_n0 == 0)
-        return fail(why, why_len, "incast_n0 must be >= 1");
+        return cc_fail(why, why_len, "incast_n0 must be >= 1");
     if (p->pace_max == 0)
-        return fail(why, why_len, "pace_max must be >= 1");
+        return cc_fail(why, why_len, "pace_max must be >= 1");
     return 0;
 }
 

@@ -6,6 +6,7 @@
  *   p     = clamp(state) to [0, p_max];  q_old = q
  */
 #include "dcqcn_pi.h"
+#include "cc_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,25 +37,19 @@ void dcqcn_pi_params_default(struct dcqcn_pi_params *p, uint64_t line_bps)
     p->clamp_state = 1;
 }
 
-static int fail(char *why, size_t why_len, const char *msg)
-{
-    if (why && why_len)
-        snprintf(why, why_len, "%s", msg);
-    return -1;
-}
 
 int dcqcn_pi_params_check(const struct dcqcn_pi_params *p, char *why, size_t why_len)
 {
     if (!(p->a >= 0.0 && isfinite(p->a)))
-        return fail(why, why_len, "a must be finite and >= 0");
+        return cc_fail(why, why_len, "a must be finite and >= 0");
     if (!(p->b >= 0.0 && isfinite(p->b)))
-        return fail(why, why_len, "b must be finite and >= 0");
+        return cc_fail(why, why_len, "b must be finite and >= 0");
     if (p->period_ps == 0)
-        return fail(why, why_len, "period_ps must be > 0");
+        return cc_fail(why, why_len, "period_ps must be > 0");
     if (!(p->p_max > 0.0 && p->p_max <= 1.0))
-        return fail(why, why_len, "p_max must be in (0, 1]");
+        return cc_fail(why, why_len, "p_max must be in (0, 1]");
     if (p->clamp_state > 1)
-        return fail(why, why_len, "clamp_state must be 0 or 1");
+        return cc_fail(why, why_len, "clamp_state must be 0 or 1");
     return 0;
 }
 

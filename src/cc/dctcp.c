@@ -8,6 +8,7 @@
  * reaction; HPCC simulator: same order in HandleAckDctcp).
  */
 #include "dctcp.h"
+#include "cc_util.h"
 
 #include <string.h>
 
@@ -45,16 +46,6 @@
 #define BPS_10G             10000000000ull
 #define PS_PER_S            1e12
 
-static int fail(char *why, size_t why_len, const char *msg)
-{
-    if (why && why_len) {
-        size_t n = strlen(msg);
-        if (n >= why_len) n = why_len - 1;
-        memcpy(why, msg, n);
-        why[n] = '\0';
-    }
-    return -1;
-}
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
@@ -90,22 +81,22 @@ void dctcp_params_default(struct dctcp_params *p, uint64_t line_bps, int profile
 
 int dctcp_params_check(const struct dctcp_params *p, char *why, size_t why_len)
 {
-    if (!p) return fail(why, why_len, "params is NULL");
+    if (!p) return cc_fail(why, why_len, "params is NULL");
     if (p->mode != DCTCP_WINDOW && p->mode != DCTCP_RATE)
-        return fail(why, why_len, "mode must be DCTCP_WINDOW or DCTCP_RATE");
-    if (!(p->g > 0.0 && p->g <= 1.0)) return fail(why, why_len, "g must be in (0, 1]");
+        return cc_fail(why, why_len, "mode must be DCTCP_WINDOW or DCTCP_RATE");
+    if (!(p->g > 0.0 && p->g <= 1.0)) return cc_fail(why, why_len, "g must be in (0, 1]");
     if (!(p->alpha_init >= 0.0 && p->alpha_init <= 1.0))
-        return fail(why, why_len, "alpha_init must be in [0, 1]");
-    if (p->mss_bytes == 0) return fail(why, why_len, "mss_bytes must be > 0");
-    if (p->k_bytes == 0) return fail(why, why_len, "k_bytes must be > 0");
+        return cc_fail(why, why_len, "alpha_init must be in [0, 1]");
+    if (p->mss_bytes == 0) return cc_fail(why, why_len, "mss_bytes must be > 0");
+    if (p->k_bytes == 0) return cc_fail(why, why_len, "k_bytes must be > 0");
     if (p->mode == DCTCP_WINDOW) {
-        if (p->min_cwnd_bytes == 0) return fail(why, why_len, "min_cwnd_bytes must be > 0");
+        if (p->min_cwnd_bytes == 0) return cc_fail(why, why_len, "min_cwnd_bytes must be > 0");
         if (p->init_cwnd_bytes < p->min_cwnd_bytes)
-            return fail(why, why_len, "init_cwnd_bytes must be >= min_cwnd_bytes");
+            return cc_fail(why, why_len, "init_cwnd_bytes must be >= min_cwnd_bytes");
         if (p->max_cwnd_bytes != 0 && p->max_cwnd_bytes < p->init_cwnd_bytes)
-            return fail(why, why_len, "max_cwnd_bytes must be 0 or >= init_cwnd_bytes");
+            return cc_fail(why, why_len, "max_cwnd_bytes must be 0 or >= init_cwnd_bytes");
     } else {
-        if (p->min_rate_bps == 0) return fail(why, why_len, "min_rate_bps must be > 0");
+        if (p->min_rate_bps == 0) return cc_fail(why, why_len, "min_rate_bps must be > 0");
     }
     return 0;
 }

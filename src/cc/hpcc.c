@@ -13,6 +13,7 @@
  * and rates are rounded down to whole bytes and bit/s when stored.
  */
 #include "hpcc.h"
+#include "cc_util.h"
 
 #include <string.h>
 
@@ -40,16 +41,6 @@
 #define U_INIT_SIM      1.0
 #define U_INIT_PAPER    0.0
 
-static int fail(char *why, size_t why_len, const char *msg)
-{
-    if (why && why_len) {
-        size_t n = strlen(msg);
-        if (n >= why_len) n = why_len - 1;
-        memcpy(why, msg, n);
-        why[n] = '\0';
-    }
-    return -1;
-}
 
 /* line·T/8 in bytes, rounded down. */
 static uint64_t bdp_bytes(uint64_t line_bps, uint64_t t_ps)
@@ -93,23 +84,23 @@ void hpcc_params_default(struct hpcc_params *p, uint64_t line_bps, uint64_t base
 
 int hpcc_params_check(const struct hpcc_params *p, char *why, size_t why_len)
 {
-    if (!p) return fail(why, why_len, "params is NULL");
+    if (!p) return cc_fail(why, why_len, "params is NULL");
     if (p->profile != HPCC_PROFILE_PAPER && p->profile != HPCC_PROFILE_SIM)
-        return fail(why, why_len, "profile must be PAPER or SIM");
-    if (p->line_bps == 0) return fail(why, why_len, "line_bps must be > 0");
-    if (p->base_rtt_ps == 0) return fail(why, why_len, "base_rtt_ps must be > 0");
-    if (!(p->eta > 0.0 && p->eta <= 1.0)) return fail(why, why_len, "eta must be in (0, 1]");
-    if (!(p->u_init >= 0.0 && p->u_init <= 1e6)) return fail(why, why_len, "u_init must be in [0, 1e6]");
-    if (p->w_init_bytes == 0) return fail(why, why_len, "w_init_bytes must be > 0");
+        return cc_fail(why, why_len, "profile must be PAPER or SIM");
+    if (p->line_bps == 0) return cc_fail(why, why_len, "line_bps must be > 0");
+    if (p->base_rtt_ps == 0) return cc_fail(why, why_len, "base_rtt_ps must be > 0");
+    if (!(p->eta > 0.0 && p->eta <= 1.0)) return cc_fail(why, why_len, "eta must be in (0, 1]");
+    if (!(p->u_init >= 0.0 && p->u_init <= 1e6)) return cc_fail(why, why_len, "u_init must be in [0, 1e6]");
+    if (p->w_init_bytes == 0) return cc_fail(why, why_len, "w_init_bytes must be > 0");
     if (p->fast_react > 1 || p->qlen_min > 1 || p->var_win > 1)
-        return fail(why, why_len, "fast_react, qlen_min and var_win must be 0 or 1");
+        return cc_fail(why, why_len, "fast_react, qlen_min and var_win must be 0 or 1");
     if (p->profile == HPCC_PROFILE_PAPER) {
-        if (p->w_ai_bytes == 0) return fail(why, why_len, "w_ai_bytes must be > 0");
-        if (p->w_ai_bytes > p->w_init_bytes) return fail(why, why_len, "w_ai_bytes must be <= w_init_bytes");
+        if (p->w_ai_bytes == 0) return cc_fail(why, why_len, "w_ai_bytes must be > 0");
+        if (p->w_ai_bytes > p->w_init_bytes) return cc_fail(why, why_len, "w_ai_bytes must be <= w_init_bytes");
     } else {
-        if (p->min_rate_bps == 0) return fail(why, why_len, "min_rate_bps must be > 0");
-        if (p->min_rate_bps > p->line_bps) return fail(why, why_len, "min_rate_bps must be <= line_bps");
-        if (p->r_ai_bps > p->line_bps) return fail(why, why_len, "r_ai_bps must be <= line_bps");
+        if (p->min_rate_bps == 0) return cc_fail(why, why_len, "min_rate_bps must be > 0");
+        if (p->min_rate_bps > p->line_bps) return cc_fail(why, why_len, "min_rate_bps must be <= line_bps");
+        if (p->r_ai_bps > p->line_bps) return cc_fail(why, why_len, "r_ai_bps must be <= line_bps");
     }
     return 0;
 }

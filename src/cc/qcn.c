@@ -31,6 +31,7 @@
  *    either way).
  */
 #include "qcn.h"
+#include "cc_util.h"
 
 #include <string.h>
 
@@ -97,16 +98,6 @@ static const uint32_t cp_table_100b[8] = { 1500, 750, 500, 375, 300, 250, 215, 1
 #define RP_MIN_PAPER_BPS    10000000ull
 #define RP_MIN_DC_BPS       100000000ull
 
-static int fail(char *why, size_t why_len, const char *msg)
-{
-    if (why && why_len) {
-        size_t n = strlen(msg);
-        if (n >= why_len) n = why_len - 1;
-        memcpy(why, msg, n);
-        why[n] = '\0';
-    }
-    return -1;
-}
 
 /* now + d, saturating below UINT64_MAX (which means "no timer"). */
 static uint64_t deadline_after(uint64_t now, uint64_t d)
@@ -138,14 +129,14 @@ void qcn_cp_params_default(struct qcn_cp_params *p, uint64_t line_bps, int profi
 
 int qcn_cp_params_check(const struct qcn_cp_params *p, char *why, size_t why_len)
 {
-    if (!p) return fail(why, why_len, "params is NULL");
-    if (p->q_eq_bytes == 0) return fail(why, why_len, "q_eq_bytes must be > 0");
-    if (p->q_eq_bytes > CP_QEQ_MAX) return fail(why, why_len, "q_eq_bytes must be <= 2^40");
-    if (p->w < 1 || p->w > CP_W_MAX) return fail(why, why_len, "w must be in [1, 64]");
+    if (!p) return cc_fail(why, why_len, "params is NULL");
+    if (p->q_eq_bytes == 0) return cc_fail(why, why_len, "q_eq_bytes must be > 0");
+    if (p->q_eq_bytes > CP_QEQ_MAX) return cc_fail(why, why_len, "q_eq_bytes must be <= 2^40");
+    if (p->w < 1 || p->w > CP_W_MAX) return cc_fail(why, why_len, "w must be in [1, 64]");
     if (p->sample_mode != QCN_SAMPLE_LINEAR && p->sample_mode != QCN_SAMPLE_TABLE)
-        return fail(why, why_len, "sample_mode must be LINEAR or TABLE");
+        return cc_fail(why, why_len, "sample_mode must be LINEAR or TABLE");
     if (!(p->p_min > 0.0 && p->p_min <= p->p_max && p->p_max <= 1.0))
-        return fail(why, why_len, "need 0 < p_min <= p_max <= 1");
+        return cc_fail(why, why_len, "need 0 < p_min <= p_max <= 1");
     return 0;
 }
 
@@ -242,14 +233,14 @@ void qcn_rp_params_default(struct qcn_rp_params *p, uint64_t line_bps, int profi
 
 int qcn_rp_params_check(const struct qcn_rp_params *p, char *why, size_t why_len)
 {
-    if (!p) return fail(why, why_len, "params is NULL");
-    if (p->bc_limit_bytes < 2) return fail(why, why_len, "bc_limit_bytes must be >= 2");
-    if (p->timer_ps < 2) return fail(why, why_len, "timer_ps must be >= 2");
-    if (p->fr_cycles < 1) return fail(why, why_len, "fr_cycles must be >= 1");
-    if (p->ai_halve > 1) return fail(why, why_len, "ai_halve must be 0 or 1");
-    if (p->gd_den <= QCN_FB_MAX_Q) return fail(why, why_len, "gd_den must be > 63");
-    if (p->r_hai_bps < p->r_ai_bps) return fail(why, why_len, "r_hai_bps must be >= r_ai_bps");
-    if (p->min_rate_bps == 0) return fail(why, why_len, "min_rate_bps must be > 0");
+    if (!p) return cc_fail(why, why_len, "params is NULL");
+    if (p->bc_limit_bytes < 2) return cc_fail(why, why_len, "bc_limit_bytes must be >= 2");
+    if (p->timer_ps < 2) return cc_fail(why, why_len, "timer_ps must be >= 2");
+    if (p->fr_cycles < 1) return cc_fail(why, why_len, "fr_cycles must be >= 1");
+    if (p->ai_halve > 1) return cc_fail(why, why_len, "ai_halve must be 0 or 1");
+    if (p->gd_den <= QCN_FB_MAX_Q) return cc_fail(why, why_len, "gd_den must be > 63");
+    if (p->r_hai_bps < p->r_ai_bps) return cc_fail(why, why_len, "r_hai_bps must be >= r_ai_bps");
+    if (p->min_rate_bps == 0) return cc_fail(why, why_len, "min_rate_bps must be > 0");
     return 0;
 }
 

@@ -13,6 +13,7 @@
  * before the update, as in Alg. 1 where it is called on line 7.
  */
 #include "rocc_cp.h"
+#include "cc_util.h"
 
 #include <string.h>
 
@@ -117,37 +118,27 @@ void rocc_cp_params_default(struct rocc_cp_params *p, uint64_t link_bps)
     p->f_init = p->f_max;
 }
 
-static int fail(char *why, size_t why_len, const char *msg)
-{
-    if (why && why_len) {
-        size_t n = strlen(msg);
-        if (n >= why_len) n = why_len - 1;
-        memcpy(why, msg, n);
-        why[n] = '\0';
-    }
-    return -1;
-}
 
 int rocc_cp_params_check(const struct rocc_cp_params *p, char *why, size_t why_len)
 {
-    if (!p) return fail(why, why_len, "params is NULL");
-    if (p->q_unit_bytes == 0) return fail(why, why_len, "q_unit_bytes must be > 0");
-    if (p->f_unit_mbps == 0) return fail(why, why_len, "f_unit_mbps must be > 0");
-    if (p->q_ref == 0) return fail(why, why_len, "q_ref must be > 0");
-    if (p->q_mid <= p->q_ref) return fail(why, why_len, "q_mid must be > q_ref");
-    if (p->q_max <= p->q_mid) return fail(why, why_len, "q_max must be > q_mid");
-    if (p->f_min == 0) return fail(why, why_len, "f_min must be > 0");
-    if (p->f_max < p->f_min) return fail(why, why_len, "f_max must be >= f_min");
-    if (p->f_max > INT32_MAX) return fail(why, why_len, "f_max must be <= INT32_MAX");
-    if (p->period_ps == 0) return fail(why, why_len, "period_ps must be > 0");
+    if (!p) return cc_fail(why, why_len, "params is NULL");
+    if (p->q_unit_bytes == 0) return cc_fail(why, why_len, "q_unit_bytes must be > 0");
+    if (p->f_unit_mbps == 0) return cc_fail(why, why_len, "f_unit_mbps must be > 0");
+    if (p->q_ref == 0) return cc_fail(why, why_len, "q_ref must be > 0");
+    if (p->q_mid <= p->q_ref) return cc_fail(why, why_len, "q_mid must be > q_ref");
+    if (p->q_max <= p->q_mid) return cc_fail(why, why_len, "q_max must be > q_mid");
+    if (p->f_min == 0) return cc_fail(why, why_len, "f_min must be > 0");
+    if (p->f_max < p->f_min) return cc_fail(why, why_len, "f_max must be >= f_min");
+    if (p->f_max > INT32_MAX) return cc_fail(why, why_len, "f_max must be <= INT32_MAX");
+    if (p->period_ps == 0) return cc_fail(why, why_len, "period_ps must be > 0");
     if (p->f_init < p->f_min || p->f_init > p->f_max)
-        return fail(why, why_len, "f_init must be in [f_min, f_max]");
+        return cc_fail(why, why_len, "f_init must be in [f_min, f_max]");
     if (p->alpha_q16 > ROCC_CP_MAX_GAIN_Q16)
-        return fail(why, why_len, "alpha_q16 must be <= 2^24 (256.0)");
+        return cc_fail(why, why_len, "alpha_q16 must be <= 2^24 (256.0)");
     if (p->beta_q16 > ROCC_CP_MAX_GAIN_Q16)
-        return fail(why, why_len, "beta_q16 must be <= 2^24 (256.0)");
+        return cc_fail(why, why_len, "beta_q16 must be <= 2^24 (256.0)");
     if (p->pi_round != ROCC_CP_ROUND_TRUNC && p->pi_round != ROCC_CP_ROUND_AUTHORS)
-        return fail(why, why_len, "pi_round must be TRUNC or AUTHORS");
+        return cc_fail(why, why_len, "pi_round must be TRUNC or AUTHORS");
     return 0;
 }
 

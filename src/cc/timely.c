@@ -11,6 +11,7 @@
  * Arithmetic in double; the rate is stored rounded down to whole bit/s.
  */
 #include "timely.h"
+#include "cc_util.h"
 
 #include <string.h>
 
@@ -42,16 +43,6 @@
 /* Patched weight w(g) breakpoints: +-1/4 (ECN-or-Delay §4.3). */
 #define W_G_EDGE        0.25
 
-static int fail(char *why, size_t why_len, const char *msg)
-{
-    if (why && why_len) {
-        size_t n = strlen(msg);
-        if (n >= why_len) n = why_len - 1;
-        memcpy(why, msg, n);
-        why[n] = '\0';
-    }
-    return -1;
-}
 
 void timely_params_default(struct timely_params *p, uint64_t line_bps, enum timely_profile profile)
 {
@@ -83,21 +74,21 @@ void timely_params_default(struct timely_params *p, uint64_t line_bps, enum time
 
 int timely_params_check(const struct timely_params *p, char *why, size_t why_len)
 {
-    if (!p) return fail(why, why_len, "params is NULL");
+    if (!p) return cc_fail(why, why_len, "params is NULL");
     if (p->mode != TIMELY_ORIGINAL && p->mode != TIMELY_PATCHED)
-        return fail(why, why_len, "mode must be ORIGINAL or PATCHED");
-    if (p->profile > TIMELY_PROFILE_PATCHED) return fail(why, why_len, "unknown profile");
-    if (!(p->alpha > 0.0 && p->alpha <= 1.0)) return fail(why, why_len, "alpha must be in (0, 1]");
-    if (!(p->beta > 0.0 && p->beta <= 1.0)) return fail(why, why_len, "beta must be in (0, 1]");
-    if (p->min_rtt_ps == 0) return fail(why, why_len, "min_rtt_ps must be > 0");
-    if (p->t_high_ps == 0) return fail(why, why_len, "t_high_ps must be > 0");
-    if (p->t_low_ps > p->t_high_ps) return fail(why, why_len, "t_low_ps must be <= t_high_ps");
-    if (p->mode == TIMELY_PATCHED && p->rtt_ref_ps == 0) return fail(why, why_len, "rtt_ref_ps must be > 0");
-    if (p->max_rate_bps == 0) return fail(why, why_len, "max_rate_bps must be > 0");
-    if (p->min_rate_bps == 0) return fail(why, why_len, "min_rate_bps must be > 0");
-    if (p->min_rate_bps > p->max_rate_bps) return fail(why, why_len, "min_rate_bps must be <= max_rate_bps");
+        return cc_fail(why, why_len, "mode must be ORIGINAL or PATCHED");
+    if (p->profile > TIMELY_PROFILE_PATCHED) return cc_fail(why, why_len, "unknown profile");
+    if (!(p->alpha > 0.0 && p->alpha <= 1.0)) return cc_fail(why, why_len, "alpha must be in (0, 1]");
+    if (!(p->beta > 0.0 && p->beta <= 1.0)) return cc_fail(why, why_len, "beta must be in (0, 1]");
+    if (p->min_rtt_ps == 0) return cc_fail(why, why_len, "min_rtt_ps must be > 0");
+    if (p->t_high_ps == 0) return cc_fail(why, why_len, "t_high_ps must be > 0");
+    if (p->t_low_ps > p->t_high_ps) return cc_fail(why, why_len, "t_low_ps must be <= t_high_ps");
+    if (p->mode == TIMELY_PATCHED && p->rtt_ref_ps == 0) return cc_fail(why, why_len, "rtt_ref_ps must be > 0");
+    if (p->max_rate_bps == 0) return cc_fail(why, why_len, "max_rate_bps must be > 0");
+    if (p->min_rate_bps == 0) return cc_fail(why, why_len, "min_rate_bps must be > 0");
+    if (p->min_rate_bps > p->max_rate_bps) return cc_fail(why, why_len, "min_rate_bps must be <= max_rate_bps");
     if (p->delta_bps > p->max_rate_bps || p->hai_bps > p->max_rate_bps)
-        return fail(why, why_len, "delta_bps and hai_bps must be <= max_rate_bps");
+        return cc_fail(why, why_len, "delta_bps and hai_bps must be <= max_rate_bps");
     return 0;
 }
 
