@@ -76,6 +76,29 @@ static double port_paused_s(const struct port *pt)
     return (double)ps / PS_PER_S;
 }
 
+/* Receive-rate statistics of one flow group over [t0, t1]. */
+struct grstats { double mean, min, max, jain; };
+
+static void group_rates(const struct scenario *sc, const struct group *gr, simtime_t t0, simtime_t t1,
+                        struct grstats *st)
+{
+    st->mean = st->min = st->max = st->jain = NAN;
+    double *r = malloc((gr->count ? gr->count : 1) * sizeof *r), s = 0, lo = INFINITY, hi = -INFINITY;
+    if (!r)
+        return;
+    for (uint32_t k = 0; k < gr->count; k++) {
+        r[k] = metrics_flow_rate(sc, gr->first + k, t0, t1);
+        s += r[k];
+        lo = r[k] < lo ? r[k] : lo;
+        hi = r[k] > hi ? r[k] : hi;
+    }
+    st->mean = gr->count ? s / gr->count : NAN;
+    st->min = lo;
+    st->max = hi;
+    st->jain = metrics_jain(r, gr->count);
+    free(r);
+}
+
 static void write_summary(FILE *f, const struct scenario *sc, const struct run_info *ri)
 {
     const struct net *n = &sc->net;
@@ -115,26 +138,20 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
     fprintf(f, ",\n  \"groups\": [");
     for (uint32_t g = 0; g < sc->n_groups; g++) {
         const struct group *gr = &sc->groups[g];
-        double *r = malloc((gr->count ? gr->count : 1) * sizeof *r), sum = 0, lo = INFINITY, hi = -INFINITY;
-        for (uint32_t k = 0; r && k < gr->count; k++) {
-            r[k] = metrics_flow_rate(sc, gr->first + k, t0, t1);
-            sum += r[k];
-            lo = r[k] < lo ? r[k] : lo;
-            hi = r[k] > hi ? r[k] : hi;
-        }
+        struct grstats st;
+        group_rates(sc, gr, t0, t1, &st);
         fprintf(f, "%s\n    {\"name\": ", g ? "," : "");
         jstr(f, gr->name);
         fprintf(f, ", \"cc\": \"%s\", \"incast\": %s, \"flows\": %u, \"rate_mean_bps\": ", cc_algo_names[gr->algo],
                 gr->incast ? "true" : "false", gr->count);
-        jnum(f, r ? sum / gr->count : NAN);
+        jnum(f, st.mean);
         fprintf(f, ", \"rate_min_bps\": ");
-        jnum(f, lo);
+        jnum(f, st.min);
         fprintf(f, ", \"rate_max_bps\": ");
-        jnum(f, hi);
+        jnum(f, st.max);
         fprintf(f, ", \"jain\": ");
-        jnum(f, r ? metrics_jain(r, gr->count) : NAN);
+        jnum(f, st.jain);
         fputc('}', f);
-        free(r);
     }
     fprintf(f, "\n  ],\n  \"ports\": [");
     for (uint32_t m = 0; m < sc->n_mon; m++) {
@@ -425,21 +442,13 @@ static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct r
     fprintf(f, "drops\t%llu\npfc_pauses\t%llu\n", (unsigned long long)drops, (unsigned long long)pauses);
     for (uint32_t g = 0; g < sc->n_groups; g++) {
         const struct group *gr = &sc->groups[g];
-        double *r = malloc((gr->count ? gr->count : 1) * sizeof *r), s = 0, lo = INFINITY, hi = -INFINITY;
-        if (!r)
-            continue;
-        for (uint32_t k = 0; k < gr->count; k++) {
-            r[k] = metrics_flow_rate(sc, gr->first + k, t0, t1);
-            s += r[k];
-            lo = r[k] < lo ? r[k] : lo;
-            hi = r[k] > hi ? r[k] : hi;
-        }
+        struct grstats st;
+        group_rates(sc, gr, t0, t1, &st);
         fprintf(f, "group.%s.cc\t%s\n", gr->name, cc_algo_names[gr->algo]);
         fprintf(f, "group.%s.flows\t%u\ngroup.%s.rate_mean_bps\t%.6g\ngroup.%s.rate_min_bps\t%.6g\n"
                    "group.%s.rate_max_bps\t%.6g\ngroup.%s.jain\t%.6f\n",
-                gr->name, gr->count, gr->name, tsv_num(s / gr->count), gr->name, tsv_num(lo), gr->name, tsv_num(hi),
-                gr->name, tsv_num(metrics_jain(r, gr->count)));
-        free(r);
+                gr->name, gr->count, gr->name, tsv_num(st.mean), gr->name, tsv_num(st.min), gr->name,
+                tsv_num(st.max), gr->name, tsv_num(st.jain));
     }
     /* FCT statistics by traffic kind and size bin (as fct.tsv), flow rates. */
     for (int kind = -1; kind <= 1; kind++) {
@@ -787,19 +796,10 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
     fprintf(out, "  %-16s %6s %12s %12s %12s %8s\n", "group", "flows", "mean", "min", "max", "jain");
     for (uint32_t g = 0; g < sc->n_groups; g++) {
         const struct group *gr = &sc->groups[g];
-        double *r = malloc((gr->count ? gr->count : 1) * sizeof *r), s = 0, lo = INFINITY, hi = -INFINITY;
-        if (!r)
-            continue;
-        for (uint32_t k = 0; k < gr->count; k++) {
-            r[k] = metrics_flow_rate(sc, gr->first + k, t0, t1);
-            s += r[k];
-            lo = r[k] < lo ? r[k] : lo;
-            hi = r[k] > hi ? r[k] : hi;
-        }
-        fprintf(out, "  %-16s %6u %12s %12s %12s %8.4f\n", gr->name, gr->count,
-                units_fmt_rate(s / gr->count, b1, sizeof b1), units_fmt_rate(lo, b2, sizeof b2),
-                units_fmt_rate(hi, b3, sizeof b3), metrics_jain(r, gr->count));
-        free(r);
+        struct grstats st;
+        group_rates(sc, gr, t0, t1, &st);
+        fprintf(out, "  %-16s %6u %12s %12s %12s %8.4f\n", gr->name, gr->count, units_fmt_rate(st.mean, b1, sizeof b1),
+                units_fmt_rate(st.min, b2, sizeof b2), units_fmt_rate(st.max, b3, sizeof b3), st.jain);
     }
     fprintf(out, "\nswitch ports that carried data (measurement window):\n  %-14s %10s %10s %10s %7s %12s %9s %7s\n", "port", "q mean",
             "q p99", "q max", "util", "fair rate", "PFC xoff", "drops");
