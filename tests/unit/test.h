@@ -12,11 +12,50 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static int test_passed_, test_failed_, test_cur_failed_;
 static const char *test_binary_ = "test";
+static const char *volatile test_cur_name_ = "?";     /* set by RUN */
+static struct sigaction test_old_sa_[32];
+
+/* A crash (or a failed assert) inside a test still yields its FAIL line:
+ * stdout is line-buffered so earlier PASS lines are out, and the handler
+ * names the running test, then hands the signal to whoever had it before
+ * (ASan's reporter, or the default action).  Call test_crash_guard() first
+ * thing in main(). */
+static inline void test_on_crash_(int sig)
+{
+    char line[200];
+    size_t k = 0;
+    const char *parts[] = { "FAIL ", test_binary_, ".", test_cur_name_, " (crashed)\n" };
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        for (const char *s = parts[i]; *s && k < sizeof line; s++)
+            line[k++] = *s;
+    ssize_t w = write(1, line, k);
+    (void)w;
+    sigaction(sig, &test_old_sa_[sig], NULL);
+    if (sig == SIGABRT)
+        raise(sig);
+    /* SIGSEGV/SIGBUS/SIGFPE: returning re-executes the fault under the
+     * previous handler, which then sees the real context. */
+}
+
+static inline void test_crash_guard(void)
+{
+    static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT };
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = test_on_crash_;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, &test_old_sa_[sigs[i]]);
+    }
+}
 
 #define TEST(name) static void name(void)
 
@@ -66,6 +105,7 @@ static const char *test_binary_ = "test";
 #define RUN(name)                                                           \
     do {                                                                    \
         test_cur_failed_ = 0;                                               \
+        test_cur_name_ = #name;                                             \
         name();                                                             \
         if (test_cur_failed_) {                                             \
             test_failed_++;                                                 \

@@ -23,42 +23,6 @@
 
 #include "test.h"
 
-/* A crash (or a failed assert) inside a test still yields its FAIL line:
- * stdout is line-buffered so earlier PASS lines are out, and the handler
- * names the running test, then hands the signal to whoever had it before
- * (ASan's reporter, or the default action). */
-static const char *volatile cur_test_ = "?";
-static struct sigaction old_sa_[32];
-
-static void on_crash(int sig)
-{
-    char line[200];
-    size_t k = 0;
-    const char *parts[] = { "FAIL ", test_binary_, ".", cur_test_, " (crashed)\n" };
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-        for (const char *s = parts[i]; *s && k < sizeof line; s++)
-            line[k++] = *s;
-    ssize_t w = write(1, line, k);
-    (void)w;
-    sigaction(sig, &old_sa_[sig], NULL);
-    if (sig == SIGABRT)
-        raise(sig);
-    /* SIGSEGV/SIGBUS/SIGFPE: returning re-executes the fault under the
-     * previous handler, which then sees the real context. */
-}
-
-static void crash_guard(void)
-{
-    static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT };
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_crash;
-        sigemptyset(&sa.sa_mask);
-        sigaction(sigs[i], &sa, &old_sa_[sigs[i]]);
-    }
-}
 
 /* ------------------------------------------------------------ helpers */
 
@@ -91,7 +55,7 @@ static void free_nets(void)
     }
 }
 
-#define RUN_NET(t) do { cur_test_ = #t; RUN(t); free_nets(); } while (0)
+#define RUN_NET(t) do { RUN(t); free_nets(); } while (0)
 
 #define G100 100000000000ull
 #define G40  40000000000ull
@@ -708,7 +672,7 @@ TEST(conservation_audit)
 int main(void)
 {
     test_binary_ = "test_net";
-    crash_guard();
+    test_crash_guard();
     RUN_NET(tx_time_exact);
     RUN_NET(single_flow_exact_timing);
     RUN_NET(short_last_frame_timing);
