@@ -92,6 +92,24 @@ static int load_run(struct run *r, const char *dir)
     return 0;
 }
 
+/* One time-series panel: the busiest port of every run, from queue.csv
+ * (which = 0, shown in KB) or fair_rate.csv (which = 1, Gb/s). */
+static void time_series(FILE *g, const struct run *runs, int nr, int which, const char *title, const char *unit)
+{
+    fprintf(g, "set datafile separator ','\nset title '%s'\nset ylabel '%s'\nset xlabel 'time (ms)'\nplot ", title,
+            unit);
+    int first = 1;
+    for (int r = 0; r < nr; r++) {
+        int col = which ? runs[r].fcol : runs[r].qcol;
+        if (!col)
+            continue;
+        fprintf(g, "%s'%s/%s' using ($1*1000):($%d/%s) with lines title '%s %s'", first ? "" : ", ", runs[r].dir,
+                which ? "fair_rate.csv" : "queue.csv", col, which ? "1" : "1000", runs[r].name, runs[r].port);
+        first = 0;
+    }
+    fputc('\n', g);
+}
+
 int cmd_plot(int argc, char **argv)
 {
     const char *prefix = "runs/plot";
@@ -160,30 +178,10 @@ int cmd_plot(int argc, char **argv)
             }
             fputs("\nunset logscale y\nunset xtics\nset xtics\n", g);
         }
-        if (any_q) {
-            fputs("set datafile separator ','\nset title 'queue of the busiest port'\nset ylabel 'KB'\n"
-                  "set xlabel 'time (ms)'\nplot ", g);
-            int first = 1;
-            for (int r = 0; r < nr; r++)
-                if (runs[r].qcol) {
-                    fprintf(g, "%s'%s/queue.csv' using ($1*1000):($%d/1000) with lines title '%s %s'", first ? "" : ", ",
-                            runs[r].dir, runs[r].qcol, runs[r].name, runs[r].port);
-                    first = 0;
-                }
-            fputc('\n', g);
-        }
-        if (any_fair) {
-            fputs("set datafile separator ','\nset title 'RoCC fair rate of the busiest port'\nset ylabel 'Gb/s'\n"
-                  "set xlabel 'time (ms)'\nplot ", g);
-            int first = 1;
-            for (int r = 0; r < nr; r++)
-                if (runs[r].fcol) {
-                    fprintf(g, "%s'%s/fair_rate.csv' using ($1*1000):%d with lines title '%s %s'", first ? "" : ", ",
-                            runs[r].dir, runs[r].fcol, runs[r].name, runs[r].port);
-                    first = 0;
-                }
-            fputc('\n', g);
-        }
+        if (any_q)
+            time_series(g, runs, nr, 0, "queue of the busiest port", "KB");
+        if (any_fair)
+            time_series(g, runs, nr, 1, "RoCC fair rate of the busiest port", "Gb/s");
         if (any_tiers) {
             fputs("set datafile separator tab\nset title 'PFC pause frames sent, per port tier'\nset ylabel 'XOFF frames'\n"
                   "set xlabel ''\nset style data histograms\nset style histogram clustered\nset style fill solid 0.7\n"
