@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memory check: short runs of two scenarios under valgrind (normal build
+# Memory check: short runs of four scenarios under valgrind (normal build
 # only; the ASan build has its own checker).  Skipped when valgrind is absent.
 set -u
 cd "$(dirname "$0")/../.."
@@ -23,3 +23,6 @@ check() {
 }
 check multi_bottleneck experiments/rocc/multi-bottleneck.ini --set sim.duration=4ms --set sim.measure_start=3ms
 check lossy experiments/rocc/lossy-gbn.ini --set sim.duration=2ms
+check traffic_hpcc tests/scenario/data/traffic-rocc-fattree.ini --set sim.duration=1ms --set sim.measure_start=0.5ms \
+    --set fct.warmup=0.2ms --set fct.cooldown=0.2ms --set cc.algorithm=hpcc
+check link_failure experiments/datacenter/link-failure.ini --set sim.duration=2ms --set sim.measure_start=1ms
