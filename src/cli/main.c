@@ -24,14 +24,14 @@
 #include "engine/scenario.h"
 
 static const char usage[] =
-    "usage: roccsim run SCENARIO.ini [-o DIR] [--set SECTION.KEY=VALUE]... [-q]\n"
+    "usage: roccsim run SCENARIO.ini [-o DIR] [--set SECTION.KEY=VALUE]... [-q] [--check]\n"
     "       roccsim sweep SWEEP.ini [-o DIR] [-j JOBS]   (also under mpirun / Slurm arrays)\n"
     "       roccsim plot [-o PREFIX] RUN_DIR...          (PNG + SVG via gnuplot)\n"
     "       roccsim help | --help | --version\n"
     "\n"
     "Runs a packet-level simulation of an RDMA fabric (RoCEv2, PFC) with the RoCC\n"
     "congestion control (or a baseline) and writes DIR/summary.json, summary.tsv,\n"
-    "flows.csv, queue.csv,\n"
+    "flows.csv, fct.tsv, tiers.tsv, queue_cdf.tsv, queue.csv,\n"
     "fair_rate.csv and (up to [sim] flow_series_max flows) flow_rate.csv\n"
     "(default DIR: runs/<scenario name>).\n"
     "\n"
@@ -39,6 +39,7 @@ static const char usage[] =
     "  --set S.K=V        override key K of section [S] (repeatable), e.g.\n"
     "                     --set sim.duration=5ms --set topology.senders=100\n"
     "  -q                 print only the expectations and errors\n"
+    "  --check            read and check the scenario (and --set, [expect]), run nothing\n"
     "\n"
     "Scenario keys: docs/config.md.  Outputs: docs/outputs.md.\n"
     "Exit status: 0 ok, 1 an [expect] check failed, 2 bad input, 3 internal error.\n";
@@ -83,7 +84,7 @@ static int is_typo(const char *msg)
 static int cmd_run(int argc, char **argv)
 {
     const char *path = NULL, *dir = NULL;
-    int quiet = 0;
+    int quiet = 0, check_only = 0;
     struct cfg_err err = { "" };
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--set")) {
@@ -96,6 +97,8 @@ static int cmd_run(int argc, char **argv)
                 dir = argv[i];
         } else if (!strcmp(argv[i], "-q")) {
             quiet = 1;
+        } else if (!strcmp(argv[i], "--check")) {
+            check_only = 1;
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             fputs(usage, stdout);
             return 0;
@@ -138,6 +141,10 @@ static int cmd_run(int argc, char **argv)
         struct cfg_err unused;
         if (cfg_check_unused(c, &unused) && strcmp(unused.msg, err.msg) != 0 && is_typo(unused.msg))
             fprintf(stderr, "roccsim: note: %s (a typo?)\n", unused.msg);
+        goto out;
+    }
+    if (check_only) {                   /* scenario, overrides and [expect] are valid */
+        rc = 0;
         goto out;
     }
     char dbuf[4096], why[512];

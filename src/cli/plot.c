@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_RUNS 16
@@ -55,6 +56,26 @@ static int load_run(struct run *r, const char *dir)
         s--;
     snprintf(r->name, sizeof r->name, "%.*s", (int)(b - s), s);
     char p[4200], line[1024];
+    /* A sweep point (DIR/pNNNNN): label it by its seed and varied values
+     * from DIR/points.tsv. */
+    if (s > dir && b - s == 6 && s[0] == 'p') {
+        snprintf(p, sizeof p, "%.*spoints.tsv", (int)(s - dir), dir);
+        FILE *pt = fopen(p, "r");
+        while (pt && fgets(line, sizeof line, pt)) {
+            if (strncmp(line, r->name, 6) || line[6] != '\t')
+                continue;
+            line[strcspn(line, "\r\n")] = 0;
+            char label[128] = "";
+            size_t used = 0;
+            int field = 0;
+            for (char *t = strtok(line + 7, "\t"); t && used < sizeof label; t = strtok(NULL, "\t"), field++)
+                used += (size_t)snprintf(label + used, sizeof label - used, "%s%s%s", field ? " " : "",
+                                         field ? "" : "seed ", t);
+            snprintf(r->name, sizeof r->name, "%s", label);
+        }
+        if (pt)
+            fclose(pt);
+    }
     snprintf(p, sizeof p, "%.4000s/summary.tsv", dir);
     FILE *f = fopen(p, "r");
     if (!f) {
@@ -133,6 +154,31 @@ int cmd_plot(int argc, char **argv)
     if (nr == 0) {
         fprintf(stderr, "usage: roccsim plot [-o PREFIX] RUN_DIR...\n");
         return 2;
+    }
+    /* The figure's directory must exist and be writable before gnuplot runs
+     * (otherwise it would print the PNG to the terminal). */
+    {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", prefix);
+        char *slash = strrchr(dir, '/');
+        if (slash && slash != dir) {
+            *slash = 0;
+            for (char *q = dir + 1; *q; q++)
+                if (*q == '/') {
+                    *q = 0;
+                    mkdir(dir, 0777);
+                    *q = '/';
+                }
+            mkdir(dir, 0777);
+        }
+        char probe[4200];
+        snprintf(probe, sizeof probe, "%s.png", prefix);
+        FILE *t = fopen(probe, "w");
+        if (!t) {
+            fprintf(stderr, "roccsim plot: cannot write %s: %s\n", probe, strerror(errno));
+            return 2;
+        }
+        fclose(t);
     }
     if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
         fprintf(stderr, "roccsim plot: gnuplot is not installed (apt-get install gnuplot-nox)\n");

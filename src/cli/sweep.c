@@ -188,8 +188,9 @@ static void point_dir(const struct sweep *sw, int p, char *buf, size_t len)
     snprintf(buf, len, "%.4000s/p%05d", sw->dir, p);
 }
 
-/* Run point p in a child; returns the child's pid or -1. */
-static pid_t start_point(const struct sweep *sw, const char *self, int p)
+/* Run point p in a child (check = 1: only `run --check` it, output to
+ * `log`); returns the child's pid or -1. */
+static pid_t start_point_(const struct sweep *sw, const char *self, int p, int check, const char *log_path)
 {
     int combo = p / sw->nseeds, si = p % sw->nseeds;
     char dir[4200], seed[64], *argv[8 + 4 * MAX_VARY + 4];
@@ -200,7 +201,7 @@ static pid_t start_point(const struct sweep *sw, const char *self, int p)
     argv[a++] = (char *)self;
     argv[a++] = "run";
     argv[a++] = (char *)sw->scenario;
-    argv[a++] = "-q";
+    argv[a++] = check ? "--check" : "-q";
     argv[a++] = "-o";
     argv[a++] = dir;
     argv[a++] = "--set";
@@ -218,13 +219,50 @@ static pid_t start_point(const struct sweep *sw, const char *self, int p)
     pid_t pid = fork();
     if (pid == 0) {
         char log[4300];
-        snprintf(log, sizeof log, "%s.log", dir);
+        if (log_path)
+            snprintf(log, sizeof log, "%s", log_path);
+        else
+            snprintf(log, sizeof log, "%s.log", dir);
         if (!freopen(log, "w", stdout) || dup2(fileno(stdout), 2) < 0)
             _exit(3);
         execv(self, argv);
         _exit(3);
     }
     return pid;
+}
+
+static pid_t start_point(const struct sweep *sw, const char *self, int p)
+{
+    return start_point_(sw, self, p, 0, NULL);
+}
+
+/* Before running anything: every combination must be a valid scenario
+ * (`run --check`), so a misspelt [vary] key fails the sweep at once. */
+static int check_combinations(const struct sweep *sw, const char *self)
+{
+    char log[4300];
+    snprintf(log, sizeof log, "%.4000s/.check.log", sw->dir);
+    for (int cb = 0; cb < sw->npoints / sw->nseeds; cb++) {
+        pid_t pid = start_point_(sw, self, cb * sw->nseeds, 1, log);
+        int status = 0;
+        if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            fprintf(stderr, "roccsim sweep: combination %d is not a valid scenario (", cb);
+            for (int k = 0; k < sw->nv; k++)
+                fprintf(stderr, "%s%s=%s", k ? ", " : "", sw->v[k].key, sw->v[k].val[value_of(sw, cb, k)]);
+            fprintf(stderr, "):\n");
+            FILE *f = fopen(log, "r");
+            char line[1024];
+            while (f && fgets(line, sizeof line, f))
+                fprintf(stderr, "  %s", line);
+            if (f)
+                fclose(f);
+            fprintf(stderr, "  (--set N counts the arguments of the run; the [set] and [vary] keys are its overrides)\n");
+            remove(log);
+            return 2;
+        }
+    }
+    remove(log);
+    return 0;
 }
 
 static void mark_done(const struct sweep *sw, int p, int status)
@@ -440,6 +478,8 @@ int cmd_sweep(int argc, char **argv, const char *self)
         fprintf(stderr, "roccsim sweep: %s: %s\n", sw.dir, strerror(errno));
         return 2;
     }
+    if (check_combinations(&sw, self))
+        return 2;
     if (rank == 0) {
         char pt[4300];
         snprintf(pt, sizeof pt, "%.4000s/points.tsv", sw.dir);

@@ -27,6 +27,7 @@ struct cc_block {
 struct cc_sel {
     int dcqcn_profile, hpcc_profile, timely_profile, dctcp_profile, qcn_profile;
     int has_eta, has_max_stage;
+    uint64_t w_ai_flows;              /* [hpcc] w_ai_flows: N in W_AI = W_init (1 - eta) / N */
     double eta;
     uint64_t max_stage;
     struct dcqcn_pi_params pi;        /* overrides applied per port */
@@ -62,6 +63,9 @@ int ccsel_read(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     TRY(cfg_double(c, "hpcc", "eta", 0.95, &s->eta, err));
     if (s->has_eta && !(s->eta > 0 && s->eta <= 1))
         return cfg_errorf(err, cfg_find(c, "hpcc", "eta"), "eta must be in (0, 1]");
+    TRY(cfg_u64(c, "hpcc", "w_ai_flows", 100, &s->w_ai_flows, err));   /* hpcc.h: N = 100, our choice */
+    if (s->w_ai_flows < 1 || s->w_ai_flows > 1000000)
+        return cfg_errorf(err, cfg_find(c, "hpcc", "w_ai_flows"), "w_ai_flows must be 1..1000000");
     s->has_max_stage = cfg_find(c, "hpcc", "max_stage") != NULL;
     TRY(cfg_u64(c, "hpcc", "max_stage", 0, &s->max_stage, err));
     if (s->max_stage > 1000)
@@ -166,14 +170,14 @@ static int make_block(struct scenario *sc, int algo, uint64_t line, simtime_t ba
         break;
     case CC_HPCC:
         hpcc_params_default(&b->u.hpcc, line, base_rtt, s->hpcc_profile ? HPCC_PROFILE_SIM : HPCC_PROFILE_PAPER);
-        if (s->has_eta) {
+        if (s->has_eta)
             b->u.hpcc.eta = s->eta;
-            /* Paper profile: W_AI = W_init (1 - eta)/100 follows eta (hpcc.h). */
-            if (!s->hpcc_profile) {
-                b->u.hpcc.w_ai_bytes = (uint64_t)((double)b->u.hpcc.w_init_bytes * (1.0 - s->eta) / 100.0);
-                if (b->u.hpcc.w_ai_bytes == 0)
-                    b->u.hpcc.w_ai_bytes = 1;
-            }
+        /* Paper profile: W_AI = W_init (1 - eta) / N follows eta and N (hpcc.h). */
+        if (!s->hpcc_profile) {
+            b->u.hpcc.w_ai_bytes = (uint64_t)((double)b->u.hpcc.w_init_bytes * (1.0 - b->u.hpcc.eta) /
+                                              (double)s->w_ai_flows);
+            if (b->u.hpcc.w_ai_bytes == 0)
+                b->u.hpcc.w_ai_bytes = 1;
         }
         if (s->has_max_stage)
             b->u.hpcc.max_stage = (uint32_t)s->max_stage;

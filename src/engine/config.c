@@ -595,6 +595,12 @@ size_t cfg_entries(struct cfg *c, const char *section, void (*fn)(const struct c
     return n;
 }
 
+void cfg_touch(struct cfg *c, const char *section, const char *const *keys)
+{
+    for (; *keys; keys++)
+        (void)cfg_find(c, section, *keys);
+}
+
 const struct cfg_entry *cfg_find(struct cfg *c, const char *section, const char *key)
 {
     struct sec *s = sec_lookup(c, section, strlen(section));

@@ -80,6 +80,10 @@ size_t cfg_entries(struct cfg *c, const char *section,
                    void (*fn)(const struct cfg_entry *e, void *arg), void *arg);
 /* Marks the entry used; NULL if absent. */
 const struct cfg_entry *cfg_find(struct cfg *c, const char *section, const char *key);
+/* Mark every key of a NULL-terminated list as read in `section`: a builder
+ * calls it first, so an error it reports early does not leave valid keys
+ * looking unknown. */
+void cfg_touch(struct cfg *c, const char *section, const char *const *keys);
 
 /* Typed getters.  Absent key: *out = dflt, return 0.  Malformed value:
  * "FILE:LINE: [sec] key: expected a time like 1.5us, got 'xyz' (unknown

@@ -133,7 +133,7 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
         fprintf(f, "%s\"%s\": {\"created\": %llu, \"consumed\": %llu, \"dropped\": %llu}", t ? ", " : "",
                 type_names[t], (unsigned long long)n->created[t], (unsigned long long)n->consumed[t],
                 (unsigned long long)n->dropped[t]);
-    fprintf(f, "}},\n  \"conservation\": ");
+    fprintf(f, "}, \"failure_drops\": %llu},\n  \"conservation\": ", (unsigned long long)n->failure_drops);
     jstr(f, ri->conservation);
     fprintf(f, ",\n  \"groups\": [");
     for (uint32_t g = 0; g < sc->n_groups; g++) {
@@ -250,6 +250,14 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
     {
         double mean, sd;
         uint64_t k = fct_flow_rates(sc, sc->fct_start, sc->fct_end, &mean, &sd);
+        uint64_t started = 0;
+        for (uint32_t i = 0; i < n->n_flows; i++) {
+            const struct flow *fl = &n->flows[i];
+            started += fl->start_ps >= sc->fct_start && fl->start_ps <= sc->fct_end &&
+                       !((fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED));
+        }
+        fprintf(f, ", \"flows_started\": %llu, \"flows_unfinished\": %llu", (unsigned long long)started,
+                (unsigned long long)(started - (k < started ? k : started)));
         fprintf(f, ", \"flows_finished\": %llu, \"flow_rate_mean_bps\": ", (unsigned long long)k);
         jnum(f, mean);
         fprintf(f, ", \"flow_rate_std_bps\": ");
@@ -439,7 +447,8 @@ static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct r
         drops += n->ports[p].st.drops;
         pauses += n->ports[p].st.pfc_sent;
     }
-    fprintf(f, "drops\t%llu\npfc_pauses\t%llu\n", (unsigned long long)drops, (unsigned long long)pauses);
+    fprintf(f, "drops\t%llu\nfailure_drops\t%llu\npfc_pauses\t%llu\n", (unsigned long long)drops,
+            (unsigned long long)n->failure_drops, (unsigned long long)pauses);
     for (uint32_t g = 0; g < sc->n_groups; g++) {
         const struct group *gr = &sc->groups[g];
         struct grstats st;
@@ -480,7 +489,15 @@ static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct r
     }
     {
         double mean, sd;
-        if (fct_flow_rates(sc, sc->fct_start, sc->fct_end, &mean, &sd))
+        uint64_t fin = fct_flow_rates(sc, sc->fct_start, sc->fct_end, &mean, &sd), started = 0;
+        for (uint32_t i = 0; i < n->n_flows; i++) {
+            const struct flow *fl = &n->flows[i];
+            started += fl->start_ps >= sc->fct_start && fl->start_ps <= sc->fct_end &&
+                       !((fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED));
+        }
+        fprintf(f, "fct.flows_started\t%llu\nfct.flows_unfinished\t%llu\n", (unsigned long long)started,
+                (unsigned long long)(started - (fin < started ? fin : started)));
+        if (fin)
             fprintf(f, "fct.flow_rate_mean_bps\t%.6g\nfct.flow_rate_std_bps\t%.6g\n", tsv_num(mean), tsv_num(sd));
     }
     /* PFC per tier. */

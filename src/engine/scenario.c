@@ -621,6 +621,9 @@ static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *a
     const char *gname = sec + strlen("flows.");
     if (!*gname || strlen(gname) >= sizeof sc->groups[0].name)
         return cfg_section_errorf(err, c, sec, "flow group names are 1..47 characters: [flows.NAME]");
+    static const char *const keys[] = { "src", "dst", "pairing", "count", "size", "rate", "start", "start_jitter",
+                                        "stop", "cc", "class", "window", NULL };
+    cfg_touch(c, sec, keys);
     const struct cfg_entry *se = cfg_find(c, sec, "src"), *de = cfg_find(c, sec, "dst");
     if (!se || !de)
         return cfg_section_errorf(err, c, sec, "a flow group needs 'src' and 'dst'");
@@ -898,8 +901,15 @@ static void event_cb(const struct cfg_entry *e, void *arg)
             if (sc->net.ports[sc->net.ports[nd->first_port + k].peer].node == b && ++seen == nth)
                 port = nd->first_port + k;
     }
+    if (a == NONE32 || b == NONE32) {
+        ec->rc = cfg_errorf(ec->err, e, "no node named '%s'", a == NONE32 ? tok[2] : tok[3]);
+        return;
+    }
     if (port == NONE32) {
-        ec->rc = cfg_errorf(ec->err, e, "no link between '%s' and '%s'%s", tok[2], tok[3], hash ? " with that #" : "");
+        if (hash && net_port_between(&sc->net, a, b) != NONE32)
+            ec->rc = cfg_errorf(ec->err, e, "'%s' and '%s' have fewer than %u parallel links", tok[2], tok[3], nth);
+        else
+            ec->rc = cfg_errorf(ec->err, e, "no link between '%s' and '%s'", tok[2], tok[3]);
         return;
     }
     struct link_event *ne = realloc(sc->events, (sc->n_events + 1) * sizeof *ne);

@@ -82,6 +82,9 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
     const char *name = sec + strlen("traffic.");
     if (!*name || strlen(name) >= sizeof sc->groups[0].name - 8)
         return cfg_section_errorf(err, c, sec, "traffic names are 1..39 characters: [traffic.NAME]");
+    static const char *const keys[] = { "pattern", "cc", "start", "stop", "class", "file", "load", "cdf", "cdf_format",
+                                        "sampling", "hosts", "senders", "size", "src", "dst", NULL };
+    cfg_touch(c, sec, keys);
     static const char *const patterns[] = { "all_to_all", "permutation", "groups", "incast", "hpcc_file", NULL };
     int pat, cc;
     uint64_t t0, t1, cls;
