@@ -263,9 +263,9 @@ int topo_leafspine(struct net *n, const struct topo_leafspine_params *p,
     }
     uint64_t up = top / bottom;
     if (up == 0 || up % p->n_spine)
-        return bld_fail(&b, "%u:%u oversubscription needs %llu uplinks per leaf, "
+        return bld_fail(&b, "%u:%u oversubscription needs %llu uplink%s per leaf, "
                         "not a non-zero multiple of %u spines", p->oversub_num, p->oversub_den,
-                        (unsigned long long)up, p->n_spine);
+                        (unsigned long long)up, up == 1 ? "" : "s", p->n_spine);
     if (up / p->n_spine > MAX_PORTS)
         return bld_fail(&b, "%llu uplinks per leaf is too many", (unsigned long long)up);
     return two_level(&b, p->n_leaf, p->n_spine, p->hosts_per_leaf, (uint32_t)(up / p->n_spine),
