@@ -996,6 +996,12 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         return cfg_section_errorf(err, c, "fct", "warmup + cooldown must be shorter than the run");
     sc->fct_start = warmup;
     sc->fct_end = sc->duration - cooldown;
+    if ((warmup || cooldown) && (sc->fct_end - sc->fct_start) * 4 < sc->duration) {
+        char a[32], b[32];
+        scenario_warn(sc, "%s: the FCT window %s..%s is under a quarter of the run ([fct] warmup/cooldown "
+                      "with a shorter duration?)", cfg_path(c), units_fmt_time(sc->fct_start, a, sizeof a),
+                      units_fmt_time(sc->fct_end, b, sizeof b));
+    }
     const struct cfg_entry *be = cfg_find(c, "fct", "bins");
     /* Default bins: decades from 1 KB to 100 MB (the RoCC figures bin by
      * size on a log scale; paper-specific bins go in the experiment files). */
