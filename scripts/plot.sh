@@ -38,9 +38,10 @@ set terminal $term
 set output '$dir/plot.$ext'
 set datafile separator ','
 set key outside right
+set autoscale xfix
 set grid
 set multiplot layout $panels,1 title '$(basename "$dir")'
-$( [ -n "$fplot" ] && printf "set ylabel 'fair rate (Gb/s)'\nset xlabel ''\nset logscale y\nplot %s\nunset logscale y\n" "$fplot" )
+$( [ -n "$fplot" ] && printf "set ylabel 'fair rate (Gb/s)'\nset xlabel ''\nset logscale y\nset yrange [0.05:*]\nplot %s\nunset logscale y\nset autoscale y\n" "$fplot" )
 $( [ -n "$rplot" ] && printf "set ylabel 'flow rate (Gb/s)'\nplot %s\n" "$rplot" )
 set ylabel 'queue (KB)'
 set xlabel 'time (ms)'

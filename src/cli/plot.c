@@ -207,7 +207,7 @@ int cmd_plot(int argc, char **argv)
             fprintf(g, "set terminal pngcairo size 1400,%d font 'sans,10' noenhanced\nset output '%s.png'\n", 380 * rows, prefix);
         else
             fprintf(g, "set terminal svg size 1400,%d dynamic noenhanced\nset output '%s.svg'\n", 380 * rows, prefix);
-        fprintf(g, "set grid\nset key outside right\nset multiplot layout %d,2\n", rows);
+        fprintf(g, "set grid\nset key outside right\nset autoscale xfix\nset multiplot layout %d,2\n", rows);
         static const char *const col[2] = { "10", "13" };          /* slowdown avg, p99 in fct.tsv */
         static const char *const title[2] = { "FCT slowdown, average", "FCT slowdown, p99" };
         for (int k = 0; any_fct && k < 2; k++) {
