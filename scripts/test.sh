@@ -3,8 +3,9 @@
 # Installs the build and test dependencies if missing (Debian 12, idempotent:
 # gcc, make, valgrind, Open MPI for the sweep test, gnuplot for the plot test),
 # builds with warnings as errors, runs every test twice -- normal build and
-# AddressSanitizer+UndefinedBehaviorSanitizer build -- and ends with one line
-# "N passed, N failed" summing both passes.
+# AddressSanitizer+UndefinedBehaviorSanitizer build -- then builds and tests
+# the DPDK data plane (installing libdpdk-dev), and ends with one line
+# "N passed, N failed" summing everything.
 set -u
 cd "$(dirname "$0")/.."
 need=""
@@ -37,5 +38,36 @@ for mode in normal asan; do
     total_p=$((total_p + p)); total_f=$((total_f + ${f:-1}))
     [ "${f:-1}" -eq 0 ] || rc=1
 done
+# The DPDK data plane (issue 5): build, the frame parser test, and the
+# network-namespace test (root only: it creates namespaces and veths of its
+# own and removes them).
+echo "== data plane (DPDK)"
+dneed=""
+for p in libdpdk-dev pkg-config iproute2; do
+    dpkg -s "$p" >/dev/null 2>&1 || dneed="$dneed $p"
+done
+if [ -n "$dneed" ]; then
+    echo "installing:$dneed"
+    if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq && $SUDO DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $dneed >/dev/null
+fi
+dlog=$(mktemp)
+if make -s -C dataplane >"$dlog" 2>&1; then
+    echo "PASS dataplane.build" >>"$dlog"
+    make -s -C dataplane test >>"$dlog" 2>&1
+    if [ "$(id -u)" -eq 0 ]; then
+        bash tests/dataplane/rocc_dp.sh >>"$dlog" 2>&1
+    else
+        echo "not root: the network-namespace data-plane test is skipped" >>"$dlog"
+    fi
+else
+    echo "FAIL dataplane.build" >>"$dlog"
+fi
+grep -E '^(PASS|FAIL|not root)' "$dlog"
+dp=$(grep -c '^PASS ' "$dlog"); df=$(grep -c '^FAIL ' "$dlog")
+[ "$df" -eq 0 ] || { cat "$dlog"; rc=1; }
+rm -f "$dlog"
+echo "data plane: $dp passed, $df failed (summed below)"
+total_p=$((total_p + dp)); total_f=$((total_f + df))
 echo "$total_p passed, $total_f failed"
 exit $rc

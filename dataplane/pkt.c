@@ -1,0 +1,201 @@
+/* pkt.c -- see pkt.h. */
+#include "pkt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint16_t rd16(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+static uint32_t rd32(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+static void wr16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+static void wr32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+
+int pkt_parse(const uint8_t *f, size_t len, struct pkt_info *o)
+{
+    size_t ihl, tot;
+    uint16_t frag;
+    const uint8_t *ip, *l4;
+
+    memset(o, 0, sizeof *o);
+    if (len < PKT_ETH_LEN + 2) return PKT_ETRUNC;
+    /* No VLAN support: a tagged frame is "not IPv4" here rather than being
+     * half-parsed at the wrong offset. */
+    if (rd16(f + 12) != 0x0800) return PKT_ENOTIP4;
+    if (len < PKT_ETH_LEN + PKT_IP4_LEN) return PKT_ETRUNC;
+    ip = f + PKT_ETH_LEN;
+    if ((ip[0] >> 4) != 4) return PKT_EIPHDR;
+    ihl = (size_t)(ip[0] & 0x0f) * 4;
+    if (ihl < PKT_IP4_LEN) return PKT_EIPHDR;
+    tot = rd16(ip + 2);
+    if (tot < ihl) return PKT_EIPHDR;
+    /* tot_len beyond the captured bytes means the frame was cut short. */
+    if (PKT_ETH_LEN + ihl > len || PKT_ETH_LEN + tot > len) return PKT_ETRUNC;
+
+    o->l3_off = PKT_ETH_LEN;
+    o->l4_off = (uint16_t)(PKT_ETH_LEN + ihl);
+    o->ip_len = (uint16_t)tot;
+    o->l4_len = (uint16_t)(tot - ihl);
+    o->ttl = ip[8];
+    o->proto = ip[9];
+    o->src_ip = rd32(ip + 12);
+    o->dst_ip = rd32(ip + 16);
+    frag = rd16(ip + 6);
+    o->is_first_frag = (frag & 0x1fff) == 0;
+    if (o->proto != 17 || !o->is_first_frag) return PKT_OK;
+
+    /* UDP: only trusted inside tot_len, so padding after the IP datagram
+     * can never be mistaken for a BTH. */
+    l4 = f + o->l4_off;
+    if (o->l4_len < PKT_UDP_LEN) return PKT_ETRUNC;
+    o->sport = rd16(l4);
+    o->dport = rd16(l4 + 2);
+    if (o->dport == ROCC_ROCEV2_UDP_PORT && o->l4_len >= PKT_UDP_LEN + PKT_BTH_LEN &&
+        rd16(l4 + 4) >= PKT_UDP_LEN + PKT_BTH_LEN && rd16(l4 + 4) <= o->l4_len) {
+        const uint8_t *bth = l4 + PKT_UDP_LEN;
+        o->is_roce = 1;
+        o->dest_qpn = rd32(bth + 4) & 0xffffff;
+        o->psn = rd32(bth + 8) & 0xffffff;
+    }
+    return PKT_OK;
+}
+
+const char *pkt_strerror(int r)
+{
+    switch (r) {
+    case PKT_OK: return "ok";
+    case PKT_ETRUNC: return "truncated";
+    case PKT_ENOTIP4: return "not-ipv4";
+    case PKT_EIPHDR: return "bad-ipv4-header";
+    default: return "unknown";
+    }
+}
+
+static void put_eth(uint8_t *f, const uint8_t src[6], const uint8_t dst[6])
+{
+    memcpy(f, dst, 6);
+    memcpy(f + 6, src, 6);
+    wr16(f + 12, 0x0800);
+}
+
+static void put_ip4(uint8_t *ip, uint16_t tot, uint8_t proto, uint32_t src, uint32_t dst)
+{
+    memset(ip, 0, PKT_IP4_LEN);
+    ip[0] = 0x45;
+    wr16(ip + 2, tot);
+    wr16(ip + 6, 0x4000);       /* DF: nothing on this path fragments */
+    ip[8] = 64;
+    ip[9] = proto;
+    wr32(ip + 12, src);
+    wr32(ip + 16, dst);
+    wr16(ip + 10, rocc_inet_checksum(ip, PKT_IP4_LEN));
+}
+
+size_t pkt_build_roce(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                      uint32_t src_ip, uint32_t dst_ip, uint16_t sport,
+                      uint32_t dest_qpn, uint32_t psn, uint32_t payload_len)
+{
+    size_t n = (size_t)PKT_ROCE_HDRS + payload_len;
+    uint8_t *udp, *bth;
+
+    if (n > cap || n - PKT_ETH_LEN > 0xffff) return 0;
+    put_eth(f, src_mac, dst_mac);
+    put_ip4(f + PKT_ETH_LEN, (uint16_t)(n - PKT_ETH_LEN), 17, src_ip, dst_ip);
+    udp = f + PKT_ETH_LEN + PKT_IP4_LEN;
+    wr16(udp, sport);
+    wr16(udp + 2, ROCC_ROCEV2_UDP_PORT);
+    wr16(udp + 4, (uint16_t)(n - PKT_ETH_LEN - PKT_IP4_LEN));
+    wr16(udp + 6, 0);           /* RoCEv2 sends UDP checksum 0 (ICRC covers it) */
+    bth = udp + PKT_UDP_LEN;
+    bth[0] = 0x0A;              /* RC RDMA WRITE Only */
+    bth[1] = 0;                 /* SE/M/Pad/TVer = 0 */
+    wr16(bth + 2, 0xffff);      /* default P_Key */
+    wr32(bth + 4, dest_qpn & 0xffffff);
+    wr32(bth + 8, psn & 0xffffff);
+    memset(bth + PKT_BTH_LEN, 0, (size_t)payload_len + PKT_ICRC_LEN);
+    return n;
+}
+
+size_t pkt_build_cnp(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                     uint32_t src_ip, uint32_t dst_ip, const struct rocc_cnp *c)
+{
+    if (cap < PKT_CNP_FRAME_LEN) return 0;
+    put_eth(f, src_mac, dst_mac);
+    put_ip4(f + PKT_ETH_LEN, PKT_IP4_LEN + ROCC_CNP_ICMP_BYTES, 1, src_ip, dst_ip);
+    if (rocc_cnp_encode(c, f + PKT_ETH_LEN + PKT_IP4_LEN, ROCC_CNP_ICMP_BYTES) != ROCC_CNP_ICMP_BYTES)
+        return 0;
+    return PKT_CNP_FRAME_LEN;
+}
+
+int pkt_ip4_dec_ttl(uint8_t *f, const struct pkt_info *pi)
+{
+    uint8_t *ip = f + pi->l3_off;
+    uint32_t sum;
+    uint16_t old_w, new_w;
+
+    if (ip[8] <= 1) return -1;
+    /* RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m') over the 16-bit word holding TTL. */
+    old_w = rd16(ip + 8);
+    ip[8]--;
+    new_w = rd16(ip + 8);
+    sum = (uint16_t)~rd16(ip + 10);
+    sum += (uint16_t)~old_w;
+    sum += new_w;
+    sum = (sum & 0xffff) + (sum >> 16);
+    sum = (sum & 0xffff) + (sum >> 16);
+    wr16(ip + 10, (uint16_t)~sum);
+    return 0;
+}
+
+int pkt_parse_ip(const char *s, uint32_t *ip)
+{
+    unsigned a, b, c, d;
+    char tail;
+    if (sscanf(s, "%u.%u.%u.%u%c", &a, &b, &c, &d, &tail) != 4) return -1;
+    if (a > 255 || b > 255 || c > 255 || d > 255) return -1;
+    *ip = (a << 24) | (b << 16) | (c << 8) | d;
+    return 0;
+}
+
+int pkt_parse_prefix(const char *s, uint32_t *net, uint32_t *mask)
+{
+    char buf[32];
+    const char *slash = strchr(s, '/');
+    char *end;
+    long l;
+    size_t n;
+
+    if (!slash || (n = (size_t)(slash - s)) >= sizeof buf) return -1;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    l = strtol(slash + 1, &end, 10);
+    if (*end || end == slash + 1 || l < 0 || l > 32) return -1;
+    if (pkt_parse_ip(buf, net)) return -1;
+    *mask = l == 0 ? 0 : 0xffffffffu << (32 - l);
+    *net &= *mask;
+    return 0;
+}
+
+int pkt_parse_mac(const char *s, uint8_t mac[6])
+{
+    unsigned v[6];
+    char tail;
+    if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &tail) != 6)
+        return -1;
+    for (int i = 0; i < 6; i++) {
+        if (v[i] > 255) return -1;
+        mac[i] = (uint8_t)v[i];
+    }
+    return 0;
+}
+
+const char *pkt_ip_str(uint32_t ip, char *buf, size_t len)
+{
+    snprintf(buf, len, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
+    return buf;
+}

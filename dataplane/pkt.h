@@ -1,0 +1,85 @@
+/*
+ * pkt.h -- Ethernet/IPv4/UDP/BTH (RoCEv2) and RoCC CNP frames for the DPDK
+ * data plane (issue 5).  Pure C on byte buffers: no DPDK types, so the
+ * parser can be exercised without EAL and both programs share one copy.
+ *
+ * The parser is the trust boundary: every frame the switch or a host takes
+ * off the wire goes through pkt_parse() first, which never reads past the
+ * length it is given and classifies what it rejects so callers can count
+ * truncated, non-IPv4 and bad-header frames separately.
+ */
+#ifndef DP_PKT_H
+#define DP_PKT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rocc_cnp.h"
+
+#define PKT_ETH_LEN   14
+#define PKT_IP4_LEN   20   /* we build headers without options */
+#define PKT_UDP_LEN   8
+#define PKT_BTH_LEN   12
+#define PKT_ICRC_LEN  4
+/* Bytes a frame occupies on the wire beyond what the NIC hands us:
+ * FCS 4 + preamble/SFD 8 + inter-frame gap 12.  Pacers, the token bucket and
+ * reported rates all use "wire bytes" (len + this), as the simulator does. */
+#define PKT_WIRE_OVERHEAD 24
+/* RoCEv2 headers in front of the payload (Eth+IP+UDP+BTH) plus ICRC. */
+#define PKT_ROCE_HDRS (PKT_ETH_LEN + PKT_IP4_LEN + PKT_UDP_LEN + PKT_BTH_LEN + PKT_ICRC_LEN)
+#define PKT_CNP_FRAME_LEN (PKT_ETH_LEN + PKT_IP4_LEN + ROCC_CNP_ICMP_BYTES)
+
+enum pkt_result {
+    PKT_OK = 0,
+    PKT_ETRUNC,      /* shorter than the headers it claims to carry */
+    PKT_ENOTIP4,     /* ethertype is not IPv4 (ARP, IPv6, VLAN, ...) */
+    PKT_EIPHDR,      /* IPv4 version != 4, IHL < 5, tot_len < IHL*4 or beyond the frame */
+    PKT_ENRESULTS
+};
+
+/* What the data plane needs from a frame; addresses and ports in host order. */
+struct pkt_info {
+    uint32_t src_ip, dst_ip;
+    uint8_t  proto, ttl;
+    uint16_t l3_off;         /* offset of the IPv4 header */
+    uint16_t l4_off;         /* offset of the L4 header (l3_off + IHL*4) */
+    uint16_t ip_len;         /* IPv4 tot_len */
+    uint16_t sport, dport;   /* UDP only */
+    uint8_t  is_roce;        /* UDP dport 4791 with a complete BTH */
+    uint8_t  is_first_frag;  /* offset 0: L4 header present */
+    uint32_t dest_qpn, psn;  /* BTH, when is_roce */
+    uint16_t l4_len;         /* bytes of L4 header+payload inside tot_len */
+};
+
+/* Counters of rejected frames, indexed by enum pkt_result. */
+struct pkt_drops { uint64_t n[PKT_ENRESULTS]; };
+
+int pkt_parse(const uint8_t *f, size_t len, struct pkt_info *out);
+const char *pkt_strerror(int r);
+
+/* Build a RoCEv2 RDMA WRITE Only frame with payload_len zero bytes after the
+ * BTH, then a 4-byte ICRC placeholder (zero: nothing on this path checks it).
+ * Returns the frame length, 0 if cap is too small. */
+size_t pkt_build_roce(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                      uint32_t src_ip, uint32_t dst_ip, uint16_t sport,
+                      uint32_t dest_qpn, uint32_t psn, uint32_t payload_len);
+
+/* Build Eth + IPv4 (proto 1) + the 52-byte CNP of rocc_cnp_encode().
+ * Returns PKT_CNP_FRAME_LEN, or 0 if cap is too small. */
+size_t pkt_build_cnp(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                     uint32_t src_ip, uint32_t dst_ip, const struct rocc_cnp *c);
+
+/* Decrement TTL and patch the IPv4 header checksum in place (RFC 1624).
+ * Returns 0, or -1 when the TTL was already <= 1 (caller drops). */
+int pkt_ip4_dec_ttl(uint8_t *f, const struct pkt_info *pi);
+
+/* "A.B.C.D" -> host-order address; 0 on success. */
+int pkt_parse_ip(const char *s, uint32_t *ip);
+/* "A.B.C.D/LEN" -> prefix (masked) and mask; 0 on success. */
+int pkt_parse_prefix(const char *s, uint32_t *net, uint32_t *mask);
+/* "aa:bb:cc:dd:ee:ff" -> bytes; 0 on success. */
+int pkt_parse_mac(const char *s, uint8_t mac[6]);
+/* host-order address -> dotted quad in buf (>= 16 bytes). */
+const char *pkt_ip_str(uint32_t ip, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,457 @@
+/*
+ * rocc_host.c -- a RoCEv2 sender/sink on one DPDK port (issue 5).
+ *
+ *   rocc-host <EAL args> -- --local-ip A.B.C.D --gw-mac MAC
+ *       [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N]...
+ *       [--cp-allow PREFIX/LEN] [--line-gbps G] [--payload BYTES]
+ *       [--f-unit-mbps N] [--recovery-us US] [--report-ms MS] [--port N]
+ *
+ * Sender: every --flow is paced at min(RP rate, flow rate) where the RP is
+ * librocc's Alg. 2 rate limiter, driven by CNPs from CPs inside --cp-allow.
+ * Sink: counts RoCEv2 frames addressed to --local-ip per (src IP, dest QPN).
+ * Rates are in wire bytes (frame + 24, see PKT_WIRE_OVERHEAD), like the
+ * switch's shaper, so "300 Mb/s" means the same thing on both sides.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "dp_common.h"
+#include "pkt.h"
+#include "rocc_rp.h"
+
+#define MAX_FLOWS 64
+#define MAX_SINK  256
+#define NB_MBUF   8191
+/* A sender descheduled for a while may catch up at most this much of its
+ * schedule in a burst; beyond it the lost time is forgiven (so a 10 ms stall
+ * does not turn into a line-rate burst that overflows the switch's ring). */
+#define CATCHUP_US 200
+
+/* The one global: the signal handler's stop request (DPDK examples idiom). */
+static volatile bool force_quit;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    force_quit = true;
+}
+
+struct flow {
+    uint32_t dst_ip, qpn;
+    uint64_t app_bps;            /* 0: no application limit ("line") */
+    uint64_t size_bytes;         /* payload bytes to send; 0: infinite */
+    uint16_t sport;
+    uint32_t psn;
+    uint64_t next_tsc, last_tsc; /* pacer: next departure, last departure */
+    uint64_t sent_payload, sent_wire, sent_pkts, last_rep_wire;
+    uint64_t cnps;
+    bool done;
+    struct rocc_rp rp;
+};
+
+struct sink {
+    uint32_t src_ip, qpn;
+    uint64_t wire, pkts, last_rep_wire, first_tsc, last_tsc;
+};
+
+struct host {
+    uint16_t port;
+    uint32_t local_ip;
+    uint8_t mac[6], gw_mac[6];
+    bool have_ip, have_gw;
+    uint32_t allow_net, allow_mask;
+    bool have_allow;
+    uint32_t payload;
+    uint64_t line_bps;
+    uint64_t report_ms;
+    struct rocc_rp_params rpp;
+    uint64_t recovery_us;        /* 0: librocc default */
+    uint32_t f_unit_mbps;        /* 0: librocc default */
+    struct flow flows[MAX_FLOWS];
+    unsigned nflows;
+    struct sink sinks[MAX_SINK];
+    unsigned nsinks;
+    struct rte_mempool *pool;
+    uint64_t hz, t0;
+    /* counters */
+    struct pkt_drops bad;
+    uint64_t cnp_ok, cnp_bad, cnp_denied, cnp_nomatch, cnp_rejected;
+    uint64_t rx_other, rx_not_mine, sink_full, tx_fail, alloc_fail;
+};
+
+static void usage(const char *prg)
+{
+    fprintf(stderr,
+        "usage: %s <EAL args> -- --local-ip A.B.C.D --gw-mac MAC\n"
+        "  [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N]... [--cp-allow PREFIX/LEN]\n"
+        "  [--line-gbps G (1)] [--payload BYTES (1000)] [--f-unit-mbps N (10)]\n"
+        "  [--recovery-us US (55)] [--report-ms MS (500)] [--port N (0)]\n", prg);
+}
+
+static int parse_flow(struct host *h, char *spec)
+{
+    struct flow *f;
+    char *save = NULL, *tok;
+    bool have_dst = false, have_qpn = false;
+
+    if (h->nflows >= MAX_FLOWS) return -1;
+    f = &h->flows[h->nflows];
+    memset(f, 0, sizeof *f);
+    for (tok = strtok_r(spec, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '='), *end;
+        if (!eq) return -1;
+        *eq++ = 0;
+        if (!strcmp(tok, "dst")) {
+            if (pkt_parse_ip(eq, &f->dst_ip)) return -1;
+            have_dst = true;
+        } else if (!strcmp(tok, "rate")) {
+            if (!strcmp(eq, "line")) f->app_bps = 0;
+            else {
+                double g = strtod(eq, &end);
+                if (*end || g <= 0) return -1;
+                f->app_bps = (uint64_t)(g * 1e9);
+            }
+        } else if (!strcmp(tok, "size")) {
+            if (!strcmp(eq, "inf")) f->size_bytes = 0;
+            else {
+                f->size_bytes = strtoull(eq, &end, 10);
+                if (*end || f->size_bytes == 0) return -1;
+            }
+        } else if (!strcmp(tok, "qpn")) {
+            unsigned long q = strtoul(eq, &end, 10);
+            if (*end || q > 0xffffff) return -1;
+            f->qpn = (uint32_t)q;
+            have_qpn = true;
+        } else return -1;
+    }
+    if (!have_dst || !have_qpn) return -1;
+    /* UDP source port as RoCEv2 entropy: fixed per QP so ECMP keeps order. */
+    f->sport = (uint16_t)(0xC000 | (f->qpn & 0x3fff));
+    h->nflows++;
+    return 0;
+}
+
+static int parse_args(struct host *h, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"local-ip", required_argument, NULL, 'i'}, {"gw-mac", required_argument, NULL, 'g'},
+        {"flow", required_argument, NULL, 'f'}, {"cp-allow", required_argument, NULL, 'a'},
+        {"line-gbps", required_argument, NULL, 'l'}, {"payload", required_argument, NULL, 's'},
+        {"f-unit-mbps", required_argument, NULL, 'u'}, {"recovery-us", required_argument, NULL, 'r'},
+        {"report-ms", required_argument, NULL, 'R'}, {"port", required_argument, NULL, 'p'},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int c;
+    char *end;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'i': if (pkt_parse_ip(optarg, &h->local_ip)) goto bad; h->have_ip = true; break;
+        case 'g': if (pkt_parse_mac(optarg, h->gw_mac)) goto bad; h->have_gw = true; break;
+        case 'f': if (parse_flow(h, optarg)) goto bad; break;
+        case 'a':
+            if (pkt_parse_prefix(optarg, &h->allow_net, &h->allow_mask)) goto bad;
+            h->have_allow = true;
+            break;
+        case 'l': {
+            double g = strtod(optarg, &end);
+            if (*end || g <= 0) goto bad;
+            h->line_bps = (uint64_t)(g * 1e9);
+            break;
+        }
+        case 's': h->payload = (uint32_t)strtoul(optarg, &end, 10); if (*end || h->payload > 1400) goto bad; break;
+        case 'u': h->f_unit_mbps = (uint32_t)strtoul(optarg, &end, 10); if (*end || !h->f_unit_mbps) goto bad; break;
+        case 'r': h->recovery_us = strtoull(optarg, &end, 10); if (*end || !h->recovery_us) goto bad; break;
+        case 'R': h->report_ms = strtoull(optarg, &end, 10); if (*end) goto bad; break;
+        case 'p': h->port = (uint16_t)strtoul(optarg, &end, 10); if (*end) goto bad; break;
+        default: goto bad;
+        }
+    }
+    if (!h->have_ip || (h->nflows && !h->have_gw)) goto bad;
+    return 0;
+bad:
+    usage(argv[0]);
+    return -1;
+}
+
+static uint64_t now_ps(const struct host *h, uint64_t tsc) { return dp_cycles_to_ps(tsc - h->t0, h->hz); }
+
+static uint64_t flow_rate_bps(const struct host *h, const struct flow *f)
+{
+    uint64_t r = rocc_rp_rate_bps(&f->rp, &h->rpp);
+    if (f->app_bps && f->app_bps < r) r = f->app_bps;
+    return r;
+}
+
+static uint64_t gap_cycles(const struct host *h, const struct flow *f, uint32_t wire_bytes)
+{
+    uint64_t r = flow_rate_bps(h, f);
+    if (r == 0) r = 1;
+    return (uint64_t)((__extension__ (unsigned __int128)wire_bytes * 8 * h->hz) / r);
+}
+
+static uint32_t frame_wire(const struct host *h)
+{
+    return PKT_ROCE_HDRS + h->payload + PKT_WIRE_OVERHEAD;
+}
+
+static struct sink *sink_get(struct host *h, uint32_t src, uint32_t qpn)
+{
+    for (unsigned i = 0; i < h->nsinks; i++)
+        if (h->sinks[i].src_ip == src && h->sinks[i].qpn == qpn) return &h->sinks[i];
+    if (h->nsinks >= MAX_SINK) return NULL;
+    h->sinks[h->nsinks] = (struct sink){.src_ip = src, .qpn = qpn};
+    return &h->sinks[h->nsinks++];
+}
+
+static void handle_cnp(struct host *h, const uint8_t *f, const struct pkt_info *pi, uint64_t tsc)
+{
+    struct rocc_cnp c;
+
+    /* Only CPs we trust may throttle us: a forged CNP is a DoS lever. */
+    if (!h->have_allow || (pi->src_ip & h->allow_mask) != h->allow_net) {
+        h->cnp_denied++;
+        return;
+    }
+    if (rocc_cnp_decode(f + pi->l4_off, pi->l4_len, &c) != ROCC_CNP_OK) {
+        h->cnp_bad++;
+        return;
+    }
+    for (unsigned i = 0; i < h->nflows; i++) {
+        struct flow *fl = &h->flows[i];
+        if (fl->qpn != c.dest_qpn || fl->dst_ip != c.dst_ip) continue;
+        h->cnp_ok++;
+        fl->cnps++;
+        if (rocc_rp_on_cnp(&fl->rp, &h->rpp, c.rate_units, c.cp_id, now_ps(h, tsc))) {
+            /* New rate takes effect on the next frame, measured from the last
+             * departure (docs/rocc.md, RP section). */
+            if (fl->last_tsc) fl->next_tsc = fl->last_tsc + gap_cycles(h, fl, frame_wire(h));
+        } else
+            h->cnp_rejected++;
+        return;
+    }
+    h->cnp_nomatch++;
+}
+
+static void handle_rx(struct host *h, struct rte_mbuf *m, uint64_t tsc)
+{
+    struct pkt_info pi;
+    const uint8_t *f;
+    int r;
+
+    /* af_packet delivers single-segment mbufs; anything else is not parsed
+     * as contiguous bytes. */
+    if (m->nb_segs != 1) { h->bad.n[PKT_ETRUNC]++; return; }
+    f = rte_pktmbuf_mtod(m, const uint8_t *);
+    r = pkt_parse(f, rte_pktmbuf_data_len(m), &pi);
+    if (r != PKT_OK) { h->bad.n[r]++; return; }
+    if (pi.dst_ip != h->local_ip) { h->rx_not_mine++; return; }
+    if (pi.proto == 1 && pi.l4_len >= 1 && f[pi.l4_off] == ROCC_CNP_ICMP_TYPE) {
+        handle_cnp(h, f, &pi, tsc);
+        return;
+    }
+    if (pi.is_roce) {
+        struct sink *s = sink_get(h, pi.src_ip, pi.dest_qpn);
+        if (!s) { h->sink_full++; return; }
+        if (!s->pkts) s->first_tsc = tsc;
+        s->last_tsc = tsc;
+        s->pkts++;
+        s->wire += rte_pktmbuf_pkt_len(m) + PKT_WIRE_OVERHEAD;
+        return;
+    }
+    h->rx_other++;
+}
+
+/* Build the frames due now (round robin over flows, one per flow per pass so
+ * no flow can monopolise a burst).  Returns the count put in out[]. */
+static unsigned build_due(struct host *h, uint64_t tsc, struct rte_mbuf **out, unsigned max)
+{
+    unsigned n = 0;
+    bool progress = true;
+    uint64_t slack = dp_us_to_cycles(CATCHUP_US, h->hz);
+    uint32_t flen = PKT_ROCE_HDRS + h->payload;
+
+    while (progress && n < max) {
+        progress = false;
+        for (unsigned i = 0; i < h->nflows && n < max; i++) {
+            struct flow *f = &h->flows[i];
+            struct rte_mbuf *m;
+            uint8_t *p;
+
+            if (f->done || f->next_tsc > tsc) continue;
+            if (tsc - f->next_tsc > slack) f->next_tsc = tsc - slack;
+            m = rte_pktmbuf_alloc(h->pool);
+            if (!m) { h->alloc_fail++; return n; }
+            p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)flen);
+            if (!p || pkt_build_roce(p, flen, h->mac, h->gw_mac, h->local_ip, f->dst_ip, f->sport,
+                                     f->qpn, f->psn, h->payload) != flen) {
+                rte_pktmbuf_free(m);
+                h->alloc_fail++;
+                return n;
+            }
+            f->psn = (f->psn + 1) & 0xffffff;
+            f->sent_pkts++;
+            f->sent_payload += h->payload;
+            f->sent_wire += frame_wire(h);
+            f->last_tsc = tsc;
+            f->next_tsc += gap_cycles(h, f, frame_wire(h));
+            if (f->size_bytes && f->sent_payload >= f->size_bytes) f->done = true;
+            out[n++] = m;
+            progress = true;
+        }
+    }
+    return n;
+}
+
+static void report(struct host *h, uint64_t tsc, uint64_t dt_cycles)
+{
+    double t = (double)(tsc - h->t0) / (double)h->hz, dt = (double)dt_cycles / (double)h->hz;
+    char a[16], b[16];
+
+    for (unsigned i = 0; i < h->nflows; i++) {
+        struct flow *f = &h->flows[i];
+        printf("tx t=%.3f dst=%s qpn=%u mbps=%.1f rp_mbps=%.1f limited=%u cnps=%" PRIu64 "\n", t,
+               pkt_ip_str(f->dst_ip, a, sizeof a), f->qpn,
+               (double)(f->sent_wire - f->last_rep_wire) * 8 / dt / 1e6,
+               (double)flow_rate_bps(h, f) / 1e6, f->rp.limited, f->cnps);
+        f->last_rep_wire = f->sent_wire;
+    }
+    for (unsigned i = 0; i < h->nsinks; i++) {
+        struct sink *s = &h->sinks[i];
+        printf("rx t=%.3f src=%s qpn=%u mbps=%.1f\n", t, pkt_ip_str(s->src_ip, b, sizeof b), s->qpn,
+               (double)(s->wire - s->last_rep_wire) * 8 / dt / 1e6);
+        s->last_rep_wire = s->wire;
+    }
+    fflush(stdout);
+}
+
+static void final_stats(struct host *h)
+{
+    char a[16];
+    for (unsigned i = 0; i < h->nflows; i++) {
+        struct flow *f = &h->flows[i];
+        printf("final tx dst=%s qpn=%u pkts=%" PRIu64 " wire_bytes=%" PRIu64 " cnps=%" PRIu64
+               " accepted=%" PRIu64 " rejected=%" PRIu64 " doublings=%" PRIu64 " removed=%" PRIu64 "\n",
+               pkt_ip_str(f->dst_ip, a, sizeof a), f->qpn, f->sent_pkts, f->sent_wire, f->cnps,
+               f->rp.n_accepted, f->rp.n_rejected, f->rp.n_doublings, f->rp.n_removed);
+    }
+    for (unsigned i = 0; i < h->nsinks; i++) {
+        struct sink *s = &h->sinks[i];
+        double span = (double)(s->last_tsc - s->first_tsc) / (double)h->hz;
+        printf("final rx src=%s qpn=%u pkts=%" PRIu64 " wire_bytes=%" PRIu64 " mbps_avg=%.1f\n",
+               pkt_ip_str(s->src_ip, a, sizeof a), s->qpn, s->pkts, s->wire,
+               span > 0 ? (double)s->wire * 8 / span / 1e6 : 0.0);
+    }
+    printf("final host malformed: truncated=%" PRIu64 " not_ipv4=%" PRIu64 " bad_ip_hdr=%" PRIu64
+           " | cnp ok=%" PRIu64 " rejected_by_rp=%" PRIu64 " bad=%" PRIu64 " denied=%" PRIu64
+           " nomatch=%" PRIu64 " | not_mine=%" PRIu64 " other=%" PRIu64 " tx_fail=%" PRIu64
+           " alloc_fail=%" PRIu64 " sink_full=%" PRIu64 "\n",
+           h->bad.n[PKT_ETRUNC], h->bad.n[PKT_ENOTIP4], h->bad.n[PKT_EIPHDR], h->cnp_ok,
+           h->cnp_rejected, h->cnp_bad, h->cnp_denied, h->cnp_nomatch, h->rx_not_mine, h->rx_other,
+           h->tx_fail, h->alloc_fail, h->sink_full);
+    fflush(stdout);
+}
+
+static void run(struct host *h)
+{
+    struct rte_mbuf *rx[DP_BURST], *tx[DP_BURST];
+    uint64_t rep_every = dp_us_to_cycles(h->report_ms * 1000, h->hz);
+    uint64_t last_rep = rte_get_tsc_cycles();
+
+    while (!force_quit) {
+        uint64_t tsc = rte_get_tsc_cycles(), tps = now_ps(h, tsc), earliest = UINT64_MAX;
+        uint16_t nrx = rte_eth_rx_burst(h->port, 0, rx, DP_BURST), ntx = 0;
+        unsigned nb;
+
+        for (uint16_t i = 0; i < nrx; i++) {
+            handle_rx(h, rx[i], tsc);
+            rte_pktmbuf_free(rx[i]);
+        }
+        /* Alg. 2 TIMER_EXPIRED, then the pacer picks up the new rate. */
+        for (unsigned i = 0; i < h->nflows; i++) {
+            struct flow *f = &h->flows[i];
+            if (f->rp.limited && tps >= f->rp.deadline_ps) {
+                rocc_rp_on_timer(&f->rp, &h->rpp, tps);
+                if (f->last_tsc) f->next_tsc = f->last_tsc + gap_cycles(h, f, frame_wire(h));
+            }
+        }
+        nb = build_due(h, tsc, tx, DP_BURST);
+        if (nb) {
+            ntx = rte_eth_tx_burst(h->port, 0, tx, (uint16_t)nb);
+            for (unsigned i = ntx; i < nb; i++) rte_pktmbuf_free(tx[i]);
+            h->tx_fail += nb - ntx;
+        }
+        if (rep_every && tsc - last_rep >= rep_every) {
+            report(h, tsc, tsc - last_rep);
+            last_rep = tsc;
+        }
+        if (nrx == 0 && nb == 0) {
+            for (unsigned i = 0; i < h->nflows; i++)
+                if (!h->flows[i].done && h->flows[i].next_tsc < earliest) earliest = h->flows[i].next_tsc;
+            dp_idle(earliest > tsc ? earliest - tsc : 0, h->hz);
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    struct host *h;
+    struct rte_ether_addr ea;
+    int ret;
+
+    ret = rte_eal_init(argc, argv);
+    if (ret < 0) { fprintf(stderr, "EAL init failed: %s\n", rte_strerror(rte_errno)); return 1; }
+    argc -= ret;
+    argv += ret;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+
+    /* Heap, not a global: the state is passed explicitly everywhere. */
+    h = calloc(1, sizeof *h);
+    if (!h) return 1;
+    h->payload = 1000;
+    h->line_bps = 1000000000ull;
+    h->report_ms = 500;
+    if (parse_args(h, argc, argv)) { rte_eal_cleanup(); free(h); return 2; }
+    if (!rte_eth_dev_is_valid_port(h->port)) {
+        fprintf(stderr, "port %u not available (pass --vdev net_af_packet0,iface=...)\n", h->port);
+        rte_eal_cleanup(); free(h); return 1;
+    }
+    rocc_rp_params_default(&h->rpp, h->line_bps);
+    if (h->f_unit_mbps) h->rpp.f_unit_mbps = h->f_unit_mbps;
+    if (h->recovery_us) h->rpp.recovery_ps = h->recovery_us * 1000000ull;
+    for (unsigned i = 0; i < h->nflows; i++) rocc_rp_init(&h->flows[i].rp);
+
+    h->pool = rte_pktmbuf_pool_create("host_pool", NB_MBUF, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+                                      rte_socket_id());
+    if (!h->pool) { fprintf(stderr, "mbuf pool: %s\n", rte_strerror(rte_errno)); rte_eal_cleanup(); free(h); return 1; }
+    if (dp_port_init(h->port, h->pool)) { rte_eal_cleanup(); free(h); return 1; }
+    rte_eth_macaddr_get(h->port, &ea);
+    memcpy(h->mac, ea.addr_bytes, 6);
+
+    h->hz = rte_get_tsc_hz();
+    h->t0 = rte_get_tsc_cycles();
+    for (unsigned i = 0; i < h->nflows; i++) h->flows[i].next_tsc = h->t0;
+    printf("ready host flows=%u line_mbps=%" PRIu64 " f_unit_mbps=%u recovery_us=%" PRIu64 "\n",
+           h->nflows, h->line_bps / 1000000, h->rpp.f_unit_mbps, h->rpp.recovery_ps / 1000000);
+    fflush(stdout);
+
+    run(h);
+
+    final_stats(h);
+    dp_port_close(h->port);
+    rte_eal_cleanup();
+    free(h);
+    return 0;
+}
