@@ -61,7 +61,7 @@ uint64_t dp_us_to_cycles(uint64_t us, uint64_t hz)
 
 void dp_idle(uint64_t cycles_until_work, uint64_t hz)
 {
-    if (cycles_until_work > dp_us_to_cycles(50, hz))
+    if (cycles_until_work > dp_us_to_cycles(10, hz))
         usleep(20);
     else
         rte_pause();

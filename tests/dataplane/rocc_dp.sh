@@ -9,10 +9,20 @@
 #   h3 eth0 --- s3 /        port 3 egress shaped to 300 Mb/s, RoCC CP on it
 #   r  eth0 --- s4          r runs the rocc-host sink
 #
-# Three rocc-host senders (lcore 0) each push one unlimited flow to r; the
-# bottleneck queue is the switch's software queue on port 3.  PASS when the
-# three receive rates, averaged after a warm-up, are each within ±10% of
-# their mean (equal shares).
+# Three rocc-host senders (lcore 0) each push one flow to r; the bottleneck
+# queue is the switch's software queue on port 3.  Scenarios (SCENARIOS,
+# default "equal maxmin"), each with fresh processes on the same topology:
+#   equal   unlimited senders; PASS when the receive rates, averaged after a
+#           warm-up, are each within ±10% of their mean.
+#   maxmin  senders capped at 100/30/10% of the shaped rate (RoCC Fig. 13's
+#           10/3/1 case scaled): PASS at 180/90/30 Mb/s ±10%.
+# Each scenario is then run in roccsim (build/roccsim, same star, T, Qref/
+# Qmid/Qmax, ΔQ, ΔF, Fmin, α̃/β̃, recovery; ini and outputs in the log dir)
+# and the per-flow rates must agree within ±SIM_TOL (10%); with KEEP_LOGS=1
+# and gnuplot, <log>/<scenario>/dp_vs_roccsim.png plots both side by side.
+# With tshark installed (CAPTURE=1 by default then; CAPTURE= to skip), the
+# equal scenario captures 400 CNPs at h1 and 400 RoCEv2 frames at s1 and
+# checks tshark decodes them (BTH, checksums) without malformed packets.
 #
 # Scaling of the CP to a 300 Mb/s port (documented choice, see the summary
 # printed at start):
@@ -36,7 +46,7 @@
 # after 3 s, remove their /var/run/dpdk/<prefix>, delete the namespaces we
 # created.  Refuses to run if any of the namespace names already exists.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 DP=${DP:-build/dp}
 DURATION=${DURATION:-6}     # seconds of traffic
 WARMUP=${WARMUP:-2.0}       # seconds excluded from the fairness average
@@ -127,72 +137,240 @@ wait_ready() {  # wait_ready <logfile> <pid>
     return 1
 }
 
-# --- switch ----------------------------------------------------------------
-routes=()
-for i in 1 2 3 4; do routes+=(--route "$(ip_h $i)/32=$((i - 1)),$(mac_h $i)"); done
-# shellcheck disable=SC2046
-ip netns exec sw "$DP/rocc-switch" $(eal 1 sw s1 s2 s3 s4) -- "${routes[@]}" \
-    --egress-rate 3=$RATE_GBPS --cp 3 --cp-ip 10.99.0.1 --period $PERIOD_US \
-    --qref $QREF --qmid $QMID --qmax $QMAX --q-unit $QUNIT --f-unit-mbps $FUNIT --alpha $ALPHA --beta $BETA \
-    --qcap 150000 --report-ms 500 >"$LOG/sw.log" 2>&1 &
-PIDS+=($!)
-wait_ready "$LOG/sw.log" "${PIDS[-1]}" || { fail "rocc_dp: switch did not start"; cat "$LOG/sw.log"; exit 1; }
-grep '^cp port' "$LOG/sw.log"
 
-# --- sink in r ---------------------------------------------------------------
-# shellcheck disable=SC2046
-ip netns exec r "$DP/rocc-host" $(eal 0 r eth0) -- --local-ip "$(ip_h 4)" --gw-mac "$(mac_sw 4)" \
-    --report-ms 500 >"$LOG/r.log" 2>&1 &
-PIDS+=($!)
-wait_ready "$LOG/r.log" "${PIDS[-1]}" || { fail "rocc_dp: sink did not start"; cat "$LOG/r.log"; exit 1; }
-
-# --- senders -------------------------------------------------------------------
-for i in 1 2 3; do
-    # shellcheck disable=SC2046
-    ip netns exec "h$i" "$DP/rocc-host" $(eal 0 "h$i" eth0) -- --local-ip "$(ip_h $i)" \
-        --gw-mac "$(mac_sw $i)" --flow "dst=$(ip_h 4),rate=line,size=inf,qpn=$i" \
-        --cp-allow 10.99.0.0/24 --line-gbps "$LINE_GBPS" --f-unit-mbps $FUNIT \
-        --recovery-us $RECOVERY_US --report-ms 500 >"$LOG/h$i.log" 2>&1 &
-    PIDS+=($!)
-done
-for i in 1 2 3; do
-    wait_ready "$LOG/h$i.log" "${PIDS[$((i + 1))]}" || { fail "rocc_dp: sender h$i did not start"; cat "$LOG/h$i.log"; exit 1; }
-done
-
-sleep "$DURATION"
-# Clean stop (SIGINT) so each process prints its final stats.
-for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
-for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
-PIDS=()
-
-echo "--- switch";  grep -E '^final' "$LOG/sw.log"
-echo "--- sink";    grep -E '^final' "$LOG/r.log"
-for i in 1 2 3; do echo "--- h$i"; grep -E '^final tx' "$LOG/h$i.log"; done
-echo "--- CP trace"; grep '^cp t=' "$LOG/sw.log" | tr '\n' ' ' | cut -c1-600; echo
-
-# --- checks ---------------------------------------------------------------------
-# Mean receive rate per flow over the 500 ms sink reports after the warm-up.
+# --- one scenario ------------------------------------------------------------------
+# run_scenario NAME RATE1 RATE2 RATE3 -- each RATE is the sender's --flow
+# rate= (Gb/s of wire bytes, or "line").  Starts the switch, the sink and the
+# three senders, runs DURATION seconds, stops them (SIGINT: final stats), and
+# leaves the mean receive rate per flow in mean[1..3] and total.
 declare -A mean
-for i in 1 2 3; do
-    mean[$i]=$(awk -v src="$(ip_h $i)" -v w="$WARMUP" '
-        $1 == "rx" { split($2, t, "="); split($3, s, "=");
-                     if (s[2] == src && t[2] + 0 >= w) { split($5, m, "="); sum += m[2]; n++ } }
-        END { if (n) printf "%.1f", sum / n; else print "0" }' "$LOG/r.log")
-done
-total=$(awk -v a="${mean[1]}" -v b="${mean[2]}" -v c="${mean[3]}" 'BEGIN { printf "%.1f", a + b + c }')
-echo "measured after ${WARMUP}s warm-up (Mb/s, wire bytes): h1=${mean[1]} h2=${mean[2]} h3=${mean[3]} total=$total (port shaped to 300)"
-for i in 1 2 3; do
-    if awk -v x="${mean[$i]}" -v t="$total" 'BEGIN { s = t / 3; exit !(s > 0 && x >= 0.9 * s && x <= 1.1 * s) }'; then
-        pass "rocc_dp: flow h$i ${mean[$i]} Mb/s within ±10% of equal share $(awk -v t="$total" 'BEGIN{printf "%.1f", t/3}')"
-    else
-        fail "rocc_dp: flow h$i ${mean[$i]} Mb/s not within ±10% of equal share $(awk -v t="$total" 'BEGIN{printf "%.1f", t/3}')"
+total=0
+run_scenario() {
+    local name=$1; shift
+    local rates=("$@") i
+    local L="$LOG/$name"
+    mkdir -p "$L"
+    routes=()
+    for i in 1 2 3 4; do routes+=(--route "$(ip_h $i)/32=$((i - 1)),$(mac_h $i)"); done
+    # shellcheck disable=SC2046
+    ip netns exec sw "$DP/rocc-switch" $(eal 1 "sw$name" s1 s2 s3 s4) -- "${routes[@]}" \
+        --egress-rate 3=$RATE_GBPS --cp 3 --cp-ip 10.99.0.1 --period $PERIOD_US \
+        --qref $QREF --qmid $QMID --qmax $QMAX --q-unit $QUNIT --f-unit-mbps $FUNIT --alpha $ALPHA --beta $BETA \
+        --qcap 150000 --report-ms 500 >"$L/sw.log" 2>&1 &
+    PIDS+=($!)
+    wait_ready "$L/sw.log" "${PIDS[-1]}" || { fail "rocc_dp.$name: switch did not start"; cat "$L/sw.log"; return 1; }
+    grep '^cp port' "$L/sw.log"
+
+    # shellcheck disable=SC2046
+    ip netns exec r "$DP/rocc-host" $(eal 0 "r$name" eth0) -- --local-ip "$(ip_h 4)" --gw-mac "$(mac_sw 4)" \
+        --report-ms 500 >"$L/r.log" 2>&1 &
+    PIDS+=($!)
+    wait_ready "$L/r.log" "${PIDS[-1]}" || { fail "rocc_dp.$name: sink did not start"; cat "$L/r.log"; return 1; }
+
+    # Optional capture (check 4): CNPs arriving at h1 (on h1's eth0) and
+    # RoCEv2 frames arriving at the switch from h1 (on s1).  Each veth end
+    # shows only what it receives: the af_packet PMD transmits with
+    # PACKET_QDISC_BYPASS, which taps never see.
+    if [ -n "${CAPTURE:-}" ]; then
+        local pair
+        for pair in "h1 eth0 cnp" "sw s1 roce"; do
+            set -- $pair
+            ip netns exec "$1" tshark -q -i "$2" -c 400 -a duration:4 -w "$L/$3.pcapng" >"$L/tshark-$3.log" 2>&1 &
+            PIDS+=($!)
+        done
+        for pair in cnp roce; do
+            for _ in $(seq 50); do grep -q 'Capturing on' "$L/tshark-$pair.log" 2>/dev/null && break; sleep 0.1; done
+        done
     fi
+
+    for i in 1 2 3; do
+        # shellcheck disable=SC2046
+        ip netns exec "h$i" "$DP/rocc-host" $(eal 0 "h$i$name" eth0) -- --local-ip "$(ip_h $i)" \
+            --gw-mac "$(mac_sw $i)" --flow "dst=$(ip_h 4),rate=${rates[$((i - 1))]},size=inf,qpn=$i" \
+            --cp-allow 10.99.0.0/24 --line-gbps "$LINE_GBPS" --f-unit-mbps $FUNIT \
+            --recovery-us $RECOVERY_US --report-ms 500 >"$L/h$i.log" 2>&1 &
+        PIDS+=($!)
+    done
+    for i in 1 2 3; do
+        wait_ready "$L/h$i.log" "${PIDS[-$((4 - i))]}" || { fail "rocc_dp.$name: sender h$i did not start"; cat "$L/h$i.log"; return 1; }
+    done
+
+    sleep "$DURATION"
+    # Clean stop (SIGINT) so each process prints its final stats.
+    for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
+    for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+    PIDS=()
+    rm -rf /var/run/dpdk/"$PFX"_* 2>/dev/null
+
+    echo "--- [$name] switch";  grep -E '^final' "$L/sw.log"
+    echo "--- [$name] sink";    grep -E '^final' "$L/r.log"
+    for i in 1 2 3; do echo "--- [$name] h$i"; grep -E '^final tx' "$L/h$i.log"; done
+    echo "--- [$name] CP trace"; grep '^cp t=' "$L/sw.log" | tr '\n' ' ' | cut -c1-400; echo
+
+    # Mean receive rate per flow over the 500 ms sink reports after the warm-up.
+    for i in 1 2 3; do
+        mean[$i]=$(awk -v src="$(ip_h $i)" -v w="$WARMUP" '
+            $1 == "rx" { split($2, t, "="); split($3, s, "=");
+                         if (s[2] == src && t[2] + 0 >= w) { split($5, m, "="); sum += m[2]; n++ } }
+            END { if (n) printf "%.1f", sum / n; else print "0" }' "$L/r.log")
+    done
+    total=$(awk -v a="${mean[1]}" -v b="${mean[2]}" -v c="${mean[3]}" 'BEGIN { printf "%.1f", a + b + c }')
+    echo "[$name] measured after ${WARMUP}s warm-up (Mb/s, wire bytes): h1=${mean[1]} h2=${mean[2]} h3=${mean[3]} total=$total (port shaped to 300)"
+    if awk -v t="$total" 'BEGIN { exit !(t >= 240) }'; then
+        pass "rocc_dp.$name: bottleneck utilised ($total of 300 Mb/s)"
+    else
+        fail "rocc_dp.$name: bottleneck under-utilised ($total of 300 Mb/s)"
+    fi
+    local cnps
+    cnps=$(sed -n 's/^final cp .*cnps_sent=\([0-9]*\).*/\1/p' "$L/sw.log")
+    if [ "${cnps:-0}" -gt 0 ]; then pass "rocc_dp.$name: CP sent $cnps CNPs"; else fail "rocc_dp.$name: CP sent no CNPs"; fi
+    return 0
+}
+
+within() {  # within X TARGET FRAC: |X - TARGET| <= FRAC * TARGET
+    awk -v x="$1" -v t="$2" -v f="$3" 'BEGIN { exit !(t > 0 && x >= (1 - f) * t && x <= (1 + f) * t) }'
+}
+
+# --- the same scenario in roccsim (check 3) ---------------------------------------
+# Star, 3 senders at LINE_GBPS, bottleneck RATE_GBPS, the CP on sw->r0 with the
+# switch's overrides (T, Qref/Qmid/Qmax, ΔQ, ΔF, Fmin = 10 ΔF as the switch
+# keeps it, α̃/β̃, recovery).  nic_delay = 0: the data plane has none yet.
+# Frames match (1000 B payload, 62 B headers + FCS, 20 B preamble/IFG = the
+# data plane's 24 B wire overhead + 4 B FCS counted in its frame), so rates
+# are the same "wire" rates on both sides.  Leaves sim[1..3].
+declare -A sim
+run_roccsim() {  # run_roccsim NAME RATE1 RATE2 RATE3 (Gb/s or "line")
+    local name=$1; shift
+    local L="$LOG/$name" i r
+    sim=()
+    [ -x "$ROCCSIM" ] || { echo "roccsim not built ($ROCCSIM): comparison skipped"; return 1; }
+    {
+        printf '[sim]\nduration = %ss\nmeasure_start = %ss\nsample_interval = 10ms\n\n' \
+            "$(awk -v d="$DURATION" -v w="$WARMUP" 'BEGIN { print (d > 3 ? d : 3) }')" "$WARMUP"
+        printf '[network]\nnic_delay = 0us\n\n'
+        printf '[topology]\ntype = star\nsenders = 3\nrate = %sGbps\nbottleneck_rate = %sMbps\ndelay = 1.5us\n\n' \
+            "$LINE_GBPS" "$(awk -v r="$RATE_GBPS" 'BEGIN { print r * 1000 }')"
+        printf '[rocc]\nenable = sw->r0\nperiod = %sus\nq_unit = %s\nq_ref = %s\nq_mid = %s\nq_max = %s\n' \
+            "$PERIOD_US" "$QUNIT" "$QREF" "$QMID" "$QMAX"
+        printf 'f_unit = %sMbps\nf_min = %sMbps\nalpha = %s\nbeta = %s\nrecovery = %sus\n' \
+            "$FUNIT" "$((10 * FUNIT))" "$ALPHA" "$BETA" "$RECOVERY_US"
+        for i in 1 2 3; do
+            r=${1}; shift
+            if [ "$r" = line ]; then r=line; else r="$(awk -v g="$r" 'BEGIN { print g * 1000 }')Mbps"; fi
+            printf '\n[flows.h%s]\nsrc = h%s\ndst = r0\nrate = %s\n' "$i" "$((i - 1))" "$r"
+        done
+    } >"$L/sim.ini"
+    "$ROCCSIM" run "$L/sim.ini" -o "$L/sim" -q >"$L/sim.log" 2>&1 || { cat "$L/sim.log"; return 1; }
+    for i in 1 2 3; do
+        sim[$i]=$(awk -F, -v n="h$i" '$2 == n { printf "%.1f", $12 * 1000 }' "$L/sim/flows.csv")
+    done
+    return 0
+}
+
+compare_sim() {  # compare_sim NAME: per-flow data plane vs roccsim, ±SIM_TOL
+    local name=$1 i
+    echo "[$name] per-flow rate, Mb/s    data plane   roccsim"
+    for i in 1 2 3; do printf '[%s]   h%s                    %8s  %8s\n' "$name" "$i" "${mean[$i]}" "${sim[$i]}"; done
+    for i in 1 2 3; do
+        if within "${mean[$i]}" "${sim[$i]}" "$SIM_TOL"; then
+            pass "rocc_dp.$name: h$i data plane ${mean[$i]} vs roccsim ${sim[$i]} Mb/s within ±$(awk -v f="$SIM_TOL" 'BEGIN{print f*100}')%"
+        else
+            fail "rocc_dp.$name: h$i data plane ${mean[$i]} vs roccsim ${sim[$i]} Mb/s not within ±$(awk -v f="$SIM_TOL" 'BEGIN{print f*100}')%"
+        fi
+    done
+    # Side-by-side plot (KEEP_LOGS=1 and gnuplot): data plane sink reports vs
+    # roccsim flow_rate.csv, per flow, over time.
+    if [ -n "${KEEP_LOGS:-}" ] && command -v gnuplot >/dev/null 2>&1 && [ -f "$LOG/$name/sim/flow_rate.csv" ]; then
+        local L="$LOG/$name"
+        for i in 1 2 3; do
+            awk -v src="$(ip_h $i)" '$1 == "rx" { split($2, t, "="); split($3, s, "="); split($5, m, "=");
+                 if (s[2] == src) print t[2], m[2] }' "$L/r.log" >"$L/dp_h$i.dat"
+        done
+        gnuplot <<GP 2>"$L/gnuplot.err" || true
+set terminal pngcairo size 1200,450
+set output "$L/dp_vs_roccsim.png"
+set multiplot layout 1,2 title "$name: 300 Mb/s bottleneck, per-flow receive rate"
+set xlabel "time (s)"; set ylabel "Mb/s"; set yrange [0:320]; set key top right
+set title "DPDK data plane (500 ms averages)"
+plot "$L/dp_h1.dat" u 1:2 w lp t "h1", "$L/dp_h2.dat" u 1:2 w lp t "h2", "$L/dp_h3.dat" u 1:2 w lp t "h3"
+set title "roccsim (10 ms samples)"
+set datafile separator ","
+plot "$L/sim/flow_rate.csv" u 1:(\$2*1000) every ::1 w l t "h1", "" u 1:(\$3*1000) every ::1 w l t "h2", "" u 1:(\$4*1000) every ::1 w l t "h3"
+unset multiplot
+GP
+        [ -s "$L/dp_vs_roccsim.png" ] && echo "plot: $L/dp_vs_roccsim.png"
+    fi
+}
+
+# --- check 4: tshark decodes the capture without malformed packets ------------------
+check_capture() {  # check_capture NAME
+    local L="$LOG/$1" k n nroce ncnp nmal nexp
+    [ -n "${CAPTURE:-}" ] || return 0
+    for k in cnp roce; do
+        if [ ! -s "$L/$k.pcapng" ]; then fail "rocc_dp.$1: no $k capture ($(tail -n 2 "$L/tshark-$k.log" | tr '\n' ' '))"; return; fi
+    done
+    tshark -r "$L/cnp.pcapng" -V >"$L/cnp.decoded.txt" 2>&1
+    tshark -r "$L/roce.pcapng" -V >"$L/roce.decoded.txt" 2>&1
+    n=$(( $(tshark -r "$L/cnp.pcapng" 2>/dev/null | wc -l) + $(tshark -r "$L/roce.pcapng" 2>/dev/null | wc -l) ))
+    nroce=$(tshark -r "$L/roce.pcapng" -Y 'udp.dstport == 4791 && infiniband.bth.opcode == 10' 2>/dev/null | wc -l)
+    ncnp=$(tshark -r "$L/cnp.pcapng" -o ip.check_checksum:TRUE \
+        -Y 'icmp.type == 253 && icmp.checksum.status == 1 && ip.checksum.status == 1' 2>/dev/null | wc -l)
+    # "malformed" anywhere in the decode, except Wireshark's label for an
+    # ICMP type it has no name for ("Unknown ICMP (obsolete or malformed?)",
+    # which is how it prints the RFC 4727 experimental type 253): that label
+    # is not a dissection error.  Real errors are [Malformed Packet] /
+    # _ws.malformed and expert errors, counted here too.
+    nmal=$(cat "$L/cnp.decoded.txt" "$L/roce.decoded.txt" | grep -i malformed | grep -vc 'Unknown ICMP (obsolete or malformed?)')
+    nexp=$(( $(tshark -r "$L/cnp.pcapng" -Y '_ws.malformed || _ws.expert.severity >= 6291456' 2>/dev/null | wc -l) \
+           + $(tshark -r "$L/roce.pcapng" -Y '_ws.malformed || _ws.expert.severity >= 6291456' 2>/dev/null | wc -l) ))
+    echo "[$1] captures: $n frames; $nroce RoCEv2 RDMA WRITE Only (BTH decoded) at s1; $ncnp CNPs (ICMP 253, IP and ICMP checksums verified good) at h1 eth0; $nmal malformed lines, $nexp malformed/expert-warning frames"
+    if [ "$nmal" = 0 ] && [ "$nexp" = 0 ] && [ "$nroce" -gt 0 ] && [ "$ncnp" -gt 0 ]; then
+        pass "rocc_dp.$1: tshark decodes $nroce RoCEv2 frames and $ncnp CNPs (checksums good), no malformed packets"
+    else
+        fail "rocc_dp.$1: tshark: $nroce RoCEv2, $ncnp good CNPs, $nmal malformed lines, $nexp malformed/warning frames (want >0, >0, 0, 0)"
+        cat "$L/cnp.decoded.txt" "$L/roce.decoded.txt" | grep -i -B8 malformed | head -30
+    fi
+}
+
+ROCCSIM=${ROCCSIM:-build/roccsim}
+SIM_TOL=${SIM_TOL:-0.10}
+if [ -z "${CAPTURE+x}" ] && command -v tshark >/dev/null 2>&1; then CAPTURE=1; fi
+[ -n "${CAPTURE:-}" ] || echo "tshark not installed: the capture check is skipped (apt-get install -y tshark)"
+
+for sc in ${SCENARIOS:-equal maxmin}; do
+    case $sc in
+    equal)
+        # Check 1: three unlimited senders share the port equally.
+        run_scenario equal line line line || continue
+        for i in 1 2 3; do
+            share=$(awk -v t="$total" 'BEGIN{printf "%.1f", t/3}')
+            if within "${mean[$i]}" "$share" 0.10; then
+                pass "rocc_dp.equal: flow h$i ${mean[$i]} Mb/s within ±10% of equal share $share"
+            else
+                fail "rocc_dp.equal: flow h$i ${mean[$i]} Mb/s not within ±10% of equal share $share"
+            fi
+        done
+        check_capture equal
+        run_roccsim equal line line line && compare_sim equal
+        ;;
+    maxmin)
+        # Check 2 (RoCC Fig. 13 scaled): senders capped at 100/30/10% of the
+        # shaped rate get their max-min shares 180/90/30 Mb/s.
+        c1=$RATE_GBPS
+        c2=$(awk -v r="$RATE_GBPS" 'BEGIN { print r * 0.3 }')
+        c3=$(awk -v r="$RATE_GBPS" 'BEGIN { print r * 0.1 }')
+        CAPTURE='' run_scenario maxmin "$c1" "$c2" "$c3" || continue
+        exp=(0 180 90 30)
+        for i in 1 2 3; do
+            if within "${mean[$i]}" "${exp[$i]}" 0.10; then
+                pass "rocc_dp.maxmin: flow h$i ${mean[$i]} Mb/s within ±10% of its max-min share ${exp[$i]}"
+            else
+                fail "rocc_dp.maxmin: flow h$i ${mean[$i]} Mb/s not within ±10% of its max-min share ${exp[$i]}"
+            fi
+        done
+        run_roccsim maxmin "$c1" "$c2" "$c3" && compare_sim maxmin
+        ;;
+    *) fail "rocc_dp: unknown scenario $sc" ;;
+    esac
 done
-if awk -v t="$total" 'BEGIN { exit !(t >= 240) }'; then
-    pass "rocc_dp: bottleneck utilised ($total of 300 Mb/s)"
-else
-    fail "rocc_dp: bottleneck under-utilised ($total of 300 Mb/s)"
-fi
-cnps=$(sed -n 's/^final cp .*cnps_sent=\([0-9]*\).*/\1/p' "$LOG/sw.log")
-if [ "${cnps:-0}" -gt 0 ]; then pass "rocc_dp: CP sent $cnps CNPs"; else fail "rocc_dp: CP sent no CNPs"; fi
 [ "$fails" = 0 ]

@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# tests/dataplane/rocc_flood.sh -- hostile traffic against running data-plane
+# apps (issue 5, check 5).  Needs root, netns, libdpdk; build/dp/flood is the
+# raw-socket sender (tests/dataplane/flood.c, built by `make -C dataplane`).
+#
+#   fh1 eth0 --- s1 \
+#   fr  eth0 --- s2  fsw (rocc-switch; port 1 shaped to 300 Mb/s, CP on it)
+#   fx  f0   --- s3 /
+#   fx  f1   --- eth0 fv  (rocc-host "victim", not behind the switch)
+#
+# fh1 sends one unlimited RoCC flow to the sink in fr (real CNPs flow).
+# From fx, flood sends N of each class (random non-IPv4, truncated, bad
+# IPv4 header, CNPs forged from outside --cp-allow, CNPs with a bad ICMP
+# checksum) at the switch (the CNPs aimed at fh1, forwarded by the switch)
+# and at fv directly.  PASS when every app is still running afterwards and
+# its counters equal what flood says it sent; the RoCC flow keeps going.
+# Teardown as in rocc_dp.sh (trap, by PID, our namespaces only).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+DP=${DP:-build/dp}
+N_EACH=${N_EACH:-400}       # frames of each class, per target
+GAP_US=${GAP_US:-100}       # pacing: af_packet rings overflow silently under bursts
+NS=(fsw fh1 fr fx fv)
+PFX="roccfl$$"
+LOG=$(mktemp -d /tmp/rocc_flood.XXXXXX)
+PIDS=()
+CREATED=()
+fails=0
+
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+cleanup() {
+    local p
+    for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
+    for _ in $(seq 30); do
+        local alive=0
+        for p in "${PIDS[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+        [ $alive = 0 ] && break
+        sleep 0.1
+    done
+    for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
+    for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+    rm -rf /var/run/dpdk/"$PFX"_* 2>/dev/null
+    for n in "${CREATED[@]}"; do ip netns del "$n" 2>/dev/null; done
+    [ -n "${KEEP_LOGS:-}" ] && echo "logs in $LOG" || rm -rf "$LOG"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if [ "$(id -u)" != 0 ]; then echo "FAIL rocc_flood: must run as root"; exit 1; fi
+for b in rocc-switch rocc-host flood; do
+    [ -x "$DP/$b" ] || { echo "FAIL rocc_flood: $DP/$b missing (make build/librocc.a && make -C dataplane)"; exit 1; }
+done
+for n in "${NS[@]}"; do
+    if ip netns list | awk '{print $1}' | grep -qx "$n"; then
+        echo "FAIL rocc_flood: netns $n already exists; not touching it"; exit 1
+    fi
+done
+
+for n in "${NS[@]}"; do
+    ip netns add "$n" || exit 1
+    CREATED+=("$n")
+    ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+    ip -n "$n" link set lo up
+done
+# link NS_A IF_A MAC_A NS_B IF_B MAC_B
+link() {
+    ip link add "$2" netns "$1" address "$3" type veth peer name "$5" netns "$4" address "$6" || exit 1
+    local pair
+    for pair in "$1 $2" "$4 $5"; do
+        set -- $pair
+        ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1"
+        ip netns exec "$1" ethtool -K "$2" tx off tso off gso off gro off >/dev/null 2>&1
+        ip -n "$1" link set "$2" up
+    done
+}
+MAC_S1=02:99:00:00:01:01; MAC_H1=02:99:00:00:01:02
+MAC_S2=02:99:00:00:02:01; MAC_R=02:99:00:00:02:02
+MAC_S3=02:99:00:00:03:01; MAC_F0=02:99:00:00:03:02
+MAC_F1=02:99:00:00:05:01; MAC_V=02:99:00:00:05:02
+link fsw s1 $MAC_S1 fh1 eth0 $MAC_H1
+link fsw s2 $MAC_S2 fr eth0 $MAC_R
+link fsw s3 $MAC_S3 fx f0 $MAC_F0
+link fx f1 $MAC_F1 fv eth0 $MAC_V
+
+eal() {
+    local l=$1 name=$2; shift 2
+    echo -l "$l" --no-huge -m 256 --no-pci --no-telemetry --file-prefix "${PFX}_$name" '--log-level=*:notice'
+    local k=0 v
+    for v in "$@"; do echo --vdev "net_af_packet$k,iface=$v,framecnt=4096"; k=$((k + 1)); done
+}
+wait_ready() {
+    for _ in $(seq 100); do
+        grep -q '^ready' "$1" 2>/dev/null && return 0
+        kill -0 "$2" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+start() {  # start NAME NETNS CMD... (logs to $LOG/NAME.log)
+    local name=$1 ns=$2; shift 2
+    ip netns exec "$ns" "$@" >"$LOG/$name.log" 2>&1 &
+    PIDS+=($!)
+    eval "PID_$name=$!"
+    wait_ready "$LOG/$name.log" "$!" || { fail "rocc_flood: $name did not start"; cat "$LOG/$name.log"; exit 1; }
+}
+
+# shellcheck disable=SC2046
+start sw fsw "$DP/rocc-switch" $(eal 1 sw s1 s2 s3) -- \
+    --route 10.99.1.2/32=0,$MAC_H1 --route 10.99.2.2/32=1,$MAC_R \
+    --egress-rate 1=0.3 --cp 1 --cp-ip 10.99.0.1 --period 1000 \
+    --qref 18750 --qmid 37500 --qmax 45000 --q-unit 300 --f-unit-mbps 1 --qcap 150000
+# shellcheck disable=SC2046
+start r fr "$DP/rocc-host" $(eal 0 r eth0) -- --local-ip 10.99.2.2 --gw-mac $MAC_S2 --report-ms 500
+# shellcheck disable=SC2046
+start h1 fh1 "$DP/rocc-host" $(eal 0 h1 eth0) -- --local-ip 10.99.1.2 --gw-mac $MAC_S1 \
+    --flow dst=10.99.2.2,rate=line,size=inf,qpn=1 --cp-allow 10.99.0.0/24 --f-unit-mbps 1 \
+    --recovery-us 1375 --report-ms 500
+# The victim's own flow goes to fx, where nothing answers (no IP there).
+# shellcheck disable=SC2046
+start v fv "$DP/rocc-host" $(eal 0 v eth0) -- --local-ip 10.99.5.2 --gw-mac $MAC_F1 \
+    --flow dst=10.99.9.9,rate=0.01,size=inf,qpn=7 --cp-allow 10.99.0.0/24 --f-unit-mbps 1 \
+    --recovery-us 1375 --report-ms 500
+
+sleep 1
+# Both floods at once: at the switch (CNPs for h1) and at the victim.
+ip netns exec fx "$DP/flood" f0 $MAC_S3 "$N_EACH" "$GAP_US" 1 10.99.1.2 1 10.99.0.1 10.66.0.1 >"$LOG/flood_sw.log" 2>&1 &
+fl1=$!
+ip netns exec fx "$DP/flood" f1 $MAC_V "$N_EACH" "$GAP_US" 2 10.99.5.2 7 10.99.0.1 10.66.0.1 >"$LOG/flood_v.log" 2>&1 &
+fl2=$!
+wait $fl1 || fail "rocc_flood: flood at the switch: $(cat "$LOG/flood_sw.log")"
+wait $fl2 || fail "rocc_flood: flood at the victim: $(cat "$LOG/flood_v.log")"
+cat "$LOG/flood_sw.log" "$LOG/flood_v.log"
+sleep 1.5   # the RoCC flow runs on after the flood
+
+alive=""
+for n in sw r h1 v; do
+    eval "p=\$PID_$n"
+    kill -0 "$p" 2>/dev/null || alive="$alive $n"
+done
+if [ -z "$alive" ]; then pass "rocc_flood: switch, sink, sender and victim all still running after the floods"
+else fail "rocc_flood: exited during the flood:$alive"; fi
+
+for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
+for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+PIDS=()
+for n in sw h1 v r; do echo "--- $n"; grep '^final' "$LOG/$n.log"; done
+
+# field FILE LINE_REGEX KEY -> value of KEY=... on the first matching line
+field() { grep -E "$2" "$1" | head -n 1 | tr ' ' '\n' | sed -n "s/^$3=//p" | head -n 1; }
+sent() { field "$1" '^flood sent' "$2"; }
+eq() {  # eq WHAT GOT WANT
+    if [ -n "$2" ] && [ "$2" = "$3" ]; then pass "rocc_flood: $1 = $2 (sent $3)"
+    else fail "rocc_flood: $1 = ${2:-?}, sent ${3:-?}"; fi
+}
+S=$LOG/flood_sw.log; V=$LOG/flood_v.log
+total_sw=$(( $(sent "$S" notip) + $(sent "$S" trunc) + $(sent "$S" badhdr) + $(sent "$S" forged) + $(sent "$S" badcsum) ))
+eq "switch port 2 rx_pkts" "$(field "$LOG/sw.log" '^final port 2 ' rx_pkts)" "$total_sw"
+eq "switch not_ipv4" "$(field "$LOG/sw.log" '^final malformed' not_ipv4)" "$(sent "$S" notip)"
+eq "switch truncated" "$(field "$LOG/sw.log" '^final malformed' truncated)" "$(sent "$S" trunc)"
+eq "switch bad_ip_hdr" "$(field "$LOG/sw.log" '^final malformed' bad_ip_hdr)" "$(sent "$S" badhdr)"
+fwd=$(( $(sent "$S" forged) + $(sent "$S" badcsum) ))
+eq "switch port 0 tx_pkts (forwarded CNP-shaped frames)" "$(field "$LOG/sw.log" '^final port 0 ' tx_pkts)" "$fwd"
+eq "h1 CNPs denied (forged, via the switch)" "$(field "$LOG/h1.log" '^final host' denied)" "$(sent "$S" forged)"
+eq "h1 CNPs bad (checksum, via the switch)" "$(field "$LOG/h1.log" '^final host' bad)" "$(sent "$S" badcsum)"
+eq "victim not_ipv4" "$(field "$LOG/v.log" '^final host' not_ipv4)" "$(sent "$V" notip)"
+eq "victim truncated" "$(field "$LOG/v.log" '^final host' truncated)" "$(sent "$V" trunc)"
+eq "victim bad_ip_hdr" "$(field "$LOG/v.log" '^final host' bad_ip_hdr)" "$(sent "$V" badhdr)"
+eq "victim CNPs denied (forged)" "$(field "$LOG/v.log" '^final host' denied)" "$(sent "$V" forged)"
+eq "victim CNPs bad (checksum)" "$(field "$LOG/v.log" '^final host' bad)" "$(sent "$V" badcsum)"
+eq "victim CNPs accepted" "$(field "$LOG/v.log" '^final host' ok)" 0
+acc=$(field "$LOG/h1.log" '^final host' ok)
+if [ "${acc:-0}" -gt 0 ]; then pass "rocc_flood: h1 still accepted $acc real CNPs from the CP"
+else fail "rocc_flood: h1 accepted no real CNPs"; fi
+# The flow kept its rate through the flood: sink reports after t=1 s.
+rate=$(awk '$1 == "rx" { split($2, t, "="); split($5, m, "="); if (t[2] + 0 >= 1.0) { s += m[2]; n++ } }
+            END { if (n) printf "%.1f", s / n; else print 0 }' "$LOG/r.log")
+if awk -v r="$rate" 'BEGIN { exit !(r >= 240) }'; then pass "rocc_flood: RoCC flow at $rate Mb/s (of 300) during and after the flood"
+else fail "rocc_flood: RoCC flow only $rate Mb/s (of 300) during/after the flood"; fi
+[ "$fails" = 0 ]
