@@ -273,7 +273,7 @@ static int topo_roccft(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 
 static int topo_kary(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 {
-    uint32_t k;
+    uint32_t k = 0;           /* set by u32_key; initialised for -O3 flow analysis */
     uint64_t rate, delay;
     TRY(u32_key(c, "k", 4, 64, &k, err));
     TRY(cfg_rate(c, "topology", "rate", 100000000000ull, &rate, err));

@@ -416,7 +416,7 @@ static int hp_parse(FILE *fp, struct hpcc_rd *r, struct net *n, uint8_t **flagp)
         int nt = 0;
         for (char *t = strtok_r(line, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
             if (state == 1) {   /* the id line may be long: handle ids one by one */
-                uint32_t id;
+                uint32_t id = 0;   /* set by hp_id; initialised for -O3 flow analysis */
                 if ((uint64_t)nt == nsw) {
                     rc = hp_fail(r, ln, "more than the %llu switch ids the header announces",
                                  (unsigned long long)nsw);
@@ -472,7 +472,7 @@ static int hp_parse(FILE *fp, struct hpcc_rd *r, struct net *n, uint8_t **flagp)
             }
             state = 2;
         } else if (state == 2) {
-            uint32_t a, b;
+            uint32_t a = 0, b = 0;   /* set by hp_id */
             uint64_t rate, delay;
             double erate;
             const char *why = NULL;
