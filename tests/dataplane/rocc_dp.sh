@@ -332,6 +332,39 @@ check_capture() {  # check_capture NAME
     fi
 }
 
+# --- check 4b: our Lua decoder (tools/wireshark/rocc_cnp.lua) reads every CNP ---------
+# Each CNP captured at h1 must name h1's flow (source address, UDP destination
+# port 4791, a QP) and carry a fair rate between ΔF and the senders' line rate.
+# This test's switch runs with ΔF = $FUNIT Mb/s (the decoder's default is the
+# paper's 10), so it is passed as the decoder's preference.
+check_cnp_decoder() {  # check_cnp_decoder NAME H1_IP
+    local L="$LOG/$1" lua=tools/wireshark/rocc_cnp.lua ndec nall fmax
+    local unit="-o rocc_cnp.f_unit_mbps:$FUNIT"
+    fmax=$(awk -v g="$LINE_GBPS" 'BEGIN { printf "%d", g * 1000 }')
+    [ -n "${CAPTURE:-}" ] && [ -s "$L/cnp.pcapng" ] || return 0
+    nall=$(tshark -r "$L/cnp.pcapng" -Y 'icmp.type == 253' 2>/dev/null | wc -l)
+    ndec=$(tshark -X lua_script:"$lua" $unit -r "$L/cnp.pcapng" -Y "rocc_cnp.flow_src == $2 && rocc_cnp.flow_dport == 4791 \
+        && rocc_cnp.dest_qpn > 0 && rocc_cnp.rate_mbps >= $FUNIT && rocc_cnp.rate_mbps <= $fmax" 2>/dev/null | wc -l)
+    tshark -X lua_script:"$lua" $unit -r "$L/cnp.pcapng" -T fields -e rocc_cnp.rate_mbps -e rocc_cnp.dest_qpn \
+        -e rocc_cnp.cp_id 2>/dev/null | sort | uniq -c | sort -rn | head -3 | sed "s/^/[$1] CNP (count, Mb\/s, QP, CP): /"
+    if [ "$nall" -gt 0 ] && [ "$ndec" = "$nall" ]; then
+        pass "rocc_dp.$1: rocc_cnp.lua decodes all $nall CNPs (flow $2, UDP 4791, rate $FUNIT..$fmax Mb/s)"
+    else
+        fail "rocc_dp.$1: rocc_cnp.lua decoded $ndec of $nall CNPs as h1's flow with a rate in $FUNIT..$fmax Mb/s"
+    fi
+    # The same capture cut to 70 bytes per frame (36 of the 52 ICMP bytes):
+    # every CNP must be flagged short, none decoded into fields.
+    local nshort nfields
+    editcap -s 70 "$L/cnp.pcapng" "$L/cnp-cut.pcapng" >/dev/null 2>&1
+    nshort=$(tshark -X lua_script:"$lua" -r "$L/cnp-cut.pcapng" -Y rocc_cnp.short 2>/dev/null | wc -l)
+    nfields=$(tshark -X lua_script:"$lua" -r "$L/cnp-cut.pcapng" -Y rocc_cnp.cp_id 2>/dev/null | wc -l)
+    if [ "$nall" -gt 0 ] && [ "$nshort" = "$nall" ] && [ "$nfields" = 0 ]; then
+        pass "rocc_dp.$1: rocc_cnp.lua flags all $nall CNPs cut to 70 bytes as short (rocc_cnp.short)"
+    else
+        fail "rocc_dp.$1: rocc_cnp.lua on CNPs cut to 70 bytes: $nshort of $nall flagged short, $nfields decoded"
+    fi
+}
+
 ROCCSIM=${ROCCSIM:-build/roccsim}
 SIM_TOL=${SIM_TOL:-0.10}
 if [ -z "${CAPTURE+x}" ] && command -v tshark >/dev/null 2>&1; then CAPTURE=1; fi
@@ -351,6 +384,7 @@ for sc in ${SCENARIOS:-equal maxmin}; do
             fi
         done
         check_capture equal
+        check_cnp_decoder equal "$(ip_h 1)"
         run_roccsim equal line line line && compare_sim equal
         ;;
     maxmin)

@@ -1,0 +1,84 @@
+-- rocc_cnp.lua -- Wireshark / tshark decoder for RoCC congestion
+-- notifications (CNPs): ICMP type 253, code 0, 52 bytes, laid out as in
+-- src/cc/rocc_cnp.h (CoNEXT 2020 §3.3 and §6.2).
+--
+--   tshark -X lua_script:tools/wireshark/rocc_cnp.lua -r cnp.pcapng -V
+--   tshark -X lua_script:tools/wireshark/rocc_cnp.lua -r cnp.pcapng \
+--          -T fields -e rocc_cnp.rate_mbps -e rocc_cnp.dest_qpn
+--   wireshark: copy the file into ~/.local/lib/wireshark/plugins/
+--
+-- Wireshark's ICMP dissector has no per-type table to hook into, so this is
+-- a post-dissector: after a frame is dissected it looks for ICMP type 253
+-- and decodes the ICMP body (fair rate, CP identity and the quoted
+-- IPv4/UDP/BTH headers that name the flow).  The fair rate travels in ΔF
+-- units; the preference "Rate unit" converts it (10 Mb/s, §6, as our CP and
+-- the DPDK switch's --f-unit-mbps default).
+--
+-- Filters: rocc_cnp, rocc_cnp.rate_units, rocc_cnp.rate_mbps, rocc_cnp.cp_id,
+-- rocc_cnp.flow_src, rocc_cnp.flow_dst, rocc_cnp.flow_sport,
+-- rocc_cnp.flow_dport, rocc_cnp.dest_qpn, rocc_cnp.psn.  A CNP shorter than
+-- 52 bytes gets an expert error (rocc_cnp.short) instead of fields.
+
+local CNP_TYPE = 253     -- RFC 4727 experimental type used by §6.2's prototype
+local CNP_BYTES = 52     -- 8 ICMP header + 4 CP id + 20 IPv4 + 8 UDP + 12 BTH
+
+local cnp = Proto("rocc_cnp", "RoCC Congestion Notification")
+
+cnp.prefs.f_unit_mbps = Pref.uint("Rate unit (Mb/s)", 10,
+    "Mb/s per unit of the fair-rate field (ΔF; CoNEXT 2020 §6 uses 10 Mb/s)")
+
+local pf = {
+    rate_units = ProtoField.uint32("rocc_cnp.rate_units", "Fair rate (ΔF units)", base.DEC),
+    rate_mbps  = ProtoField.uint64("rocc_cnp.rate_mbps", "Fair rate (Mb/s)", base.DEC),
+    cp_id      = ProtoField.uint32("rocc_cnp.cp_id", "CP identity", base.HEX),
+    flow_src   = ProtoField.ipv4("rocc_cnp.flow_src", "Flow source (the rate-limited sender)"),
+    flow_dst   = ProtoField.ipv4("rocc_cnp.flow_dst", "Flow destination"),
+    flow_sport = ProtoField.uint16("rocc_cnp.flow_sport", "Flow UDP source port", base.DEC),
+    flow_dport = ProtoField.uint16("rocc_cnp.flow_dport", "Flow UDP destination port", base.DEC),
+    dest_qpn   = ProtoField.uint24("rocc_cnp.dest_qpn", "Flow destination QP", base.DEC),
+    psn        = ProtoField.uint24("rocc_cnp.psn", "Quoted PSN", base.DEC),
+}
+cnp.fields = { pf.rate_units, pf.rate_mbps, pf.cp_id, pf.flow_src, pf.flow_dst,
+               pf.flow_sport, pf.flow_dport, pf.dest_qpn, pf.psn }
+
+local ef_short = ProtoExpert.new("rocc_cnp.short", "RoCC CNP shorter than 52 bytes",
+                                 expert.group.MALFORMED, expert.severity.ERROR)
+cnp.experts = { ef_short }
+
+local f_icmp = Field.new("icmp")
+local f_icmp_type = Field.new("icmp.type")
+
+function cnp.dissector(tvb, pinfo, tree)
+    local ty = f_icmp_type()
+    if not ty or ty.value ~= CNP_TYPE then return end
+    local off = f_icmp().offset
+    local avail = tvb:len() - off
+    if avail < CNP_BYTES then
+        local t = tree:add(cnp, tvb(off, avail))
+        t:add_proto_expert_info(ef_short, string.format("%d of %d bytes", avail, CNP_BYTES))
+        return
+    end
+
+    local units = tvb(off + 4, 4):uint()
+    local mbps = UInt64(units) * cnp.prefs.f_unit_mbps
+    local t = tree:add(cnp, tvb(off, CNP_BYTES))
+    t:add(pf.rate_units, tvb(off + 4, 4))
+    t:add(pf.rate_mbps, tvb(off + 4, 4), mbps):set_generated()
+    t:add(pf.cp_id, tvb(off + 8, 4))
+    -- quoted IPv4 header at off+12 (src at +12, dst at +16 within it)
+    t:add(pf.flow_src, tvb(off + 24, 4))
+    t:add(pf.flow_dst, tvb(off + 28, 4))
+    -- quoted UDP header at off+32
+    t:add(pf.flow_sport, tvb(off + 32, 2))
+    t:add(pf.flow_dport, tvb(off + 34, 2))
+    -- quoted BTH at off+40: dest QP in bytes 5..7, PSN in bytes 9..11
+    t:add(pf.dest_qpn, tvb(off + 45, 3))
+    t:add(pf.psn, tvb(off + 49, 3))
+
+    pinfo.cols.protocol = "RoCC CNP"
+    pinfo.cols.info = string.format("RoCC CNP: F = %s Mb/s to %s:%d QP %d (CP 0x%08x)",
+        tostring(mbps), tostring(tvb(off + 24, 4):ipv4()), tvb(off + 32, 2):uint(),
+        tvb(off + 45, 3):uint(), tvb(off + 8, 4):uint())
+end
+
+register_postdissector(cnp)
