@@ -61,16 +61,17 @@ static void default_dir(const char *path, char *out, size_t len)
     snprintf(out, len, "runs/%.*s", (int)n, base);
 }
 
-/* After an early error, an unread key is worth naming, and so is a section
- * whose name roccsim does not know; a known section is merely not reached
- * yet (the build stops at the first error). */
+/* After an early error, a section whose name roccsim does not know is worth
+ * naming; a known section is merely not reached yet (the build stops at the
+ * first error), and so may be an unread key in a section still being read
+ * (typos in finished sections are caught by cfg_check_unused_done). */
 static int is_typo(const char *msg)
 {
     static const char *const known[] = { "sim", "network", "topology", "cc", "rocc", "dcqcn", "dcqcn_pi", "hpcc",
                                          "timely", "dctcp", "qcn", "ecn", "fct", "output", "events", "expect", NULL };
     const char *sec = strstr(msg, "unknown section [");
     if (!sec)
-        return strstr(msg, "unknown key") != NULL;
+        return 0;
     sec += strlen("unknown section [");
     size_t len = strcspn(sec, "]");
     if ((len > 6 && !strncmp(sec, "flows.", 6)) || (len > 8 && !strncmp(sec, "traffic.", 8)))
@@ -134,13 +135,23 @@ static int cmd_run(int argc, char **argv)
     struct scenario sc;
     struct expectations *ex = NULL;
     int rc = 2;
-    if (scenario_build(&sc, c, &err) || !(ex = expect_parse(&sc, &err)) || cfg_check_unused(c, &err)) {
+    if (scenario_build(&sc, c, &err) || !(ex = expect_parse(&sc, &err))) {
+        /* A failed semantic check is often the consequence of a typo: a
+         * misspelt key in a section already read in full (sendres = 4, then
+         * "no node named h2") is the error to report, the failure its effect. */
+        struct cfg_err typo, unused;
+        if (cfg_check_unused_done(c, &typo) && strcmp(typo.msg, err.msg) != 0) {
+            fprintf(stderr, "roccsim: %s\n", typo.msg);
+            fprintf(stderr, "roccsim: note: which probably caused: %s\n", err.msg);
+        } else {
+            fprintf(stderr, "roccsim: %s\n", err.msg);
+            if (cfg_check_unused(c, &unused) && strcmp(unused.msg, err.msg) != 0 && is_typo(unused.msg))
+                fprintf(stderr, "roccsim: note: %s (a typo?)\n", unused.msg);
+        }
+        goto out;
+    }
+    if (cfg_check_unused(c, &err)) {
         fprintf(stderr, "roccsim: %s\n", err.msg);
-        /* A failed semantic check is often a typo elsewhere: name the first
-         * key or section nobody read. */
-        struct cfg_err unused;
-        if (cfg_check_unused(c, &unused) && strcmp(unused.msg, err.msg) != 0 && is_typo(unused.msg))
-            fprintf(stderr, "roccsim: note: %s (a typo?)\n", unused.msg);
         goto out;
     }
     if (check_only) {                   /* scenario, overrides and [expect] are valid */

@@ -100,15 +100,22 @@ static int load_run(struct run *r, const char *dir)
     fclose(f);
     r->qcol = r->port[0] ? csv_col(dir, "queue.csv", r->port) : 0;
     r->fcol = r->port[0] ? csv_col(dir, "fair_rate.csv", r->port) : 0;
-    r->has_fct = file_ok(dir, "fct.tsv");
-    if (r->has_fct) {
+    /* FCT panels need rows: a run whose flows never finished has a
+     * header-only fct.tsv (docs/outputs.md), and plotting it fails. */
+    r->has_fct = 0;
+    if (file_ok(dir, "fct.tsv")) {
+        int all_rows = 0;
         snprintf(p, sizeof p, "%.4000s/fct.tsv", dir);
         f = fopen(p, "r");
-        while (f && fgets(line, sizeof line, f))
+        while (f && fgets(line, sizeof line, f)) {
             if (!strncmp(line, "background\t", 11))
                 r->has_bg = 1;
+            else if (!strncmp(line, "all\t", 4))
+                all_rows = 1;
+        }
         if (f)
             fclose(f);
+        r->has_fct = r->has_bg || all_rows;
     }
     return 0;
 }
@@ -131,6 +138,8 @@ static void time_series(FILE *g, const struct run *runs, int nr, int which, cons
     fputc('\n', g);
 }
 
+#define PLOT_USAGE "usage: roccsim plot [-o PREFIX] RUN_DIR...\n"
+
 int cmd_plot(int argc, char **argv)
 {
     const char *prefix = "runs/plot";
@@ -139,8 +148,11 @@ int cmd_plot(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             prefix = argv[++i];
+        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(PLOT_USAGE, stdout);
+            return 0;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: roccsim plot [-o PREFIX] RUN_DIR...\n");
+            fprintf(stderr, "roccsim plot: unknown option '%s'\n" PLOT_USAGE, argv[i]);
             return 2;
         } else if (nr == MAX_RUNS) {
             fprintf(stderr, "roccsim plot: at most %d runs in one figure\n", MAX_RUNS);
@@ -152,7 +164,7 @@ int cmd_plot(int argc, char **argv)
         }
     }
     if (nr == 0) {
-        fprintf(stderr, "usage: roccsim plot [-o PREFIX] RUN_DIR...\n");
+        fputs(PLOT_USAGE, stderr);
         return 2;
     }
     /* The figure's directory must exist and be writable before gnuplot runs

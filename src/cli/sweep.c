@@ -31,9 +31,11 @@ struct sweep {
     int npoints;                  /* combos * seeds */
 };
 
+#define SWEEP_USAGE "usage: roccsim sweep SWEEP.ini [-o DIR] [-j JOBS]\n"
+
 static int usage_err(const char *msg)
 {
-    fprintf(stderr, "roccsim sweep: %s\nusage: roccsim sweep SWEEP.ini [-o DIR] [-j JOBS]\n", msg);
+    fprintf(stderr, "roccsim sweep: %s\n" SWEEP_USAGE, msg);
     return 2;
 }
 
@@ -432,7 +434,10 @@ int cmd_sweep(int argc, char **argv, const char *self)
             dir = argv[++i];
         else if (!strcmp(argv[i], "-j") && i + 1 < argc)
             jobs = atoi(argv[++i]);
-        else if (argv[i][0] == '-')
+        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(SWEEP_USAGE, stdout);
+            return 0;
+        } else if (argv[i][0] == '-')
             return usage_err("unknown option");
         else if (!path)
             path = argv[i];

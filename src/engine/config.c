@@ -33,6 +33,7 @@ struct sec {
     const char *file; /* origin of its first header */
     int line;
     int looked;       /* some lookup named this section */
+    int done;         /* its reader finished: an unread key is a typo */
 };
 
 struct ent {
@@ -179,6 +180,7 @@ static struct sec *sec_intern(struct cfg *c, const char *name, size_t n, const c
     s->file = file;
     s->line = line;
     s->looked = 0;
+    s->done = 0;
     c->sec[c->nsec] = s;
     ht_put(&c->sh, hash2(name, n, "", 0), c->nsec);
     c->nsec++;
@@ -733,6 +735,22 @@ int cfg_enum(struct cfg *c, const char *sec, const char *key, const char *const 
 }
 
 /* ---- leftovers ----------------------------------------------------------------- */
+
+void cfg_section_done(struct cfg *c, const char *section)
+{
+    struct sec *s = sec_lookup(c, section, strlen(section));
+    if (s) s->done = 1;
+}
+
+int cfg_check_unused_done(const struct cfg *c, struct cfg_err *err)
+{
+    for (size_t i = 0; i < c->nent; i++) {
+        const struct ent *e = c->ent[i];
+        if (!e->pub.used && e->sec->done)
+            return cfg_errorf(err, &e->pub, "unknown key");
+    }
+    return 0;
+}
 
 int cfg_check_unused(const struct cfg *c, struct cfg_err *err)
 {

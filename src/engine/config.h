@@ -116,4 +116,12 @@ int cfg_section_errorf(struct cfg_err *err, const struct cfg *c, const char *sec
  * (LINE of its header) if its section was never looked at.  -1 if any. */
 int cfg_check_unused(const struct cfg *c, struct cfg_err *err);
 
+/* A reader declares that it has read everything it will ever read from
+ * section (no-op if absent).  cfg_check_unused_done() is cfg_check_unused()
+ * restricted to such sections: usable after an early error, when an unread
+ * key in a section still being read is merely not reached yet, but one in a
+ * finished section is certainly a typo (and often the cause of the error). */
+void cfg_section_done(struct cfg *c, const char *section);
+int  cfg_check_unused_done(const struct cfg *c, struct cfg_err *err);
+
 #endif

@@ -963,12 +963,14 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     char why[256];
     if (net_finalize(&sc->net, &swc, why, sizeof why))
         return cfg_section_errorf(err, c, "topology", "%s", why);
+    cfg_section_done(c, "topology");     /* read only above: a later error can blame a typo here */
 
     struct ev_ctx ec = { sc, err, 0 };
     cfg_entries(c, "events", event_cb, &ec);
     TRY(ec.rc);
     if (sc->n_events && sc->net.cfg.rto_ps == 0 && !cfg_find(c, "network", "rto"))
         sc->net.cfg.rto_ps = 500 * PS_PER_US;    /* a failure loses packets: recover them (HPCC: 500 us) */
+    cfg_section_done(c, "network");
     int dflt_cc;
     TRY(cfg_enum(c, "cc", "algorithm", cc_algo_names, CC_ROCC, &dflt_cc, err));
     TRY(ccsel_read(sc, c, err));

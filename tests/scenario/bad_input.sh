@@ -43,6 +43,15 @@ bad() {
 
 bad unknown_key_topology     "unknown-key.ini|:8:|sendrs" run $D/unknown-key.ini -q
 bad unknown_section          "unknown-section.ini|:12:|simulation" run $D/unknown-section.ini -q
+bad unknown_key_cascade      "unknown-key-cascade.ini|:9:|sendres|:12:|no node named 'h2'" run $D/unknown-key-cascade.ini -q
+# ... and the typo, not its consequence, is the error (the first line).
+n=$((n + 1))
+if "$ROCCSIM" run $D/unknown-key-cascade.ini -q -o "$tmp/out$n" 2>&1 >/dev/null | head -n 1 | grep -qF ':9: [topology] sendres: unknown key'; then
+    echo "PASS bad_input.unknown_key_cascade_first"
+else
+    echo "FAIL bad_input.unknown_key_cascade_first: the first stderr line is not the [topology] sendres typo"
+    status=1
+fi
 bad bad_unit                 "bad-unit.ini|:7:|rate|furlongs" run $D/bad-unit.ini -q
 bad missing_scenario_file    "no-such-scenario.ini" run $D/no-such-scenario.ini -q
 bad missing_topology_file    "missing-topology-file.ini|:7:|file|no-such-topology.txt" run $D/missing-topology-file.ini -q

@@ -8,6 +8,8 @@ ROCCSIM=${ROCCSIM:-build/roccsim}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ok() { if eval "$2"; then echo "PASS sweep.$1"; else echo "FAIL sweep.$1"; shift 2; [ $# -gt 0 ] && cat "$@"; fi; }
+"$ROCCSIM" sweep --help >"$tmp/help.log" 2>&1; rc=$?
+ok help_exit_0 "[ $rc -eq 0 ] && grep -q '^usage: roccsim sweep' $tmp/help.log" "$tmp/help.log"
 "$ROCCSIM" sweep experiments/sweeps/fig11-seeds.ini -o "$tmp/local" -j 2 >"$tmp/local.log" 2>&1; rc=$?
 ok local_runs "[ $rc -eq 0 ] && grep -q '9 points (3 combinations x 3 seeds), 0 failed to run' $tmp/local.log" "$tmp/local.log"
 # sweep.tsv columns: combination, cc.algorithm, metric, n, mean, ci95, min, max
