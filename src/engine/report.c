@@ -815,6 +815,11 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
         const struct group *gr = &sc->groups[g];
         struct grstats st;
         group_rates(sc, gr, t0, t1, &st);
+        if (!(st.max > 0)) {            /* nothing received in the window: no fairness to speak of */
+            fprintf(out, "  %-16s %6u %12s %12s %12s %8s   (idle in the window)\n", gr->name, gr->count, "-", "-", "-",
+                    "-");
+            continue;
+        }
         fprintf(out, "  %-16s %6u %12s %12s %12s %8.4f\n", gr->name, gr->count, units_fmt_rate(st.mean, b1, sizeof b1),
                 units_fmt_rate(st.min, b2, sizeof b2), units_fmt_rate(st.max, b3, sizeof b3), st.jain);
     }

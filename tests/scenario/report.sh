@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The stdout report's flow-group table (docs/outputs.md): a group idle in the
+# measurement window shows "-" and "(idle in the window)", not 0bps and nan;
+# summary.json keeps 0 and null for it; an active group shows its rates.
+set -u
+cd "$(dirname "$0")/../.."
+ROCCSIM=${ROCCSIM:-build/roccsim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { if eval "$2"; then echo "PASS report.$1"; else echo "FAIL report.$1"; shift 2; [ $# -gt 0 ] && cat "$@"; fi; }
+"$ROCCSIM" run tests/scenario/data/idle-group.ini -o "$tmp/run" >"$tmp/out.txt" 2>"$tmp/err.txt"; rc=$?
+ok runs "[ $rc -eq 0 ]" "$tmp/out.txt" "$tmp/err.txt"
+ok idle_group_dashes "grep -Eq '^  late +1 +- +- +- +- +\(idle in the window\)$' $tmp/out.txt" "$tmp/out.txt"
+ok active_group_rates "grep -Eq '^  bulk +2 +[0-9.]+Gbps .* [01]\.[0-9]{4}$' $tmp/out.txt" "$tmp/out.txt"
+ok no_nan_on_stdout "! grep -qw nan $tmp/out.txt" "$tmp/out.txt"
+ok json_null_jain "grep -q '\"name\": \"late\".*\"rate_mean_bps\": 0,.*\"jain\": null' $tmp/run/summary.json" "$tmp/run/summary.json"
