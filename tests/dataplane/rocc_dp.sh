@@ -42,9 +42,8 @@
 #            the queue at ≈ Qref (measured); β̃ = 0.75 also passes.
 #   RP recovery timer = 1.375 × T = 1375 µs (docs/rocc.md rule).
 #
-# Teardown is unconditional (trap): SIGINT to each PID we started, SIGKILL
-# after 3 s, remove their /var/run/dpdk/<prefix>, delete the namespaces we
-# created.  Refuses to run if any of the namespace names already exists.
+# Set-up checks and the unconditional teardown are tests/dataplane/netns.bash
+# (it refuses to run if any of the namespace names already exists).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 DP=${DP:-build/dp}
@@ -56,86 +55,19 @@ QREF=18750; QMID=37500; QMAX=45000
 QUNIT=${QUNIT:-300}; FUNIT=1; RECOVERY_US=${RECOVERY_US:-1375}
 ALPHA=${ALPHA:-0.3}; BETA=${BETA:-1.5}
 LINE_GBPS=${LINE_GBPS:-1}
-NS=(sw h1 h2 h3 r)
-PFX="roccdp$$"
-LOG=$(mktemp -d /tmp/rocc_dp.XXXXXX)
-PIDS=()
-CREATED=()
-fails=0
-
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-
-cleanup() {
-    local p
-    for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
-    for _ in $(seq 30); do
-        local alive=0
-        for p in "${PIDS[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
-        [ $alive = 0 ] && break
-        sleep 0.1
-    done
-    for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
-    for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
-    rm -rf /var/run/dpdk/"$PFX"_* 2>/dev/null
-    for n in "${CREATED[@]}"; do ip netns del "$n" 2>/dev/null; done
-    [ -n "${KEEP_LOGS:-}" ] && echo "logs in $LOG" || rm -rf "$LOG"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-if [ "$(id -u)" != 0 ]; then echo "FAIL rocc_dp: must run as root"; exit 1; fi
-for b in rocc-switch rocc-host; do
-    [ -x "$DP/$b" ] || { echo "FAIL rocc_dp: $DP/$b missing (make build/librocc.a && make -C dataplane)"; exit 1; }
-done
-for n in "${NS[@]}"; do
-    if ip netns list | awk '{print $1}' | grep -qx "$n"; then
-        echo "FAIL rocc_dp: netns $n already exists; not touching it"; exit 1
-    fi
-done
+. tests/dataplane/netns.bash
+dp_setup rocc_dp roccdp "sw h1 h2 h3 r" "rocc-switch rocc-host"
 
 # --- topology --------------------------------------------------------------
 mac_sw() { printf '02:99:00:00:%02x:01' "$1"; }   # switch side of link i
 mac_h()  { printf '02:99:00:00:%02x:02' "$1"; }   # host side of link i
-for n in "${NS[@]}"; do
-    ip netns add "$n" || exit 1
-    CREATED+=("$n")
-    # Recipe gotcha 4: IPv6 autoconf/MLD frames would disturb the counters.
-    ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-    ip -n "$n" link set lo up
-done
 HOSTNS=(h1 h2 h3 r)
 for i in 1 2 3 4; do
-    h=${HOSTNS[$((i - 1))]}
-    ip link add "s$i" netns sw address "$(mac_sw $i)" type veth peer name eth0 netns "$h" address "$(mac_h $i)" || exit 1
-    for pair in "sw s$i" "$h eth0"; do
-        set -- $pair
-        ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1"
-        # Gotcha 1: offloads off or re-sent frames carry partial checksums.
-        ip netns exec "$1" ethtool -K "$2" tx off tso off gso off gro off >/dev/null 2>&1
-        ip -n "$1" link set "$2" up
-    done
+    veth_link sw "s$i" "$(mac_sw $i)" "${HOSTNS[$((i - 1))]}" eth0 "$(mac_h $i)"
 done
-# IP addresses live only in the DPDK programs (10.99.i.2 for host i, the CP
-# is 10.99.0.1): the veths get none, so the kernel never answers RoCEv2
-# frames with ICMP port-unreachable.
+# Addresses live only in the DPDK programs: 10.99.i.2 for host i, the CP is
+# 10.99.0.1.
 ip_h() { echo "10.99.$1.2"; }
-
-eal() {  # eal <lcore> <name> <vdev...>
-    local l=$1 name=$2; shift 2
-    echo -l "$l" --no-huge -m 256 --no-pci --no-telemetry --file-prefix "${PFX}_$name" '--log-level=*:notice'
-    local k=0 v
-    for v in "$@"; do echo --vdev "net_af_packet$k,iface=$v,framecnt=4096"; k=$((k + 1)); done
-}
-
-wait_ready() {  # wait_ready <logfile> <pid>
-    for _ in $(seq 100); do
-        grep -q '^ready' "$1" 2>/dev/null && return 0
-        kill -0 "$2" 2>/dev/null || return 1
-        sleep 0.1
-    done
-    return 1
-}
 
 
 # --- one scenario ------------------------------------------------------------------

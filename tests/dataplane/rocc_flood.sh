@@ -14,90 +14,24 @@
 # checksum) at the switch (the CNPs aimed at fh1, forwarded by the switch)
 # and at fv directly.  PASS when every app is still running afterwards and
 # its counters equal what flood says it sent; the RoCC flow keeps going.
-# Teardown as in rocc_dp.sh (trap, by PID, our namespaces only).
+# Set-up checks and teardown: tests/dataplane/netns.bash.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 DP=${DP:-build/dp}
 N_EACH=${N_EACH:-400}       # frames of each class, per target
 GAP_US=${GAP_US:-100}       # pacing: af_packet rings overflow silently under bursts
-NS=(fsw fh1 fr fx fv)
-PFX="roccfl$$"
-LOG=$(mktemp -d /tmp/rocc_flood.XXXXXX)
-PIDS=()
-CREATED=()
-fails=0
+. tests/dataplane/netns.bash
+dp_setup rocc_flood roccfl "fsw fh1 fr fx fv" "rocc-switch rocc-host flood"
 
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-
-cleanup() {
-    local p
-    for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
-    for _ in $(seq 30); do
-        local alive=0
-        for p in "${PIDS[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
-        [ $alive = 0 ] && break
-        sleep 0.1
-    done
-    for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
-    for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
-    rm -rf /var/run/dpdk/"$PFX"_* 2>/dev/null
-    for n in "${CREATED[@]}"; do ip netns del "$n" 2>/dev/null; done
-    [ -n "${KEEP_LOGS:-}" ] && echo "logs in $LOG" || rm -rf "$LOG"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-if [ "$(id -u)" != 0 ]; then echo "FAIL rocc_flood: must run as root"; exit 1; fi
-for b in rocc-switch rocc-host flood; do
-    [ -x "$DP/$b" ] || { echo "FAIL rocc_flood: $DP/$b missing (make build/librocc.a && make -C dataplane)"; exit 1; }
-done
-for n in "${NS[@]}"; do
-    if ip netns list | awk '{print $1}' | grep -qx "$n"; then
-        echo "FAIL rocc_flood: netns $n already exists; not touching it"; exit 1
-    fi
-done
-
-for n in "${NS[@]}"; do
-    ip netns add "$n" || exit 1
-    CREATED+=("$n")
-    ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-    ip -n "$n" link set lo up
-done
-# link NS_A IF_A MAC_A NS_B IF_B MAC_B
-link() {
-    ip link add "$2" netns "$1" address "$3" type veth peer name "$5" netns "$4" address "$6" || exit 1
-    local pair
-    for pair in "$1 $2" "$4 $5"; do
-        set -- $pair
-        ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1"
-        ip netns exec "$1" ethtool -K "$2" tx off tso off gso off gro off >/dev/null 2>&1
-        ip -n "$1" link set "$2" up
-    done
-}
 MAC_S1=02:99:00:00:01:01; MAC_H1=02:99:00:00:01:02
 MAC_S2=02:99:00:00:02:01; MAC_R=02:99:00:00:02:02
 MAC_S3=02:99:00:00:03:01; MAC_F0=02:99:00:00:03:02
 MAC_F1=02:99:00:00:05:01; MAC_V=02:99:00:00:05:02
-link fsw s1 $MAC_S1 fh1 eth0 $MAC_H1
-link fsw s2 $MAC_S2 fr eth0 $MAC_R
-link fsw s3 $MAC_S3 fx f0 $MAC_F0
-link fx f1 $MAC_F1 fv eth0 $MAC_V
+veth_link fsw s1 $MAC_S1 fh1 eth0 $MAC_H1
+veth_link fsw s2 $MAC_S2 fr eth0 $MAC_R
+veth_link fsw s3 $MAC_S3 fx f0 $MAC_F0
+veth_link fx f1 $MAC_F1 fv eth0 $MAC_V
 
-eal() {
-    local l=$1 name=$2; shift 2
-    echo -l "$l" --no-huge -m 256 --no-pci --no-telemetry --file-prefix "${PFX}_$name" '--log-level=*:notice'
-    local k=0 v
-    for v in "$@"; do echo --vdev "net_af_packet$k,iface=$v,framecnt=4096"; k=$((k + 1)); done
-}
-wait_ready() {
-    for _ in $(seq 100); do
-        grep -q '^ready' "$1" 2>/dev/null && return 0
-        kill -0 "$2" 2>/dev/null || return 1
-        sleep 0.1
-    done
-    return 1
-}
 start() {  # start NAME NETNS CMD... (logs to $LOG/NAME.log)
     local name=$1 ns=$2; shift 2
     ip netns exec "$ns" "$@" >"$LOG/$name.log" 2>&1 &
