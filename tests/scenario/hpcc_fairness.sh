@@ -6,10 +6,7 @@
 # (w_ai_flows = 30) converges.  Both are checked so the cause stays known.
 set -u
 cd "$(dirname "$0")/../.."
-ROCCSIM=${ROCCSIM:-build/roccsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { if eval "$2"; then echo "PASS hpcc_fairness.$1"; else echo "FAIL hpcc_fairness.$1"; fi; }
+. tests/scenario/common.bash
 jain() { awk -F'\t' '$1 == "group.bulk.jain" { print $2 }' "$1/summary.tsv"; }
 "$ROCCSIM" run experiments/compare/fig11-hpcc.ini -q -o "$tmp/n100" >/dev/null 2>&1
 "$ROCCSIM" run experiments/compare/fig11-hpcc.ini -q -o "$tmp/n30" --set hpcc.w_ai_flows=30 >/dev/null 2>&1

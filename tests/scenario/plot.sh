@@ -3,10 +3,7 @@
 # (PNG and SVG, non-empty, the SVG names both runs); bad input exits 2.
 set -u
 cd "$(dirname "$0")/../.."
-ROCCSIM=${ROCCSIM:-build/roccsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { if eval "$2"; then echo "PASS plot.$1"; else echo "FAIL plot.$1"; shift 2; [ $# -gt 0 ] && cat "$@"; fi; }
+. tests/scenario/common.bash
 "$ROCCSIM" plot >"$tmp/noarg.log" 2>&1; rc=$?
 ok no_args_exit_2 "[ $rc -eq 2 ]" "$tmp/noarg.log"
 "$ROCCSIM" plot --help >"$tmp/help.log" 2>&1; rc=$?

@@ -4,10 +4,7 @@
 # summary.json keeps 0 and null for it; an active group shows its rates.
 set -u
 cd "$(dirname "$0")/../.."
-ROCCSIM=${ROCCSIM:-build/roccsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { if eval "$2"; then echo "PASS report.$1"; else echo "FAIL report.$1"; shift 2; [ $# -gt 0 ] && cat "$@"; fi; }
+. tests/scenario/common.bash
 "$ROCCSIM" run tests/scenario/data/idle-group.ini -o "$tmp/run" >"$tmp/out.txt" 2>"$tmp/err.txt"; rc=$?
 ok runs "[ $rc -eq 0 ]" "$tmp/out.txt" "$tmp/err.txt"
 ok idle_group_dashes "grep -Eq '^  late +1 +- +- +- +- +\(idle in the window\)$' $tmp/out.txt" "$tmp/out.txt"

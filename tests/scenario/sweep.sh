@@ -4,10 +4,7 @@
 # sweep.tsv (Open MPI from Debian splits the points over the ranks).
 set -u
 cd "$(dirname "$0")/../.."
-ROCCSIM=${ROCCSIM:-build/roccsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { if eval "$2"; then echo "PASS sweep.$1"; else echo "FAIL sweep.$1"; shift 2; [ $# -gt 0 ] && cat "$@"; fi; }
+. tests/scenario/common.bash
 "$ROCCSIM" sweep --help >"$tmp/help.log" 2>&1; rc=$?
 ok help_exit_0 "[ $rc -eq 0 ] && grep -q '^usage: roccsim sweep' $tmp/help.log" "$tmp/help.log"
 "$ROCCSIM" sweep experiments/sweeps/fig11-seeds.ini -o "$tmp/local" -j 2 >"$tmp/local.log" 2>&1; rc=$?

@@ -5,11 +5,8 @@
 # its flows survive a round trip through an HPCC flow file.
 set -u
 cd "$(dirname "$0")/../.."
-ROCCSIM=${ROCCSIM:-build/roccsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 ini=tests/scenario/data/traffic-rocc-fattree.ini
-ok() { if eval "$2"; then echo "PASS traffic.$1"; else echo "FAIL traffic.$1"; shift 2; [ $# -gt 0 ] && cat "$@"; fi; }
+. tests/scenario/common.bash
 "$ROCCSIM" run "$ini" -q -o "$tmp/a" >"$tmp/a.log" 2>&1; rc=$?
 ok runs "[ $rc -eq 0 ] && [ -s $tmp/a/summary.json ] && grep -q '^PASS  slowdown_avg' $tmp/a.log" "$tmp/a.log"
 ok conservation "grep -q '\"conservation\": \"ok\"' $tmp/a/summary.json"
