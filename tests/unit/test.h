@@ -5,7 +5,8 @@
  * in main() with RUN(name).  Each CHECK that fails prints "file:line: expr"
  * and ends the current test as failed.  test_summary() prints one line per
  * binary, "<binary>: N passed, N failed", that tests/run.sh adds up.
- * Nothing here allocates or depends on the simulator.
+ * Nothing here allocates or depends on the simulator; test_write_tmp()
+ * makes the temporary input files of the parser tests.
  */
 #ifndef ROCC_TEST_H
 #define ROCC_TEST_H
@@ -13,6 +14,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -55,6 +57,29 @@ static inline void test_crash_guard(void)
         sigemptyset(&sa.sa_mask);
         sigaction(sigs[i], &sa, &test_old_sa_[sigs[i]]);
     }
+}
+
+/* Write len bytes of text to a new /tmp file (mkstemp), whose name goes to
+ * path; the caller unlinks it.  0 on success, -1 (nothing left behind) if
+ * the file cannot be made or written. */
+#define TEST_PATHLEN 32
+static inline int test_write_tmp(const char *text, size_t len, char path[TEST_PATHLEN])
+{
+    int fd;
+    strcpy(path, "/tmp/rocc_test_XXXXXX");
+    if ((fd = mkstemp(path)) < 0)
+        return -1;
+    while (len > 0) {
+        ssize_t k = write(fd, text, len);
+        if (k <= 0) {
+            close(fd);
+            unlink(path);
+            return -1;
+        }
+        text += k;
+        len -= (size_t)k;
+    }
+    return close(fd);
 }
 
 #define TEST(name) static void name(void)

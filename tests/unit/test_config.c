@@ -14,32 +14,11 @@
 
 #include "test.h"
 
-#define PATHLEN 32
-
-/* Write len bytes to a new temp file; its name goes to path. */
-static int write_tmp(const char *text, size_t len, char path[PATHLEN])
-{
-    int fd;
-    strcpy(path, "/tmp/rocc_cfg_XXXXXX");
-    if ((fd = mkstemp(path)) < 0) return -1;
-    while (len > 0) {
-        ssize_t k = write(fd, text, len);
-        if (k <= 0) {
-            close(fd);
-            unlink(path);
-            return -1;
-        }
-        text += k;
-        len -= (size_t)k;
-    }
-    return close(fd);
-}
-
-static struct cfg *load_n(const char *text, size_t len, char path[PATHLEN], struct cfg_err *err)
+static struct cfg *load_n(const char *text, size_t len, char path[TEST_PATHLEN], struct cfg_err *err)
 {
     struct cfg *c;
     err->msg[0] = '\0';
-    if (write_tmp(text, len, path)) {
+    if (test_write_tmp(text, len, path)) {
         strcpy(err->msg, "test: cannot write temp file");
         return NULL;
     }
@@ -48,7 +27,7 @@ static struct cfg *load_n(const char *text, size_t len, char path[PATHLEN], stru
     return c;
 }
 
-static struct cfg *load(const char *text, char path[PATHLEN], struct cfg_err *err)
+static struct cfg *load(const char *text, char path[TEST_PATHLEN], struct cfg_err *err)
 {
     return load_n(text, strlen(text), path, err);
 }
@@ -66,7 +45,7 @@ static int msg_is(const char *msg, const char *fmt, const char *path, int line)
 /* Load text that must fail; the message must be exactly fmt(path, line). */
 static int load_fails(const char *text, size_t len, const char *fmt, int line)
 {
-    char path[PATHLEN];
+    char path[TEST_PATHLEN];
     struct cfg_err err;
     struct cfg *c = load_n(text, len, path, &err);
     if (c) {
@@ -108,7 +87,7 @@ static const char *const basic_text =
 
 TEST(basic_values)
 {
-    char path[PATHLEN];
+    char path[TEST_PATHLEN];
     struct cfg_err err;
     struct cfg *c = load(basic_text, path, &err);
     static const char *const ccs[] = {"dcqcn", "timely", "hpcc", NULL};
@@ -161,7 +140,7 @@ TEST(basic_values)
 
 TEST(entry_fields)
 {
-    char path[PATHLEN];
+    char path[TEST_PATHLEN];
     struct cfg_err err;
     struct cfg *c = load(basic_text, path, &err);
     const struct cfg_entry *e;
@@ -182,7 +161,7 @@ TEST(entry_fields)
 
 TEST(defaults_when_absent)
 {
-    char path[PATHLEN];
+    char path[TEST_PATHLEN];
     struct cfg_err err;
     struct cfg *c = load("[a]\nx = 1\n", path, &err);
     static const char *const names[] = {"p", "q", NULL};
@@ -219,7 +198,7 @@ TEST(defaults_when_absent)
 
 TEST(crlf_and_no_trailing_newline)
 {
-    char path[PATHLEN];
+    char path[TEST_PATHLEN];
     struct cfg_err err;
     struct cfg *c = load("\xef\xbb\xbf[net]\r\nrate = 40G\r\n\r\n# c\r\ndelay = 2\xc2\xb5s\r\nlast = tail", path,
                          &err);
@@ -252,7 +231,7 @@ TEST(crlf_and_no_trailing_newline)
 
 TEST(comments)
 {
-    char path[PATHLEN];
+    char path[TEST_PATHLEN];
     struct cfg_err err;
     struct cfg *c = load("[s] # header comment\n"
                          "a = 1 #c\n"
@@ -281,7 +260,7 @@ TEST(comments)
 
 TEST(keys_with_spaces)
 {
-    char path[PATHLEN];
+    char path[TEST_PATHLEN];
     struct cfg_err err;
     struct cfg *c = load("[sched]\n"
                          "flow_rate all @ 10ms..20ms = 5G\n"
@@ -332,7 +311,7 @@ TEST(syntax_errors)
 
 TEST(line_length)
 {
-    char text[2 * CFG_MAX_LINE], path[PATHLEN];
+    char text[2 * CFG_MAX_LINE], path[TEST_PATHLEN];
     struct cfg_err err;
     struct cfg *c;
     const char *s;
@@ -372,7 +351,7 @@ enum getter { G_TIME, G_RATE, G_BYTES, G_U64, G_DOUBLE, G_PERCENT, G_BOOL, G_ENU
 static int getter_fails(enum getter g, const char *value, const char *want)
 {
     static const char *const names[] = {"dcqcn", "timely", "hpcc", NULL};
-    char text[256], path[PATHLEN], full[1024];
+    char text[256], path[TEST_PATHLEN], full[1024];
     struct cfg_err err;
     struct cfg *c;
     uint64_t u = 77;
@@ -429,7 +408,7 @@ TEST(getter_errors)
 
 TEST(enum_edge_cases)
 {
-    char path[PATHLEN];
+    char path[TEST_PATHLEN];
     struct cfg_err err;
     struct cfg *c = load("[s]\none = a\nnone = z\n", path, &err);
     static const char *const one[] = {"a", NULL};
@@ -448,7 +427,7 @@ TEST(enum_edge_cases)
 
 TEST(overrides)
 {
-    char path[PATHLEN], want[256];
+    char path[TEST_PATHLEN], want[256];
     struct cfg_err err;
     struct cfg *c = load("[net]\nrate = 40G\n[flows]\nn = 1\n[flows.bulk]\nrate = 10G\n", path, &err);
     const struct cfg_entry *e;
@@ -532,7 +511,7 @@ TEST(overrides)
 
 TEST(override_too_long)
 {
-    char path[PATHLEN], big[CFG_MAX_LINE + 32];
+    char path[TEST_PATHLEN], big[CFG_MAX_LINE + 32];
     struct cfg_err err;
     struct cfg *c = load("[s]\n", path, &err);
     CHECK(c != NULL);
@@ -555,7 +534,7 @@ static void collect(const char *section, void *arg)
 
 TEST(sections)
 {
-    char path[PATHLEN], got[256] = "";
+    char path[TEST_PATHLEN], got[256] = "";
     struct cfg_err err;
     struct cfg *c = load("[flows.b]\nx = 1\n[net]\nx = 1\n[flows.a]\nx = 1\n[flows]\nx = 1\n[flows.b]\ny = 2\n"
                          "[flowsy]\n",
@@ -590,7 +569,7 @@ static void seen_entry(const struct cfg_entry *e, void *arg)
 
 TEST(entries_free_form)
 {
-    char path[PATHLEN];
+    char path[TEST_PATHLEN];
     struct cfg_err err;
     struct seen s = {"", 0};
     struct cfg *c = load("[expect]\nfct p99 @ (0..1) = 1ms\ndrops max = 0\n[other]\nq = 1\n", path, &err);
@@ -605,7 +584,7 @@ TEST(entries_free_form)
 
 TEST(check_unused)
 {
-    char path[PATHLEN], want[256];
+    char path[TEST_PATHLEN], want[256];
     struct cfg_err err;
     uint64_t u;
     struct cfg *c = load("[net]\nrate = 1G\nrtae = 2G\n\n[tpyo]\nx = 1\n", path, &err);
@@ -640,7 +619,7 @@ TEST(check_unused)
 
 TEST(errorf_helpers)
 {
-    char path[PATHLEN], want[256];
+    char path[TEST_PATHLEN], want[256];
     struct cfg_err err;
     struct cfg *c = load("# x\n[flows.bulk]\nrate = 400G\n", path, &err);
     const struct cfg_entry *e;
@@ -690,7 +669,7 @@ TEST(many_sections)
 {
     enum { N = 3000 };
     size_t cap = (size_t)N * 64, n = 0;
-    char *text = malloc(cap), path[PATHLEN], sec[32];
+    char *text = malloc(cap), path[TEST_PATHLEN], sec[32];
     struct cfg_err err;
     struct cfg *c;
     uint64_t u, sum = 0;

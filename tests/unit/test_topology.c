@@ -22,27 +22,6 @@
 #include "test.h"
 
 #define G 1000000000ull
-#define PATHLEN 32
-
-static int write_tmp(const char *text, char path[PATHLEN])
-{
-    size_t len = strlen(text);
-    int fd;
-    strcpy(path, "/tmp/rocc_topo_XXXXXX");
-    if ((fd = mkstemp(path)) < 0)
-        return -1;
-    while (len > 0) {
-        ssize_t k = write(fd, text, len);
-        if (k <= 0) {
-            close(fd);
-            unlink(path);
-            return -1;
-        }
-        text += k;
-        len -= (size_t)k;
-    }
-    return close(fd);
-}
 
 static int finalize(struct net *n)
 {
@@ -585,10 +564,10 @@ static char *fat_txt(void)
 
 TEST(hpcc_fat_txt_equals_rcc320)
 {
-    char path[PATHLEN], err[256];
+    char path[TEST_PATHLEN], err[256];
     char *text = fat_txt();
     CHECK(text != NULL);
-    int w = write_tmp(text, path);
+    int w = test_write_tmp(text, strlen(text), path);
     free(text);
     CHECK_EQ(w, 0);
     struct net a, b;
@@ -644,8 +623,8 @@ static const char small_hpcc[] =
 
 TEST(hpcc_small_fixture)
 {
-    char path[PATHLEN], err[256];
-    CHECK_EQ(write_tmp(small_hpcc, path), 0);
+    char path[TEST_PATHLEN], err[256];
+    CHECK_EQ(test_write_tmp(small_hpcc, strlen(small_hpcc), path), 0);
     struct net n;
     struct topo_layout t;
     CHECK(net_init(&n, 1) == 0);
@@ -727,10 +706,10 @@ TEST(hpcc_errors)
         { "3 1 1\n1\n0 1 10Gbps 1us 0\n", ": host 2 has no link" },
         { "2 0 0\n", ": host 0 has no link" },
     };
-    char err[256], want[320], path[PATHLEN];
+    char err[256], want[320], path[TEST_PATHLEN];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct net n;
-        CHECK_EQ(write_tmp(cases[i].text, path), 0);
+        CHECK_EQ(test_write_tmp(cases[i].text, strlen(cases[i].text), path), 0);
         CHECK(net_init(&n, 1) == 0);
         int rc = topo_load_hpcc(&n, path, NULL, err, sizeof err);
         unlink(path);
@@ -750,7 +729,7 @@ TEST(hpcc_errors)
     CHECK(strncmp(err, "/tmp:", 5) == 0);
     CHECK_EQ(n.n_nodes, 0);
     /* Valid edge cases: only switches, no links; hosts-only is not. */
-    CHECK_EQ(write_tmp("1 1 0\n0\n", path), 0);
+    CHECK_EQ(test_write_tmp("1 1 0\n0\n", strlen("1 1 0\n0\n"), path), 0);
     int rc = topo_load_hpcc(&n, path, NULL, err, sizeof err);
     unlink(path);
     CHECK_EQ(rc, 0);

@@ -23,28 +23,8 @@
 
 #include "test.h"
 
-#define PATHLEN 32
 #define ERRLEN  512
 #define PS_S    1000000000000ull
-
-/* Write text to a new temp file; its name goes to path. */
-static int write_tmp(const char *text, size_t len, char path[PATHLEN])
-{
-    int fd;
-    strcpy(path, "/tmp/rocc_wl_XXXXXX");
-    if ((fd = mkstemp(path)) < 0) return -1;
-    while (len > 0) {
-        ssize_t k = write(fd, text, len);
-        if (k <= 0) {
-            close(fd);
-            unlink(path);
-            return -1;
-        }
-        text += k;
-        len -= (size_t)k;
-    }
-    return close(fd);
-}
 
 /* Does err start with "PATH:LINE: " (line > 0) or "PATH: " (line 0) and
  * contain what? */
@@ -58,11 +38,11 @@ static int err_is(const char *err, const char *path, int line, const char *what)
     return 0;
 }
 
-static int cdf_load_text(struct cdf *c, const char *text, size_t len, enum cdf_format fmt, char path[PATHLEN],
+static int cdf_load_text(struct cdf *c, const char *text, size_t len, enum cdf_format fmt, char path[TEST_PATHLEN],
                          char *err)
 {
     err[0] = '\0';
-    if (write_tmp(text, len, path)) {
+    if (test_write_tmp(text, len, path)) {
         strcpy(err, "test: cannot write temp file");
         return -2;
     }
@@ -74,7 +54,7 @@ static int cdf_load_text(struct cdf *c, const char *text, size_t len, enum cdf_f
 /* Loading text must fail with "PATH:LINE: ...what...", leaving *c zeroed. */
 static int cdf_fails_n(const char *text, size_t len, enum cdf_format fmt, int line, const char *what)
 {
-    char path[PATHLEN], err[ERRLEN];
+    char path[TEST_PATHLEN], err[ERRLEN];
     struct cdf c;
     int rc = cdf_load_text(&c, text, len, fmt, path, err);
     if (rc == 0) {
@@ -167,7 +147,7 @@ static const char rocc_dctcp[] =
 
 TEST(cdf_formats)
 {
-    char path[PATHLEN], err[ERRLEN];
+    char path[TEST_PATHLEN], err[ERRLEN];
     struct cdf ours, h, r, x;
     CHECK(load_shipped(&ours, "data/cdf/websearch.cdf") == 0);
 
@@ -308,7 +288,7 @@ TEST(sampling_exact_means)
         { "0.5 0\n2.5 1\n", (0.5 * 1 + 1 * 1 + 0.5 * 2) / 2.0, 2 },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        char path[PATHLEN], err[ERRLEN];
+        char path[TEST_PATHLEN], err[ERRLEN];
         struct cdf c;
         CHECK(cdf_load_text(&c, cases[k].text, strlen(cases[k].text), CDF_AUTO, path, err) == 0);
         CHECK_NEAR(cdf_mean(&c, CDF_INTERPOLATE), cases[k].interp, 1e-9);
@@ -403,7 +383,7 @@ TEST(poisson_offered_load)
     const uint64_t bps = 100000000000ull;
     uint32_t *h = iota(nh, 0);
     uint64_t *b = fill_u64(nh, bps);
-    char path[PATHLEN], err[ERRLEN];
+    char path[TEST_PATHLEN], err[ERRLEN];
     struct cdf fixed, fb;
     struct rng r;
     CHECK(h && b);
@@ -468,7 +448,7 @@ TEST(poisson_destinations)
     const size_t nh = 20;
     uint32_t *h = iota(nh, 100); /* ids need not start at 0 */
     uint64_t *b = fill_u64(nh, 10000000000ull);
-    char path[PATHLEN], err[ERRLEN];
+    char path[TEST_PATHLEN], err[ERRLEN];
     struct cdf c;
     struct rng r;
     CHECK(h && b);
@@ -519,7 +499,7 @@ TEST(poisson_permutation)
     const size_t nh = 50;
     uint32_t *h = iota(nh, 0);
     uint64_t *b = fill_u64(nh, 10000000000ull);
-    char path[PATHLEN], err[ERRLEN];
+    char path[TEST_PATHLEN], err[ERRLEN];
     struct cdf c;
     struct rng r;
     CHECK(h && b);
@@ -640,7 +620,7 @@ TEST(poisson_errors)
 {
     uint32_t h[4] = { 0, 1, 2, 3 }, dup[3] = { 0, 1, 1 };
     uint64_t b[4] = { 1000000000, 1000000000, 1000000000, 1000000000 }, b0[4] = { 1, 0, 1, 1 };
-    char path[PATHLEN], err[ERRLEN];
+    char path[TEST_PATHLEN], err[ERRLEN];
     struct cdf c, empty;
     struct rng r;
     memset(&empty, 0, sizeof empty);
@@ -809,11 +789,11 @@ static char *slurp(const char *path)
 
 TEST(hpcc_write_format)
 {
-    char path[PATHLEN], err[ERRLEN];
+    char path[TEST_PATHLEN], err[ERRLEN];
     struct wl_list l = { 0 };
     struct wl_flow f[3] = { { 0, 1, 1000, 1499, 0 }, { 5, 2, 500000, 1500, 1 }, { 3, 4, 7, 2000000000000, 0 } };
     for (int i = 0; i < 3; i++) CHECK(wl_list_push(&l, &f[i]) == 0);
-    CHECK(write_tmp("old", 3, path) == 0);
+    CHECK(test_write_tmp("old", 3, path) == 0);
     CHECK(wl_write_hpcc(&l, path, err, sizeof err) == 0);
     char *text = slurp(path);
     CHECK(text != NULL);
@@ -860,7 +840,7 @@ TEST(hpcc_round_trip)
     const size_t nh = 32;
     uint32_t *h = iota(nh, 0);
     uint64_t *b = fill_u64(nh, 100000000000ull);
-    char path[PATHLEN], err[ERRLEN];
+    char path[TEST_PATHLEN], err[ERRLEN];
     struct cdf c;
     struct rng r;
     CHECK(h && b);
@@ -873,7 +853,7 @@ TEST(hpcc_round_trip)
     CHECK(wl_incast(&l, h, nh, b, 0.05, 8, 64000, t0, t0 + PS_S / 1000, &r, err, sizeof err) == 0);
     wl_sort_by_start(&l);
     CHECK(l.n > 1000);
-    CHECK(write_tmp("", 0, path) == 0);
+    CHECK(test_write_tmp("", 0, path) == 0);
     CHECK(wl_write_hpcc(&l, path, err, sizeof err) == 0);
     CHECK(wl_read_hpcc(&back, path, (uint32_t)nh, err, sizeof err) == 0);
     unlink(path);
@@ -889,7 +869,7 @@ TEST(hpcc_round_trip)
     }
     CHECK(incast > 0 && incast % 8 == 0);
     /* ns-exact lists survive exactly; writing the read list again gives the same bytes */
-    CHECK(write_tmp("", 0, path) == 0);
+    CHECK(test_write_tmp("", 0, path) == 0);
     CHECK(wl_write_hpcc(&back, path, err, sizeof err) == 0);
     struct wl_list again = { 0 };
     CHECK(wl_read_hpcc(&again, path, (uint32_t)nh, err, sizeof err) == 0);
@@ -908,10 +888,10 @@ TEST(hpcc_round_trip)
  * leaving a list with one entry unchanged. */
 static int hpcc_fails_n(const char *text, size_t len, uint32_t nhosts, int line, const char *what)
 {
-    char path[PATHLEN], err[ERRLEN];
+    char path[TEST_PATHLEN], err[ERRLEN];
     struct wl_list l = { 0 };
     struct wl_flow keep = { 1, 2, 3, 4, 0 };
-    if (wl_list_push(&l, &keep) < 0 || write_tmp(text, len, path)) return 0;
+    if (wl_list_push(&l, &keep) < 0 || test_write_tmp(text, len, path)) return 0;
     int rc = wl_read_hpcc(&l, path, nhosts, err, sizeof err);
     unlink(path);
     int ok = rc == -1 && l.n == 1 && flow_eq(&l.v[0], &keep) && err_is(err, path, line, what);
@@ -923,7 +903,7 @@ static int hpcc_fails_n(const char *text, size_t len, uint32_t nhosts, int line,
 
 TEST(hpcc_read)
 {
-    char path[PATHLEN], err[ERRLEN];
+    char path[TEST_PATHLEN], err[ERRLEN];
     struct wl_list l = { 0 };
     /* traffic_gen's count line "%d \n"; CRLF; blank lines; unsorted input
      * gets sorted (stable); dport 200 is incast, anything else is not */
@@ -933,7 +913,7 @@ TEST(hpcc_read)
                                "2 3 3 200 500000 2.000000100\r\n"
                                "9 8 0 7 1 0\r\n"
                                "  4\t5 3 100 18446744073709551615 2.000000100500000  \r\n";
-    CHECK(write_tmp(text, strlen(text), path) == 0);
+    CHECK(test_write_tmp(text, strlen(text), path) == 0);
     CHECK(wl_read_hpcc(&l, path, 10, err, sizeof err) == 0);
     unlink(path);
     CHECK_EQ(l.n, 4);
@@ -943,7 +923,7 @@ TEST(hpcc_read)
     CHECK(l.v[3].src == 0 && l.v[3].start_ps == 2000000300000ull);
     wl_list_free(&l);
     /* "0" alone is an empty workload */
-    CHECK(write_tmp("0\n", 2, path) == 0);
+    CHECK(test_write_tmp("0\n", 2, path) == 0);
     CHECK(wl_read_hpcc(&l, path, 10, err, sizeof err) == 0 && l.n == 0);
     unlink(path);
 
