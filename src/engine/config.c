@@ -742,24 +742,19 @@ void cfg_section_done(struct cfg *c, const char *section)
     if (s) s->done = 1;
 }
 
-int cfg_check_unused_done(const struct cfg *c, struct cfg_err *err)
+/* The first unread entry in file order (only_done: in a finished section). */
+static int first_unused(const struct cfg *c, int only_done, struct cfg_err *err)
 {
     for (size_t i = 0; i < c->nent; i++) {
         const struct ent *e = c->ent[i];
-        if (!e->pub.used && e->sec->done)
-            return cfg_errorf(err, &e->pub, "unknown key");
-    }
-    return 0;
-}
-
-int cfg_check_unused(const struct cfg *c, struct cfg_err *err)
-{
-    for (size_t i = 0; i < c->nent; i++) {
-        const struct ent *e = c->ent[i];
-        if (e->pub.used) continue;
+        if (e->pub.used || (only_done && !e->sec->done)) continue;
         if (!e->sec->looked)
             return errf(err, "%s:%d: unknown section [%s]", e->sec->file, e->sec->line, e->sec->name);
         return cfg_errorf(err, &e->pub, "unknown key");
     }
     return 0;
 }
+
+int cfg_check_unused_done(const struct cfg *c, struct cfg_err *err) { return first_unused(c, 1, err); }
+
+int cfg_check_unused(const struct cfg *c, struct cfg_err *err) { return first_unused(c, 0, err); }
