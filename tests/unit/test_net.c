@@ -148,19 +148,29 @@ static struct net *line3(uint64_t seed, uint64_t rate, simtime_t delay, const st
     return finalize(n, c) ? NULL : n;
 }
 
-/* h0, h1 -- sw -- r, all at `rate`, 1 us.  Hosts: h0 = 0, h1 = 1, r = 2. */
+/* Node ids of the incast3 topology (host indices are h0 = 0, h1 = 1, r = 2). */
+enum { IN3_H0, IN3_H1, IN3_SW, IN3_R };
+
+/* Adds h0 (at rate_h0), h1 (at rate) -- sw -- r (at rate), 1 us links, to an
+ * empty net, for tests that configure the switch themselves. */
+static void incast3_links(struct net *n, uint64_t rate_h0, uint64_t rate)
+{
+    net_add_node(n, NODE_HOST, "h0");
+    net_add_node(n, NODE_HOST, "h1");
+    net_add_node(n, NODE_SWITCH, "sw");
+    net_add_node(n, NODE_HOST, "r");
+    net_add_link(n, IN3_H0, IN3_SW, rate_h0, 1 * US);
+    net_add_link(n, IN3_H1, IN3_SW, rate, 1 * US);
+    net_add_link(n, IN3_SW, IN3_R, rate, 1 * US);
+}
+
+/* h0, h1 -- sw -- r, all at `rate`, 1 us, finalized with c (NULL: defaults). */
 static struct net *incast3(uint64_t seed, uint64_t rate, const struct switch_cfg *c)
 {
     struct net *n = new_net(seed);
     if (!n)
         return NULL;
-    uint32_t h0 = net_add_node(n, NODE_HOST, "h0");
-    uint32_t h1 = net_add_node(n, NODE_HOST, "h1");
-    uint32_t sw = net_add_node(n, NODE_SWITCH, "sw");
-    uint32_t r = net_add_node(n, NODE_HOST, "r");
-    net_add_link(n, h0, sw, rate, 1 * US);
-    net_add_link(n, h1, sw, rate, 1 * US);
-    net_add_link(n, sw, r, rate, 1 * US);
+    incast3_links(n, rate, rate);
     struct switch_cfg dflt;
     if (!c) {
         swcfg_default(n, &dflt);
@@ -345,13 +355,7 @@ TEST(mixed_speed_fill_bottleneck)
 {
     struct net *n = new_net(3);
     CHECK(n);
-    uint32_t h0 = net_add_node(n, NODE_HOST, "h0");
-    uint32_t h1 = net_add_node(n, NODE_HOST, "h1");
-    uint32_t sw = net_add_node(n, NODE_SWITCH, "sw");
-    uint32_t r = net_add_node(n, NODE_HOST, "r");
-    net_add_link(n, h0, sw, G40, 1 * US);
-    net_add_link(n, h1, sw, G100, 1 * US);
-    net_add_link(n, sw, r, G100, 1 * US);
+    incast3_links(n, G40, G100);
     struct switch_cfg c;
     swcfg_default(n, &c);
     CHECK_EQ(finalize(n, &c), 0);
@@ -384,13 +388,7 @@ TEST(pfc_tiny_buffer_lossless)
     struct switch_cfg c;
     struct net *n = new_net(1);
     CHECK(n);
-    uint32_t h0 = net_add_node(n, NODE_HOST, "h0");
-    uint32_t h1 = net_add_node(n, NODE_HOST, "h1");
-    uint32_t sw = net_add_node(n, NODE_SWITCH, "sw");
-    uint32_t r = net_add_node(n, NODE_HOST, "r");
-    net_add_link(n, h0, sw, G100, 1 * US);
-    net_add_link(n, h1, sw, G100, 1 * US);
-    net_add_link(n, sw, r, G100, 1 * US);
+    incast3_links(n, G100, G100);
     swcfg_default(n, &c);
     c.buffer_bytes = 160000;
     c.xoff_bytes = 20000;
@@ -403,8 +401,8 @@ TEST(pfc_tiny_buffer_lossless)
     CHECK_EQ(net_flows_ready(n), 0);
     net_run_until(n, 2 * PS_PER_MS);
 
-    uint32_t sw_h0 = net_port_between(n, sw, h0), sw_h1 = net_port_between(n, sw, h1);
-    uint32_t p_h0 = net_port_between(n, h0, sw), p_h1 = net_port_between(n, h1, sw);
+    uint32_t sw_h0 = net_port_between(n, IN3_SW, IN3_H0), sw_h1 = net_port_between(n, IN3_SW, IN3_H1);
+    uint32_t p_h0 = net_port_between(n, IN3_H0, IN3_SW), p_h1 = net_port_between(n, IN3_H1, IN3_SW);
     uint8_t cls = n->cfg.data_prio;
     CHECK_EQ(total_dropped(n), 0);
     for (uint32_t p = 0; p < n->n_ports; p++)
@@ -437,13 +435,7 @@ TEST(lossy_tiny_buffer_recovers)
     struct switch_cfg c;
     struct net *n = new_net(1);
     CHECK(n);
-    uint32_t h0 = net_add_node(n, NODE_HOST, "h0");
-    uint32_t h1 = net_add_node(n, NODE_HOST, "h1");
-    uint32_t sw = net_add_node(n, NODE_SWITCH, "sw");
-    uint32_t r = net_add_node(n, NODE_HOST, "r");
-    net_add_link(n, h0, sw, G100, 1 * US);
-    net_add_link(n, h1, sw, G100, 1 * US);
-    net_add_link(n, sw, r, G100, 1 * US);
+    incast3_links(n, G100, G100);
     swcfg_default(n, &c);
     c.pfc = 0;
     c.buffer_bytes = 60000;
