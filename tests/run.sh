@@ -10,14 +10,26 @@ export BUILD ROCCSIM="$BUILD/roccsim"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
+# run_one NAME CMD... -- a test that exits non-zero fails the run; if it
+# printed no FAIL line of its own (a crash the harness missed, a script
+# error), one naming it is added.
+run_one() {
+    local name=$1 before rc
+    shift
+    before=$(grep -c '^FAIL ' "$log")
+    "$@" >>"$log" 2>&1 && return 0
+    rc=$?
+    status=1
+    [ "$(grep -c '^FAIL ' "$log")" -gt "$before" ] || echo "FAIL $name exited with status $rc and no FAIL line" >>"$log"
+}
 for t in "$BUILD"/tests/test_*; do
     [ -x "$t" ] || continue
     case "$t" in *.o|*.d) continue ;; esac
-    if ! "$t" >>"$log" 2>&1; then status=1; fi
+    run_one "$(basename "$t")" "$t"
 done
 for s in tests/scenario/*.sh; do
     [ -f "$s" ] || continue
-    if ! bash "$s" >>"$log" 2>&1; then status=1; fi
+    run_one "$s" bash "$s"
 done
 grep -E '^(FAIL|  )' "$log" || true
 passed=$(grep -c '^PASS ' "$log")
