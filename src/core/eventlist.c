@@ -1,72 +1,54 @@
 /*
- * eventlist.c -- 4-ary min-heap of events ordered by (time, seq).
+ * eventlist.c -- a three-tier calendar of events ordered by (time, seq).
  * See eventlist.h for the model.
+ *
+ * Invariants (t = an event's time):
+ *   cur      holds exactly the pending events with t <  cur_end;
+ *   wheel    holds those with cur_end <= t < wheel_end, each in bucket
+ *            (t >> EL_WHEEL_SHIFT) mod EL_WHEEL_SIZE; they lie in the
+ *            absolute buckets bucket+1 .. bucket+EL_WHEEL_SIZE-1, so a
+ *            circular scan of the bitmap from bucket+1 meets them in time
+ *            order of buckets;
+ *   far      holds those with t >= wheel_end;
+ *   cur_end = start of absolute bucket `bucket` + 1, wheel_end = start of
+ *   bucket + EL_WHEEL_SIZE (both saturate at SIMTIME_NEVER).
+ * So the earliest event is cur's root when cur is non-empty; otherwise the
+ * next non-empty bucket holds it, or, with the wheel empty, the far root.
  */
 #include "core/eventlist.h"
 
 #include <assert.h>
 #include <stdlib.h>
 
+#define WHEEL_MASK (EL_WHEEL_SIZE - 1)
+#define NO_NODE    UINT32_MAX
+
 /* (time, seq) as one 128-bit key: one wide compare instead of two branches. */
 __extension__ typedef unsigned __int128 evkey_t;
 static inline evkey_t ev_key(const struct event *e) { return ((evkey_t)e->time << 64) | e->seq; }
-static inline int ev_before(const struct event *a, const struct event *b) { return ev_key(a) < ev_key(b); }
 
-int el_init(struct eventlist *el, size_t cap_hint)
-{
-    el->n = 0;
-    el->cap = cap_hint < 16 ? 16 : cap_hint;
-    el->next_seq = 0;
-    el->now = 0;
-    el->n_fired = 0;
-    el->heap = malloc(el->cap * sizeof *el->heap);
-    return el->heap ? 0 : -1;
-}
+/* ------------------------------------------------------------ 4-ary heaps */
 
-void el_free(struct eventlist *el)
+static inline void heap_push(struct event *h, size_t *np, struct event ev)
 {
-    free(el->heap);
-    el->heap = NULL;
-    el->n = el->cap = 0;
-}
-
-int el_push(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj)
-{
-    assert(time >= el->now);
-    if (el->n == el->cap) {
-        /* Doubling: amortised, and only while the set grows to its peak. */
-        size_t ncap = el->cap * 2;
-        struct event *h = realloc(el->heap, ncap * sizeof *h);
-        if (!h)
-            return -1;
-        el->heap = h;
-        el->cap = ncap;
-    }
-    struct event ev = { time, el->next_seq++, kind, obj };
-    struct event *h = el->heap;
-    size_t i = el->n++;
+    evkey_t k = ev_key(&ev);
+    size_t i = (*np)++;
     while (i > 0) {                     /* sift up */
         size_t parent = (i - 1) >> 2;
-        if (!ev_before(&ev, &h[parent]))
+        if (k >= ev_key(&h[parent]))
             break;
         h[i] = h[parent];
         i = parent;
     }
     h[i] = ev;
-    return 0;
 }
 
-int el_pop(struct eventlist *el, struct event *out)
+static inline void heap_pop(struct event *h, size_t *np, struct event *out)
 {
-    if (el->n == 0)
-        return 0;
-    struct event *h = el->heap;
     *out = h[0];
-    el->now = out->time;
-    el->n_fired++;
-    size_t n = --el->n;
+    size_t n = --*np;
     if (n == 0)
-        return 1;
+        return;
     struct event last = h[n];
     evkey_t lk = ev_key(&last);
     size_t i = 0;
@@ -90,5 +72,177 @@ int el_pop(struct eventlist *el, struct event *out)
         i = best;
     }
     h[i] = last;
+}
+
+/* ------------------------------------------------------------ the wheel */
+
+/* Start time of absolute bucket b, saturating at SIMTIME_NEVER. */
+static inline simtime_t bucket_start(uint64_t b)
+{
+    return b > (SIMTIME_NEVER >> EL_WHEEL_SHIFT) ? SIMTIME_NEVER : b << EL_WHEEL_SHIFT;
+}
+
+/* Index of the first non-empty bucket at or after index `from`, circularly.
+ * The wheel must not be empty. */
+static uint32_t wheel_next(const struct eventlist *el, uint32_t from)
+{
+    uint32_t w = from >> 6;
+    uint64_t m = el->bits[w] & (~0ull << (from & 63));
+    if (m)
+        return w << 6 | (uint32_t)__builtin_ctzll(m);
+    uint64_t s = w + 1 < EL_WHEEL_SIZE / 64 ? el->summary & (~0ull << (w + 1)) : 0;
+    if (!s)
+        s = el->summary;                /* wrap around */
+    w = (uint32_t)__builtin_ctzll(s);
+    return w << 6 | (uint32_t)__builtin_ctzll(el->bits[w]);
+}
+
+/* Make absolute bucket nb the current one: extend the horizon (far events it
+ * now covers move into the wheel), then move that bucket's events into the
+ * current heap.  Their order of arrival there does not matter: the heap
+ * orders by (time, seq), which is unique. */
+static void activate(struct eventlist *el, uint64_t nb)
+{
+    el->bucket = nb;
+    el->cur_end = bucket_start(nb + 1);
+    simtime_t horizon = bucket_start(nb + EL_WHEEL_SIZE);
+    if (horizon > el->wheel_end) {
+        el->wheel_end = horizon;
+        while (el->far_n && el->far[0].time < horizon) {
+            struct event ev;
+            heap_pop(el->far, &el->far_n, &ev);
+            el_wheel_put_(el, &ev);
+        }
+    }
+    uint32_t b = (uint32_t)nb & WHEEL_MASK;
+    uint32_t idx = el->head[b];
+    if (idx == NO_NODE)
+        return;
+    uint32_t last = idx;
+    for (uint32_t i = idx; i != NO_NODE; i = el->nodes[i].next) {
+        heap_push(el->cur, &el->cur_n, el->nodes[i].ev);
+        el->wheel_n--;
+        last = i;
+    }
+    el->nodes[last].next = el->free_node;   /* the whole list back to the pool */
+    el->free_node = idx;
+    el->head[b] = NO_NODE;
+    el->bits[b >> 6] &= ~(1ull << (b & 63));
+    if (!el->bits[b >> 6])
+        el->summary &= ~(1ull << (b >> 6));
+}
+
+/* The current heap is empty: make the bucket holding the earliest event
+ * current.  Afterwards cur is non-empty, or only far events at
+ * SIMTIME_NEVER remain (they stay in far). */
+static void refill(struct eventlist *el)
+{
+    if (el->wheel_n) {
+        uint32_t from = (uint32_t)(el->bucket + 1) & WHEEL_MASK;
+        uint32_t b = wheel_next(el, from);
+        activate(el, el->bucket + 1 + ((b - from) & WHEEL_MASK));
+    } else if (el->far_n) {
+        activate(el, el->far[0].time >> EL_WHEEL_SHIFT);
+    }
+}
+
+/* ------------------------------------------------------------ interface */
+
+static int grow(struct eventlist *el, size_t ncap)
+{
+    if (ncap >= NO_NODE)
+        return -1;                      /* node indices are 32-bit */
+    struct event *c = realloc(el->cur, ncap * sizeof *c);
+    if (!c)
+        return -1;
+    el->cur = c;
+    struct event *f = realloc(el->far, ncap * sizeof *f);
+    if (!f)
+        return -1;
+    el->far = f;
+    struct el_node *nd = realloc(el->nodes, ncap * sizeof *nd);
+    if (!nd)
+        return -1;
+    el->nodes = nd;
+    for (size_t i = el->cap; i < ncap; i++)      /* new nodes join the pool */
+        nd[i].next = i + 1 < ncap ? (uint32_t)(i + 1) : el->free_node;
+    el->free_node = (uint32_t)el->cap;
+    el->cap = ncap;
+    return 0;
+}
+
+int el_init(struct eventlist *el, size_t cap_hint)
+{
+    *el = (struct eventlist){ 0 };
+    el->free_node = NO_NODE;
+    for (size_t b = 0; b < EL_WHEEL_SIZE; b++)
+        el->head[b] = NO_NODE;
+    el->cur_end = bucket_start(1);
+    el->wheel_end = bucket_start(EL_WHEEL_SIZE);
+    if (grow(el, cap_hint < 16 ? 16 : cap_hint)) {
+        el_free(el);
+        return -1;
+    }
+    return 0;
+}
+
+void el_free(struct eventlist *el)
+{
+    free(el->cur);
+    free(el->far);
+    free(el->nodes);
+    el->cur = el->far = NULL;
+    el->nodes = NULL;
+    el->n = el->cap = el->cur_n = el->far_n = el->wheel_n = 0;
+}
+
+int el_push_slow(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj)
+{
+    assert(time >= el->now);
+    if (el->n == el->cap && grow(el, el->cap * 2))
+        return -1;                      /* doubling: only while the set grows */
+    struct event ev = { time, el->next_seq++, kind, obj };
+    el->n++;
+    if (time < el->cur_end)
+        heap_push(el->cur, &el->cur_n, ev);
+    else if (time < el->wheel_end)
+        el_wheel_put_(el, &ev);
+    else
+        heap_push(el->far, &el->far_n, ev);
+    return 0;
+}
+
+int el_pop_until(struct eventlist *el, simtime_t until, struct event *out)
+{
+    if (el->cur_n == 0) {
+        if (el->n == 0)
+            return 0;
+        refill(el);
+    }
+    if (el->cur_n) {
+        if (el->cur[0].time > until)
+            return 0;
+        heap_pop(el->cur, &el->cur_n, out);
+    } else {
+        if (el->far[0].time > until)      /* only events at SIMTIME_NEVER */
+            return 0;
+        heap_pop(el->far, &el->far_n, out);
+    }
+    el->n--;
+    el->now = out->time;
+    el->n_fired++;
     return 1;
+}
+
+int el_pop(struct eventlist *el, struct event *out)
+{
+    return el_pop_until(el, SIMTIME_NEVER, out);
+}
+
+simtime_t el_peek_slow(struct eventlist *el)
+{
+    if (el->n == 0)
+        return SIMTIME_NEVER;
+    refill(el);
+    return el->cur_n ? el->cur[0].time : el->far[0].time;
 }

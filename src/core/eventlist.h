@@ -5,15 +5,32 @@
  * simulated time).  An event is (time, kind, object): a small tag the owner
  * dispatches on, never a closure, so an event costs 24 bytes and no
  * allocation.  Events at equal times fire in the order they were scheduled
- * (a 64-bit insertion sequence breaks ties), which makes runs deterministic.
+ * (a 64-bit insertion sequence breaks ties), which makes runs deterministic:
+ * the pop order is the total order of (time, seq), whatever the structure
+ * that holds the events.
  *
- * The set is a 4-ary min-heap in one array: shallower than a binary heap and
- * its four children share a cache line, which matters once 10^6 events are
- * pending.  The network model keeps the set small by design -- at most one
- * pending event per busy link direction, per host and per timer owner -- so
- * the heap size follows the number of busy resources, not packets in flight.
- * Cancelling is done by the owner (it remembers the time it armed and ignores
- * a stale firing); the heap itself never searches.
+ * The structure is a calendar in three tiers, because almost every event a
+ * network schedules is due within a few microseconds (a frame's end, its
+ * arrival after one link delay, a paced sender's next slot):
+ *
+ *   current bucket  all events before cur_end: a 4-ary min-heap, usually
+ *                   holding zero to a few events;
+ *   wheel           events in [cur_end, wheel_end): EL_WHEEL_SIZE buckets
+ *                   of 2^EL_WHEEL_SHIFT ps each, unordered lists, with a
+ *                   bitmap to find the next non-empty bucket;
+ *   far heap        events at wheel_end or later (timers, paced flows far
+ *                   below line rate): a 4-ary min-heap.
+ *
+ * A push is O(1) unless it lands in one of the heaps.  When the current
+ * bucket runs dry, the next non-empty bucket's events are moved into the
+ * current heap (and far events that the advancing horizon now covers into
+ * the wheel).  On the benchmarks this pops 1.6-2x faster than one 4-ary heap
+ * over all events, in exactly the same order (docs/performance.md).
+ *
+ * The network model keeps the set small by design -- at most one pending
+ * event per busy link direction, per host and per timer owner.  Cancelling
+ * is done by the owner (it remembers the time it armed and ignores a stale
+ * firing); the structure itself never searches.
  */
 #ifndef ROCC_EVENTLIST_H
 #define ROCC_EVENTLIST_H
@@ -36,27 +53,86 @@ struct event {
     uint32_t  obj;                      /* owner-defined index */
 };
 
+/* Bucket width 2^14 ps = 16.4 ns (a 200-byte frame at 100 Gb/s), 1024
+ * buckets: a 16.8 us horizon, longer than a link delay plus a frame at any
+ * rate the papers use. */
+#define EL_WHEEL_SHIFT 14
+#define EL_WHEEL_SIZE  1024
+
+struct el_node {                        /* a wheel entry, in a free-listed pool */
+    struct event ev;
+    uint32_t     next;
+};
+
 struct eventlist {
-    struct event *heap;
-    size_t        n, cap;
-    uint64_t      next_seq;
-    simtime_t     now;                  /* time of the event being handled */
-    uint64_t      n_fired;
+    simtime_t      now;                 /* time of the event being handled */
+    uint64_t       next_seq;
+    uint64_t       n_fired;
+    size_t         n;                   /* pending, all tiers */
+    size_t         cap;                 /* each tier can hold cap events */
+
+    struct event  *cur;                 /* tier 1: heap of events < cur_end */
+    size_t         cur_n;
+    simtime_t      cur_end;
+
+    struct el_node *nodes;              /* tier 2: the wheel */
+    uint32_t       free_node;
+    uint64_t       bucket;              /* absolute number of the current bucket */
+    simtime_t      wheel_end;
+    size_t         wheel_n;
+    uint64_t       summary;             /* bit w: bits[w] != 0 */
+    uint64_t       bits[EL_WHEEL_SIZE / 64];
+    uint32_t       head[EL_WHEEL_SIZE];
+
+    struct event  *far;                 /* tier 3: heap of events >= wheel_end */
+    size_t         far_n;
 };
 
 /* 0 on success, -1 if memory for cap_hint events cannot be had. */
 int  el_init(struct eventlist *el, size_t cap_hint);
 void el_free(struct eventlist *el);
 /* Schedule (time, kind, obj); time must be >= el->now.  Returns -1 only when
- * the heap cannot grow (out of memory). */
-int  el_push(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj);
+ * the set cannot grow (out of memory).  The common case -- a free slot and
+ * a time inside the wheel -- is inline: O(1), no branch on other events. */
+int  el_push_slow(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj);
+
+/* Internal: file *ev in its wheel bucket (a free node exists). */
+static inline void el_wheel_put_(struct eventlist *el, const struct event *ev)
+{
+    uint32_t idx = el->free_node;
+    struct el_node *nd = &el->nodes[idx];
+    uint32_t b = (uint32_t)(ev->time >> EL_WHEEL_SHIFT) & (EL_WHEEL_SIZE - 1);
+    el->free_node = nd->next;
+    nd->ev = *ev;
+    nd->next = el->head[b];
+    el->head[b] = idx;
+    el->bits[b >> 6] |= 1ull << (b & 63);
+    el->summary |= 1ull << (b >> 6);
+    el->wheel_n++;
+}
+
+static inline int el_push(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj)
+{
+    if (el->n == el->cap || time < el->cur_end || time >= el->wheel_end)
+        return el_push_slow(el, time, kind, obj);
+    struct event ev = { time, el->next_seq++, kind, obj };
+    el_wheel_put_(el, &ev);             /* wheel_n < n < cap: a node is free */
+    el->n++;
+    return 0;
+}
+
 /* Remove the earliest event into *out and advance now.  0 if empty. */
 int  el_pop(struct eventlist *el, struct event *out);
+/* The same, but only if that event is due at or before `until`; else 0 and
+ * nothing changes (the loop "run until" in one call instead of peek + pop). */
+int  el_pop_until(struct eventlist *el, simtime_t until, struct event *out);
 static inline size_t el_pending(const struct eventlist *el) { return el->n; }
-/* Time of the earliest pending event, SIMTIME_NEVER if none. */
-static inline simtime_t el_peek_time(const struct eventlist *el)
+/* Time of the earliest pending event, SIMTIME_NEVER if none.  May move the
+ * next bucket into the current heap, which changes nothing observable. */
+simtime_t el_peek_slow(struct eventlist *el);
+static inline simtime_t el_peek_time(struct eventlist *el)
 {
-    return el->n ? el->heap[0].time : SIMTIME_NEVER;
+    return el->cur_n ? el->cur[0].time : el_peek_slow(el);
 }
 
 #endif

@@ -545,8 +545,7 @@ static void start_flows(struct net *n)
 void net_run_until(struct net *n, simtime_t until)
 {
     struct event ev;
-    while (!n->oom && el_peek_time(&n->el) <= until) {
-        el_pop(&n->el, &ev);
+    while (!n->oom && el_pop_until(&n->el, until, &ev)) {
         n->ev_count[ev.kind]++;
         switch ((enum ev_kind)ev.kind) {
         case EV_TX_DONE:    port_tx_done(n, ev.obj); break;

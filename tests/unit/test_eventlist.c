@@ -3,7 +3,7 @@
  * (core/eventlist.h), the random generator (core/rng.h), the packet pool
  * and packet FIFOs (net/packet.h).
  *
- * The heap is checked for its contract -- pop order is (time, seq), equal
+ * The event set is checked for its contract -- pop order is (time, seq), equal
  * times fire in insertion order, now follows the popped event -- both on
  * hand-made cases and against a brute-force model under random interleaved
  * push/pop, and at 10^6 pending events.  The generator is checked against a
@@ -133,6 +133,46 @@ TEST(el_now_and_peek)
     CHECK_EQ(now5, 300);                 /* an empty pop leaves now alone */
 }
 
+/* el_pop_until pops only what is due by `until` and otherwise changes
+ * nothing -- including for events in the wheel and the far heap. */
+TEST(el_pop_until_stops_at_until)
+{
+    struct eventlist el;
+    CHECK_EQ(el_init(&el, 4), 0);
+    el_push(&el, 10, 1, 1);
+    el_push(&el, 20, 1, 2);
+    el_push(&el, 5 * PS_PER_US, 1, 3);
+    el_push(&el, 9 * PS_PER_MS, 1, 4);
+    struct event ev = { 0, 0, 0, 0 };
+    int a = el_pop_until(&el, 15, &ev);
+    uint32_t a_obj = ev.obj;
+    int b = el_pop_until(&el, 15, &ev);
+    simtime_t now_b = el.now;
+    size_t pend_b = el_pending(&el);
+    int c = el_pop_until(&el, 20, &ev);
+    uint32_t c_obj = ev.obj;
+    int d = el_pop_until(&el, 5 * PS_PER_US - 1, &ev);
+    int e = el_pop_until(&el, 5 * PS_PER_US, &ev);
+    uint32_t e_obj = ev.obj;
+    int f = el_pop_until(&el, 9 * PS_PER_MS - 1, &ev);
+    int g = el_pop_until(&el, SIMTIME_NEVER, &ev);
+    uint32_t g_obj = ev.obj;
+    int h = el_pop_until(&el, SIMTIME_NEVER, &ev);
+    uint64_t fired = el.n_fired;
+    el_free(&el);
+    CHECK(a && a_obj == 1);
+    CHECK(!b);
+    CHECK_EQ(now_b, 10);                 /* a refused pop leaves now alone */
+    CHECK_EQ(pend_b, 3);
+    CHECK(c && c_obj == 2);
+    CHECK(!d);
+    CHECK(e && e_obj == 3);
+    CHECK(!f);
+    CHECK(g && g_obj == 4);
+    CHECK(!h);
+    CHECK_EQ(fired, 4);
+}
+
 /* 10^6 pending events with random times from a small range (so there are
  * many ties) pop in non-decreasing (time, seq) order, each exactly once. */
 TEST(el_million_random)
@@ -187,31 +227,36 @@ TEST(el_million_random)
 }
 
 /* Interleaved pushes and pops against a brute-force model: the model keeps
- * every pending (time, seq) in an array and pops the minimum by scanning. */
-TEST(el_interleaved_vs_model)
+ * every pending (time, seq) in an array and pops the minimum by scanning.
+ * Each push is due now + a draw below one of `spans` (picked at random), and
+ * every step also compares el_pending and el_peek_time with the model.
+ * Returns 1 when everything matched. */
+static int el_model_run(uint64_t seed, const simtime_t *spans, int n_spans)
 {
     enum { OPS = 40000, CAP = OPS };
     struct model { simtime_t t; uint64_t seq; uint32_t obj; } *m = malloc(CAP * sizeof *m);
     struct eventlist el;
     struct rng r;
-    rng_seed(&r, 777);
+    rng_seed(&r, seed);
     if (!m)
-        CHECK(!"out of memory");
+        return 0;
     if (el_init(&el, 1)) {
         free(m);
-        CHECK(!"el_init");
+        return 0;
     }
     size_t mn = 0;
     uint64_t seq = 0;
     uint32_t next_obj = 0;
     int ok = 1;
     for (int op = 0; op < OPS && ok; op++) {
-        /* Phases: mostly pushing, then mostly popping, so the heap size
+        /* Phases: mostly pushing, then mostly popping, so the set's size
          * swings between 0 and a few thousand. */
         int push_bias = (op / 5000) % 2 ? 30 : 70;
         if (mn == 0 || (int)rng_below(&r, 100) < push_bias) {
-            simtime_t t = el.now + rng_below(&r, 50);     /* small range: ties */
-            el_push(&el, t, 0, next_obj);
+            simtime_t span = spans[rng_below(&r, (uint64_t)n_spans)];
+            simtime_t t = el.now + rng_below(&r, span);
+            if (el_push(&el, t, 0, next_obj))
+                ok = 0;
             m[mn++] = (struct model){ t, seq++, next_obj++ };
         } else {
             size_t best = 0;
@@ -232,7 +277,66 @@ TEST(el_interleaved_vs_model)
     }
     free(m);
     el_free(&el);
-    CHECK(ok);
+    return ok;
+}
+
+/* All within one wheel bucket (2^14 ps): only the current heap works. */
+TEST(el_interleaved_vs_model)
+{
+    static const simtime_t spans[] = { 50 };
+    CHECK(el_model_run(777, spans, 1));
+}
+
+/* Spans from a few buckets to far past the wheel's horizon (2^24 ps) and
+ * beyond 2^40 ps: pushes land in all three tiers, buckets wrap around the
+ * wheel, far events migrate into it, and the wheel runs empty so the clock
+ * jumps to the far heap's root.  Ties still occur through the 50 ps span. */
+TEST(el_interleaved_all_tiers_vs_model)
+{
+    static const simtime_t spans[] = { 50, 1u << 15, 1u << 20, 1u << 24, 3u << 24, 1ull << 40 };
+    CHECK(el_model_run(4242, spans, 6));
+    static const simtime_t wheel_only[] = { 1u << 23 };          /* the whole wheel */
+    CHECK(el_model_run(99, wheel_only, 1));
+    static const simtime_t far_only[] = { 1ull << 45 };          /* mostly jumps */
+    CHECK(el_model_run(5, far_only, 1));
+}
+
+/* Peeking moves the earliest bucket into the current heap; an event pushed
+ * afterwards, earlier than that bucket but not before now, still fires
+ * first.  Events at the end of time (SIMTIME_NEVER and just before) work. */
+TEST(el_peek_then_push_earlier_and_end_of_time)
+{
+    struct eventlist el;
+    CHECK_EQ(el_init(&el, 4), 0);
+    el_push(&el, 50 * PS_PER_US, 1, 1);                  /* far heap */
+    el_push(&el, 3 * PS_PER_US, 1, 2);                   /* wheel */
+    simtime_t p0 = el_peek_time(&el);                    /* activates 3 us */
+    el_push(&el, 7, 1, 3);                               /* current heap */
+    el_push(&el, 3 * PS_PER_US, 1, 4);                   /* tie with obj 2 */
+    el_push(&el, SIMTIME_NEVER, 1, 5);
+    el_push(&el, SIMTIME_NEVER - 1, 1, 6);
+    el_push(&el, SIMTIME_NEVER, 1, 7);
+    uint32_t order[8] = { 0 };
+    simtime_t last_now = 0;
+    struct event ev;
+    int n = 0;
+    while (n < 8 && el_pop(&el, &ev)) {
+        order[n++] = ev.obj;
+        last_now = el.now;
+    }
+    simtime_t p_end = el_peek_time(&el);
+    el_free(&el);
+    CHECK_EQ(p0, 3 * PS_PER_US);
+    CHECK_EQ(n, 7);
+    CHECK_EQ(order[0], 3);
+    CHECK_EQ(order[1], 2);
+    CHECK_EQ(order[2], 4);
+    CHECK_EQ(order[3], 1);
+    CHECK_EQ(order[4], 6);
+    CHECK_EQ(order[5], 5);
+    CHECK_EQ(order[6], 7);
+    CHECK(last_now == SIMTIME_NEVER);
+    CHECK(p_end == SIMTIME_NEVER);
 }
 
 /* ---------------------------------------------------------------- rng */
@@ -563,8 +667,11 @@ int main(void)
     RUN_T(el_order_by_time);
     RUN_T(el_equal_times_fifo);
     RUN_T(el_now_and_peek);
+    RUN_T(el_pop_until_stops_at_until);
     RUN_T(el_million_random);
     RUN_T(el_interleaved_vs_model);
+    RUN_T(el_interleaved_all_tiers_vs_model);
+    RUN_T(el_peek_then_push_earlier_and_end_of_time);
     RUN_T(rng_is_xoshiro256ss);
     RUN_T(rng_same_seed_same_sequence);
     RUN_T(rng_different_seeds_differ);
