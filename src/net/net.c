@@ -261,6 +261,9 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
         n->ports[pa].local = (uint16_t)(pa - na->first_port);
         n->ports[pb].local = (uint16_t)(pb - nb->first_port);
         n->ports[pa].rate_bps = n->ports[pb].rate_bps = ls->rate;
+        /* A frame's time is then one multiply, equal to tx_time_ps's ceil. */
+        n->ports[pa].ps_per_byte = n->ports[pb].ps_per_byte =
+            ls->rate && (8 * PS_PER_S) % ls->rate == 0 ? 8 * PS_PER_S / ls->rate : 0;
         n->ports[pa].delay_ps = n->ports[pb].delay_ps = ls->delay;
     }
     for (uint32_t p = 0; p < total; p++) {

@@ -78,6 +78,7 @@ struct port {
     uint8_t  down;              /* the link failed: nothing is sent or received */
     uint32_t agent;             /* first agent on this port (chain via .next), or NONE32 */
     uint64_t rate_bps;
+    uint64_t ps_per_byte;       /* 8e12 / rate_bps when exact (all usual rates), else 0 */
     simtime_t delay_ps;
     simtime_t busy_until;       /* serializer busy until then */
     struct pktq q[NQUEUE];      /* egress queues per class + MAC control */

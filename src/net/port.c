@@ -43,7 +43,7 @@ void port_kick(struct net *n, uint32_t port)
         return;
     struct packet *p = pkt(&n->pool, pi);
     uint64_t wire = (uint64_t)p->bytes + n->cfg.preamble_ifg;
-    pt->busy_until = now + tx_time_ps(wire, pt->rate_bps);
+    pt->busy_until = now + (pt->ps_per_byte ? wire * pt->ps_per_byte : tx_time_ps(wire, pt->rate_bps));
     p->due = pt->busy_until + pt->delay_ps;
     pt->st.tx_pkts++;
     pt->st.tx_bytes += p->bytes;

@@ -282,6 +282,27 @@ TEST(single_flow_exact_timing)
     CHECK_EQ(n->ports[p_sw_h0].st.pfc_sent, 0);
 }
 
+/* A port whose rate does not divide 8e12 ps*b/s (7 Gb/s) has no exact
+ * ps-per-byte and times frames with tx_time_ps's ceiling: one 1000 B frame
+ * (1082 B on the wire) takes 1236572 ps per hop, so it reaches h1 at
+ * 2 * 1236572 + 2 us = 4473144 ps.  At 25G (exact, 320 ps/B): 2 * 346240 +
+ * 2 us = 2692480 ps. */
+TEST(odd_rate_port_timing)
+{
+    struct net *n = line3(1, 7000000000ull, 1 * US, NULL);
+    CHECK(n);
+    add_flow(n, 0, 1, 1000, 0, 1);
+    CHECK_EQ(net_flows_ready(n), 0);
+    net_run_until(n, 1 * PS_PER_MS);
+    CHECK_EQ(n->flows[0].finish_ps, 4473144);
+    n = line3(1, 25000000000ull, 1 * US, NULL);
+    CHECK(n);
+    add_flow(n, 0, 1, 1000, 0, 1);
+    CHECK_EQ(net_flows_ready(n), 0);
+    net_run_until(n, 1 * PS_PER_MS);
+    CHECK_EQ(n->flows[0].finish_ps, 2692480);
+}
+
 /* The same at 40G with 2.5 us links and a 2500 B flow (1000 + 1000 + 500):
  *   frames 1082, 1082, 582 B wire at 200 ps/B: 216400, 216400, 116400 ps.
  *   h0 finishes them at 216400, 432800, 549200; at sw + 2.5 us.
@@ -667,6 +688,7 @@ int main(void)
     test_crash_guard();
     RUN_NET(tx_time_exact);
     RUN_NET(single_flow_exact_timing);
+    RUN_NET(odd_rate_port_timing);
     RUN_NET(short_last_frame_timing);
     RUN_NET(two_flows_share_bottleneck);
     RUN_NET(backlog_event_budget);
