@@ -97,53 +97,63 @@ static uint32_t wheel_next(const struct eventlist *el, uint32_t from)
     return w << 6 | (uint32_t)__builtin_ctzll(el->bits[w]);
 }
 
-/* Make absolute bucket nb the current one: extend the horizon (far events it
- * now covers move into the wheel), then move that bucket's events into the
- * current heap.  Their order of arrival there does not matter: the heap
- * orders by (time, seq), which is unique. */
-static void activate(struct eventlist *el, uint64_t nb)
+/* Far events the advancing horizon now covers move into the wheel.  Kept
+ * out of line: most activations have nothing to move. */
+static __attribute__((noinline)) void migrate(struct eventlist *el, simtime_t horizon)
 {
+    while (el->far_n && el->far[0].time < horizon) {
+        struct event ev;
+        heap_pop(el->far, &el->far_n, &ev);
+        el_wheel_put_(el, &ev);
+    }
+}
+
+/* The current heap is empty: make the bucket holding the earliest event
+ * current -- the next non-empty bucket, or with the wheel empty the far
+ * root's -- extend the horizon, and move that bucket's events into the
+ * current heap (their order there does not matter: the heap orders by
+ * (time, seq), which is unique).  Afterwards cur is non-empty, or only far
+ * events at SIMTIME_NEVER remain (they stay in far). */
+static void refill(struct eventlist *el)
+{
+    uint64_t nb;
+    if (el->wheel_n) {
+        uint32_t from = (uint32_t)(el->bucket + 1) & WHEEL_MASK;
+        nb = el->bucket + 1 + ((wheel_next(el, from) - from) & WHEEL_MASK);
+    } else if (el->far_n) {
+        nb = el->far[0].time >> EL_WHEEL_SHIFT;
+    } else {
+        return;
+    }
     el->bucket = nb;
     el->cur_end = bucket_start(nb + 1);
-    simtime_t horizon = bucket_start(nb + EL_WHEEL_SIZE);
-    if (horizon > el->wheel_end) {
-        el->wheel_end = horizon;
-        while (el->far_n && el->far[0].time < horizon) {
-            struct event ev;
-            heap_pop(el->far, &el->far_n, &ev);
-            el_wheel_put_(el, &ev);
+    el->wheel_end = bucket_start(nb + EL_WHEEL_SIZE);   /* only grows */
+    if (el->far_n && el->far[0].time < el->wheel_end)
+        migrate(el, el->wheel_end);
+    uint32_t b = (uint32_t)nb & WHEEL_MASK;
+    uint32_t first = el->head[b];
+    if (first == NO_NODE)
+        return;
+    struct el_node *nd = &el->nodes[first];
+    if (nd->next == NO_NODE) {          /* the usual case: one event */
+        el->cur[0] = nd->ev;
+        el->cur_n = 1;
+        el->wheel_n--;
+    } else {
+        for (;;) {
+            heap_push(el->cur, &el->cur_n, nd->ev);
+            el->wheel_n--;
+            if (nd->next == NO_NODE)
+                break;
+            nd = &el->nodes[nd->next];
         }
     }
-    uint32_t b = (uint32_t)nb & WHEEL_MASK;
-    uint32_t idx = el->head[b];
-    if (idx == NO_NODE)
-        return;
-    uint32_t last = idx;
-    for (uint32_t i = idx; i != NO_NODE; i = el->nodes[i].next) {
-        heap_push(el->cur, &el->cur_n, el->nodes[i].ev);
-        el->wheel_n--;
-        last = i;
-    }
-    el->nodes[last].next = el->free_node;   /* the whole list back to the pool */
-    el->free_node = idx;
+    nd->next = el->free_node;           /* the whole list back to the pool */
+    el->free_node = first;
     el->head[b] = NO_NODE;
     el->bits[b >> 6] &= ~(1ull << (b & 63));
     if (!el->bits[b >> 6])
         el->summary &= ~(1ull << (b >> 6));
-}
-
-/* The current heap is empty: make the bucket holding the earliest event
- * current.  Afterwards cur is non-empty, or only far events at
- * SIMTIME_NEVER remain (they stay in far). */
-static void refill(struct eventlist *el)
-{
-    if (el->wheel_n) {
-        uint32_t from = (uint32_t)(el->bucket + 1) & WHEEL_MASK;
-        uint32_t b = wheel_next(el, from);
-        activate(el, el->bucket + 1 + ((b - from) & WHEEL_MASK));
-    } else if (el->far_n) {
-        activate(el, el->far[0].time >> EL_WHEEL_SHIFT);
-    }
 }
 
 /* ------------------------------------------------------------ interface */
