@@ -55,6 +55,7 @@ QREF=18750; QMID=37500; QMAX=45000
 QUNIT=${QUNIT:-300}; FUNIT=1; RECOVERY_US=${RECOVERY_US:-1375}
 ALPHA=${ALPHA:-0.3}; BETA=${BETA:-1.5}
 LINE_GBPS=${LINE_GBPS:-1}
+CNP_DELAY_US=${CNP_DELAY_US:-15}   # rocc-host's NIC reaction delay (its default; roccsim's nic_delay)
 . tests/dataplane/netns.bash
 dp_setup rocc_dp roccdp "sw h1 h2 h3 r" "rocc-switch rocc-host"
 
@@ -120,7 +121,7 @@ run_scenario() {
         ip netns exec "h$i" "$DP/rocc-host" $(eal 0 "h$i$name" eth0) -- --local-ip "$(ip_h $i)" \
             --gw-mac "$(mac_sw $i)" --flow "dst=$(ip_h 4),rate=${rates[$((i - 1))]},size=inf,qpn=$i" \
             --cp-allow 10.99.0.0/24 --line-gbps "$LINE_GBPS" --f-unit-mbps $FUNIT \
-            --recovery-us $RECOVERY_US --report-ms 500 >"$L/h$i.log" 2>&1 &
+            --recovery-us $RECOVERY_US --cnp-delay-us $CNP_DELAY_US --report-ms 500 >"$L/h$i.log" 2>&1 &
         PIDS+=($!)
     done
     for i in 1 2 3; do
@@ -166,7 +167,7 @@ within() {  # within X TARGET FRAC: |X - TARGET| <= FRAC * TARGET
 # --- the same scenario in roccsim (check 3) ---------------------------------------
 # Star, 3 senders at LINE_GBPS, bottleneck RATE_GBPS, the CP on sw->r0 with the
 # switch's overrides (T, Qref/Qmid/Qmax, ΔQ, ΔF, Fmin = 10 ΔF as the switch
-# keeps it, α̃/β̃, recovery).  nic_delay = 0: the data plane has none yet.
+# keeps it, α̃/β̃, recovery).  nic_delay = the hosts' --cnp-delay-us (15 µs).
 # Frames match (1000 B payload, 62 B headers + FCS, 20 B preamble/IFG = the
 # data plane's 24 B wire overhead + 4 B FCS counted in its frame), so rates
 # are the same "wire" rates on both sides.  Leaves sim[1..3].
@@ -179,7 +180,7 @@ run_roccsim() {  # run_roccsim NAME RATE1 RATE2 RATE3 (Gb/s or "line")
     {
         printf '[sim]\nduration = %ss\nmeasure_start = %ss\nsample_interval = 10ms\n\n' \
             "$(awk -v d="$DURATION" -v w="$WARMUP" 'BEGIN { print (d > 3 ? d : 3) }')" "$WARMUP"
-        printf '[network]\nnic_delay = 0us\n\n'
+        printf '[network]\nnic_delay = %sus\n\n' "$CNP_DELAY_US"
         printf '[topology]\ntype = star\nsenders = 3\nrate = %sGbps\nbottleneck_rate = %sMbps\ndelay = 1.5us\n\n' \
             "$LINE_GBPS" "$(awk -v r="$RATE_GBPS" 'BEGIN { print r * 1000 }')"
         printf '[rocc]\nenable = sw->r0\nperiod = %sus\nq_unit = %s\nq_ref = %s\nq_mid = %s\nq_max = %s\n' \
