@@ -89,7 +89,7 @@ run_scenario() {
     ip netns exec sw "$DP/rocc-switch" $(eal 1 "sw$name" s1 s2 s3 s4) -- "${routes[@]}" \
         --egress-rate 3=$RATE_GBPS --cp 3 --cp-ip 10.99.0.1 --period $PERIOD_US \
         --qref $QREF --qmid $QMID --qmax $QMAX --q-unit $QUNIT --f-unit-mbps $FUNIT --alpha $ALPHA --beta $BETA \
-        --qcap 150000 --report-ms 500 >"$L/sw.log" 2>&1 &
+        --qcap 150000 --report-ms 500 ${ECN:+--ecn 3=$ECN} >"$L/sw.log" 2>&1 &
     PIDS+=($!)
     wait_ready "$L/sw.log" "${PIDS[-1]}" || { fail "rocc_dp.$name: switch did not start"; cat "$L/sw.log"; return 1; }
     grep '^cp port' "$L/sw.log"
@@ -121,7 +121,8 @@ run_scenario() {
         ip netns exec "h$i" "$DP/rocc-host" $(eal 0 "h$i$name" eth0) -- --local-ip "$(ip_h $i)" \
             --gw-mac "$(mac_sw $i)" --flow "dst=$(ip_h 4),rate=${rates[$((i - 1))]},size=inf,qpn=$i" \
             --cp-allow 10.99.0.0/24 --line-gbps "$LINE_GBPS" --f-unit-mbps $FUNIT \
-            --recovery-us $RECOVERY_US --cnp-delay-us $CNP_DELAY_US --report-ms 500 >"$L/h$i.log" 2>&1 &
+            --recovery-us $RECOVERY_US --cnp-delay-us $CNP_DELAY_US --report-ms 500 \
+            $([ -n "${ECN:-}" ] && [ "$i" != 3 ] && echo --ecn-capable) >"$L/h$i.log" 2>&1 &
         PIDS+=($!)
     done
     for i in 1 2 3; do
@@ -298,7 +299,31 @@ check_cnp_decoder() {  # check_cnp_decoder NAME H1_IP
     fi
 }
 
+# --- check 5: ECN marking (equal scenario: --ecn on the CP port, h1 and h2
+# send ECT(0), h3 Not-ECT) -------------------------------------------------------------
+# Every frame the switch marked CE reaches the sink marked (marking happens
+# on enqueue, after the drop-tail check), h3's frames are never marked (its
+# would-be marks are counted as ecn_notect), and with the queue held near
+# Qref by the CP, between KMIN and KMAX, only part of the frames is marked.
+check_ecn() {  # check_ecn NAME
+    local L="$LOG/$1" marked notect ce12 ce3 rx12
+    [ -n "${ECN:-}" ] || return 0
+    marked=$(grep '^final port 3 ' "$L/sw.log" | tr ' ' '\n' | sed -n 's/^ecn_marked=//p')
+    notect=$(grep '^final port 3 ' "$L/sw.log" | tr ' ' '\n' | sed -n 's/^ecn_notect=//p')
+    ce12=$(grep -E '^final rx src=10\.99\.[12]\.2 ' "$L/r.log" | tr ' ' '\n' | sed -n 's/^ce=//p' | awk '{ s += $1 } END { print s + 0 }')
+    rx12=$(grep -E '^final rx src=10\.99\.[12]\.2 ' "$L/r.log" | tr ' ' '\n' | sed -n 's/^pkts=//p' | awk '{ s += $1 } END { print s + 0 }')
+    ce3=$(grep -E '^final rx src=10\.99\.3\.2 ' "$L/r.log" | tr ' ' '\n' | sed -n 's/^ce=//p')
+    echo "[$1] ECN --ecn 3=$ECN: switch marked $marked, sink saw $ce12 CE of $rx12 ECT frames from h1+h2, $ce3 from h3 (switch: $notect Not-ECT frames left unmarked)"
+    if [ "${marked:-0}" -gt 0 ] && [ "$marked" = "$ce12" ] && [ "$marked" -lt "$rx12" ] && [ "${ce3:-x}" = 0 ] \
+       && [ "${notect:-0}" -gt 0 ]; then
+        pass "rocc_dp.$1: ECN: $marked frames marked CE = $ce12 CE frames at the sink (of $rx12 ECT), Not-ECT h3 unmarked ($notect would-be marks)"
+    else
+        fail "rocc_dp.$1: ECN: marked=${marked:-?} sink_ce=${ce12:-?} of ${rx12:-?} ECT, h3 ce=${ce3:-?}, notect=${notect:-?}"
+    fi
+}
+
 ROCCSIM=${ROCCSIM:-build/roccsim}
+ECN=${ECN-10000,40000,0.2}   # --ecn on port 3 in the equal scenario (ECN= to leave it off)
 SIM_TOL=${SIM_TOL:-0.10}
 if [ -z "${CAPTURE+x}" ] && command -v tshark >/dev/null 2>&1; then CAPTURE=1; fi
 [ -n "${CAPTURE:-}" ] || echo "tshark not installed: the capture check is skipped (apt-get install -y tshark)"
@@ -317,6 +342,7 @@ for sc in ${SCENARIOS:-equal maxmin}; do
             fi
         done
         check_capture equal
+        check_ecn equal
         check_cnp_decoder equal "$(ip_h 1)"
         run_roccsim equal line line line && compare_sim equal
         ;;
@@ -326,7 +352,7 @@ for sc in ${SCENARIOS:-equal maxmin}; do
         c1=$RATE_GBPS
         c2=$(awk -v r="$RATE_GBPS" 'BEGIN { print r * 0.3 }')
         c3=$(awk -v r="$RATE_GBPS" 'BEGIN { print r * 0.1 }')
-        CAPTURE='' run_scenario maxmin "$c1" "$c2" "$c3" || continue
+        ECN='' CAPTURE='' run_scenario maxmin "$c1" "$c2" "$c3" || continue
         exp=(0 180 90 30)
         for i in 1 2 3; do
             if within "${mean[$i]}" "${exp[$i]}" 0.10; then
