@@ -65,6 +65,8 @@ struct flow {
     uint32_t psn;
     uint64_t next_tsc, last_tsc; /* pacer: next departure, last departure */
     uint64_t last_sched;         /* scheduled (not actual) time of the last departure */
+    uint64_t gap_bps, gap_cyc;   /* gap_cycles() cache: rate it was computed for, result */
+    uint32_t gap_wire;
     uint64_t sent_payload, sent_wire, sent_pkts, last_rep_wire;
     uint64_t cnps;
     bool done;
@@ -257,11 +259,19 @@ static uint64_t flow_rate_bps(const struct host *h, const struct flow *f)
     return r;
 }
 
-static uint64_t gap_cycles(const struct host *h, const struct flow *f, uint32_t wire_bytes)
+/* Cycles between two frames of f at its current rate.  Cached per flow
+ * while the rate stays the same: the 128-bit division costs more than
+ * building a small frame, and at high rates this runs per frame. */
+static uint64_t gap_cycles(const struct host *h, struct flow *f, uint32_t wire_bytes)
 {
     uint64_t r = flow_rate_bps(h, f);
     if (r == 0) r = 1;
-    return (uint64_t)((__extension__ (unsigned __int128)wire_bytes * 8 * h->hz) / r);
+    if (r != f->gap_bps || wire_bytes != f->gap_wire) {
+        f->gap_bps = r;
+        f->gap_wire = wire_bytes;
+        f->gap_cyc = (uint64_t)((__extension__ (unsigned __int128)wire_bytes * 8 * h->hz) / r);
+    }
+    return f->gap_cyc;
 }
 
 static uint32_t frame_wire(const struct host *h)

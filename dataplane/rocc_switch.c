@@ -50,6 +50,7 @@
 #define FT_CAP      1024          /* CP flow table / flow-info slots (power of two) */
 #define NEIGH_CAP   256           /* ARP neighbour table slots (power of two) */
 #define NEIGH_QLEN  16            /* frames held per unresolved neighbour */
+#define CP_TIME_EVERY 64           /* one tracked packet in 64 is timed */
 #define NB_MBUF     (MAX_PORTS * (QSLOTS + CSLOTS) / 2 + NEIGH_CAP * 2 + 4095)
 
 static volatile bool force_quit;  /* the only global: set by SIGINT/SIGTERM */
@@ -83,9 +84,11 @@ struct cpstate {
     uint64_t samples, cnps, cnp_noroute, cnp_alloc_fail, fi_full;
     uint32_t f_min_seen, f_max_seen;
     uint64_t qsum_bytes;
-    /* CP cost (rte_rdtsc): flow-table work per tracked packet (enqueue +
-     * dequeue), and per period (PI update + selecting and building CNPs). */
-    uint64_t cyc_pkt, n_pkt, cyc_tick;
+    /* CP cost (rte_rdtsc): flow-table work per tracked packet, timed on
+     * one enqueue and one dequeue in CP_TIME_EVERY (timing each would add
+     * two TSC reads per packet to what is measured), and per period (PI
+     * update + selecting and building CNPs), timed every period. */
+    uint64_t n_pkt, n_enq_timed, cyc_enq, n_deq, n_deq_timed, cyc_deq, cyc_tick, n_tick_timed, n_outliers;
 };
 
 struct egress {
@@ -140,10 +143,15 @@ struct sw {
     enum rocc_ft_kind ft_kind;
     struct rte_mempool *pool;
     uint64_t hz, t0, qcap, burst_bytes, report_ms;
+    uint64_t now_ps;              /* librocc time of this loop round (set when a CP exists) */
+    uint64_t tsc_pair_cyc;        /* cost of two back-to-back rte_rdtsc(), taken off each timing */
+    uint64_t outlier_cyc;         /* timings above this are preemptions, not CP work */
+    bool any_cp;
     uint64_t rng;                 /* ECN marking draws (xorshift64*) */
     struct pkt_drops bad;
     uint64_t noroute, ttl_expired, alloc_fail;
     uint64_t self_cnp, self_icmp, self_other, transit_cnp;
+    uint64_t busy_cyc, start_tsc, end_tsc;   /* loop rounds that did work; run() span */
     struct dp_cap cap;
     const char *pcap_path;
     uint32_t pcap_snaplen;
@@ -387,6 +395,7 @@ static int cp_setup(struct sw *s, uint16_t port)
 
     if (!cp) return -1;
     s->eg[port].cp = cp;
+    s->any_cp = true;
     p = &cp->p;
     cp->port = port;
     cp->cp_id = (s->switch_id << 8) | port;   /* docs/rocc.md: node id << 8 | port */
@@ -447,6 +456,30 @@ static int fi_ref(struct cpstate *cp, uint64_t key, const struct pkt_info *pi, u
     return -1;
 }
 
+/* Add the cycles since t1 (an rte_rdtsc() value), less the timer's own
+ * cost, to *cyc and count the sample in *n -- unless they exceed
+ * s->outlier_cyc (20 µs): on a shared core such a sample is the scheduler
+ * or an interrupt, not the CP, and is counted in cp->n_outliers instead. */
+static inline void timed_add(const struct sw *s, struct cpstate *cp, uint64_t t1, uint64_t *cyc, uint64_t *n)
+{
+    uint64_t d = rte_rdtsc() - t1;
+    d = d > s->tsc_pair_cyc ? d - s->tsc_pair_cyc : 0;
+    if (d > s->outlier_cyc) { cp->n_outliers++; return; }
+    *cyc += d;
+    (*n)++;
+}
+
+/* The smallest difference of two back-to-back TSC reads. */
+static uint64_t tsc_pair_cost(void)
+{
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < 1000; i++) {
+        uint64_t a = rte_rdtsc(), b = rte_rdtsc();
+        if (b - a < best) best = b - a;
+    }
+    return best;
+}
+
 static uint32_t rnd32(struct sw *s)
 {
     s->rng ^= s->rng >> 12; s->rng ^= s->rng << 25; s->rng ^= s->rng >> 27;
@@ -456,7 +489,7 @@ static uint32_t rnd32(struct sw *s)
 /* ---- egress: the data FIFO (drop-tail, ECN, CP accounting) and the
  * control FIFO ---------------------------------------------------------------- */
 
-static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const struct pkt_info *pi, uint64_t tsc)
+static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const struct pkt_info *pi)
 {
     struct egress *out = &s->eg[port];
     uint32_t len = rte_pktmbuf_pkt_len(m);
@@ -482,15 +515,16 @@ static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const 
     if (out->cp && pi->is_roce) {
         /* Key = (src IP, dest QPN): the flow the RP will match. */
         struct cpstate *cp = out->cp;
-        uint64_t key = ((uint64_t)pi->src_ip << 24) | pi->dest_qpn, t1 = rte_rdtsc();
+        uint64_t key = ((uint64_t)pi->src_ip << 24) | pi->dest_qpn, t1 = 0;
+        bool timed = cp->n_pkt++ % CP_TIME_EVERY == 0;
         uint32_t ref;
+        if (timed) t1 = rte_rdtsc();
         if (fi_ref(cp, key, pi, &ref) == 0) {
-            rocc_ft_on_enqueue(&cp->ft, key, ref, dp_cycles_to_ps(tsc - s->t0, s->hz));
+            rocc_ft_on_enqueue(&cp->ft, key, ref, s->now_ps);
             e->key = key;
             e->tracked = true;
         }
-        cp->cyc_pkt += rte_rdtsc() - t1;
-        cp->n_pkt++;
+        if (timed) timed_add(s, cp, t1, &cp->cyc_enq, &cp->n_enq_timed);
     }
     out->qt++;
     out->qbytes += len;
@@ -513,7 +547,7 @@ static void enqueue_ctl(struct sw *s, uint16_t port, struct rte_mbuf *m, enum ki
 
 /* Frame routed out of port towards next-hop MAC mac. */
 static void deliver(struct sw *s, uint16_t port, struct rte_mbuf *m, const uint8_t mac[6], enum kind k,
-                    const struct pkt_info *pi, uint64_t tsc)
+                    const struct pkt_info *pi)
 {
     uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
     struct pkt_info again;
@@ -527,7 +561,7 @@ static void deliver(struct sw *s, uint16_t port, struct rte_mbuf *m, const uint8
         if (pkt_parse(f, rte_pktmbuf_pkt_len(m), &again) != PKT_OK) { rte_pktmbuf_free(m); return; }
         pi = &again;
     }
-    enqueue_data(s, port, m, pi, tsc);
+    enqueue_data(s, port, m, pi);
 }
 
 /* ---- ARP ------------------------------------------------------------------- */
@@ -592,7 +626,7 @@ static void forward(struct sw *s, const struct route *rt, uint32_t dst_ip, struc
 {
     struct neigh *n;
 
-    if (rt->has_mac) { deliver(s, rt->port, m, rt->mac, k, pi, tsc); return; }
+    if (rt->has_mac) { deliver(s, rt->port, m, rt->mac, k, pi); return; }
     n = neigh_find(s, rt->via ? rt->via : dst_ip, true);
     if (!n) { rte_pktmbuf_free(m); return; }
     n->port = rt->port;
@@ -614,7 +648,7 @@ static void forward(struct sw *s, const struct route *rt, uint32_t dst_ip, struc
             s->arp.refresh++;
             arp_request(s, n);
         }
-        deliver(s, rt->port, m, n->mac, k, pi, tsc);
+        deliver(s, rt->port, m, n->mac, k, pi);
         return;
     case N_FAILED:
         if (tsc < n->next_tsc) { s->arp.unresolved_drop++; rte_pktmbuf_free(m); return; }
@@ -662,7 +696,7 @@ static void neigh_learn(struct sw *s, struct neigh *n, uint16_t port, const uint
     n->port = port;
     n->confirmed_tsc = tsc;
     n->next_tsc = tsc;
-    for (unsigned i = 0; i < n->qn; i++) deliver(s, port, n->q[i], mac, (enum kind)n->qkind[i], NULL, tsc);
+    for (unsigned i = 0; i < n->qn; i++) deliver(s, port, n->q[i], mac, (enum kind)n->qkind[i], NULL);
     n->qn = 0;
 }
 
@@ -755,7 +789,7 @@ static void rx_port(struct sw *s, uint16_t port, uint64_t tsc)
 
 static void send_cnps(struct sw *s, struct cpstate *cp, uint32_t f_units, uint64_t tsc)
 {
-    size_t n = rocc_ft_select(&cp->ft, dp_cycles_to_ps(tsc - s->t0, s->hz), cp->sel, FT_CAP);
+    size_t n = rocc_ft_select(&cp->ft, s->now_ps, cp->sel, FT_CAP);
 
     for (size_t i = 0; i < n; i++) {
         const struct flowinfo *fi = &cp->fi[cp->sel[i] & (FT_CAP - 1)];
@@ -793,10 +827,11 @@ static void cp_tick(struct sw *s, struct cpstate *cp, uint64_t tsc)
     if (f < cp->f_min_seen) cp->f_min_seen = f;
     if (f > cp->f_max_seen) cp->f_max_seen = f;
     /* docs/rocc.md: no CNPs while F = Fmax unless asked (they constrain nobody).
-     * The flow table still ages (BOUNDED/ETRAP) every period. */
+     * BOUNDED and ETRAP tables still age every period (select does it);
+     * QUEUE's select changes nothing, so it is skipped. */
     if (f < cp->p.f_max || s->cnp_at_fmax) send_cnps(s, cp, f, tsc);
-    else (void)rocc_ft_select(&cp->ft, dp_cycles_to_ps(tsc - s->t0, s->hz), cp->sel, FT_CAP);
-    cp->cyc_tick += rte_rdtsc() - t1;
+    else if (s->ft_kind != ROCC_FT_QUEUE) (void)rocc_ft_select(&cp->ft, s->now_ps, cp->sel, FT_CAP);
+    timed_add(s, cp, t1, &cp->cyc_tick, &cp->n_tick_timed);
 }
 
 /* ---- transmit ------------------------------------------------------------ */
@@ -829,9 +864,14 @@ static unsigned tx_port(struct sw *s, uint16_t port, uint64_t tsc)
         e->qh++;
         e->qbytes -= q->len;
         if (q->tracked) {
-            uint64_t t1 = rte_rdtsc();
-            rocc_ft_on_dequeue(&e->cp->ft, q->key);
-            e->cp->cyc_pkt += rte_rdtsc() - t1;
+            struct cpstate *cp = e->cp;
+            if (cp->n_deq++ % CP_TIME_EVERY == 0) {
+                uint64_t t1 = rte_rdtsc();
+                rocc_ft_on_dequeue(&cp->ft, q->key);
+                timed_add(s, cp, t1, &cp->cyc_deq, &cp->n_deq_timed);
+            } else {
+                rocc_ft_on_dequeue(&cp->ft, q->key);
+            }
         }
         kind[n] = K_DATA;
         tx[n++] = q->m;
@@ -878,13 +918,23 @@ static void print_stats(const struct sw *s)
                " F_last_mbps=%" PRIu64 " q_mean_bytes=%.0f md_fmin=%" PRIu64 " md_half=%" PRIu64
                " pi=%" PRIu64 " cnp_noroute=%" PRIu64 " cnp_alloc_fail=%" PRIu64 " flowinfo_full=%" PRIu64
                " ft_full=%" PRIu64 " ft_evicted=%" PRIu64 " tracked_pkts=%" PRIu64 " ns_per_pkt=%.1f"
-               " ns_per_period=%.1f\n",
+               " ns_per_period=%.1f timer_ns=%.1f timing_outliers=%" PRIu64 "\n",
                cp->port, cp->samples, cp->cnps, cp->cp.f, cp->f_min_seen, cp->f_max_seen,
                rocc_cp_rate_bps(&cp->p, (uint32_t)cp->cp.f) / 1000000,
                cp->samples ? (double)cp->qsum_bytes / (double)cp->samples : 0.0, cp->cp.n_md_fmin,
                cp->cp.n_md_half, cp->cp.n_pi, cp->cnp_noroute, cp->cnp_alloc_fail, cp->fi_full,
-               cp->ft.n_full, cp->ft.n_evicted, cp->n_pkt, cyc_ns(s, cp->cyc_pkt, cp->n_pkt),
-               cyc_ns(s, cp->cyc_tick, cp->samples));
+               cp->ft.n_full, cp->ft.n_evicted, cp->n_pkt,
+               cyc_ns(s, cp->cyc_enq, cp->n_enq_timed) + cyc_ns(s, cp->cyc_deq, cp->n_deq_timed),
+               cyc_ns(s, cp->cyc_tick, cp->n_tick_timed), cyc_ns(s, s->tsc_pair_cyc, 1), cp->n_outliers);
+    }
+    {
+        /* Busy time per frame sent: the switch's CPU cost per forwarded
+         * frame whatever the offered load (bench/dataplane_cp.sh). */
+        uint64_t fwd = 0;
+        for (uint16_t p = 0; p < s->nports; p++) fwd += s->eg[p].tx_pkts;
+        printf("final loop run_s=%.3f busy_s=%.3f busy_ns_per_tx_pkt=%.1f\n",
+               (double)(s->end_tsc - s->start_tsc) / (double)s->hz, (double)s->busy_cyc / (double)s->hz,
+               cyc_ns(s, s->busy_cyc, fwd));
     }
     printf("final malformed truncated=%" PRIu64 " not_ipv4=%" PRIu64 " bad_ip_hdr=%" PRIu64
            " noroute=%" PRIu64 " ttl_expired=%" PRIu64 " alloc_fail=%" PRIu64 "\n",
@@ -922,10 +972,13 @@ static void run(struct sw *s)
         if (s->eg[p].cp) s->eg[p].cp->next_tsc = last_rep + s->eg[p].cp->period_cyc;
     }
     s->next_arp_tick = last_rep + arp_every;
+    s->start_tsc = last_rep;
     while (!force_quit) {
         uint64_t tsc = rte_get_tsc_cycles();
         unsigned work = 0;
         bool queued = false;
+
+        if (s->any_cp) s->now_ps = dp_cycles_to_ps(tsc - s->t0, s->hz);
 
         for (uint16_t p = 0; p < s->nports; p++) {
             uint64_t before = s->eg[p].rx_pkts;
@@ -949,6 +1002,10 @@ static void run(struct sw *s)
             queued |= s->eg[p].qh != s->eg[p].qt || s->eg[p].ch != s->eg[p].ct;
         }
         if (rep_every && tsc - last_rep >= rep_every) {
+            for (uint16_t p = 0; p < s->nports; p++)
+                printf("stat t=%.3f port=%u rx_pkts=%" PRIu64 " tx_pkts=%" PRIu64 " drops_qfull=%" PRIu64
+                       " drops_tx=%" PRIu64 "\n", (double)(tsc - s->t0) / (double)s->hz, p, s->eg[p].rx_pkts,
+                       s->eg[p].tx_pkts, s->eg[p].drop_qfull, s->eg[p].drop_tx);
             for (uint16_t p = 0; p < s->nports; p++) {
                 const struct cpstate *cp = s->eg[p].cp;
                 if (cp)
@@ -962,9 +1019,11 @@ static void run(struct sw *s)
         }
         /* Sleep only when nothing is queued: a shaped queue waiting for
          * tokens must be served on time, or the port runs below its rate. */
-        if (!work && !queued) dp_idle(UINT64_MAX, s->hz);
-        else if (!work) rte_pause();
+        if (work) s->busy_cyc += rte_get_tsc_cycles() - tsc;
+        else if (!queued) dp_idle(UINT64_MAX, s->hz);
+        else rte_pause();
     }
+    s->end_tsc = rte_get_tsc_cycles();
 }
 
 int main(int argc, char **argv)
@@ -1000,6 +1059,8 @@ int main(int argc, char **argv)
     s->cap.rx = s->cap.tx = true;
     s->pcap_snaplen = DP_PCAP_SNAPLEN_DEFAULT;
     s->hz = rte_get_tsc_hz();
+    s->tsc_pair_cyc = tsc_pair_cost();
+    s->outlier_cyc = dp_us_to_cycles(20, s->hz);
     if (parse_args(s, argc, argv)) { rc = 2; goto out; }
     for (p = 0; p < s->nports; p++)
         if (s->cp_on[p] && cp_setup(s, p)) goto out;
