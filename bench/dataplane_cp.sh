@@ -23,12 +23,15 @@
 # frames at a 100 Gb/s "line rate", i.e. as fast as it can build and send;
 # it has no --cp-allow, so it ignores every CNP and the offered load is the
 # same in every run.  bk has no IP address and nothing reading: its kernel
-# drops what arrives.  Port 1's egress is "shaped" to 100 Gb/s with a 1 MB
-# bucket, i.e. not at all at these rates, in every run, so the only
-# difference between runs is the CP:
+# drops what arrives.  Port 1's egress is "shaped" to 1 Tb/s with a 1 MB
+# bucket in every run (the CP needs a link rate), i.e. not at all, so the
+# only difference between runs is the CP.  (Not 100 Gb/s: on a shared core
+# the switch is descheduled for milliseconds, the bucket caps what it saves
+# meanwhile at 1 MB = 80 µs of 100G, and a "100G" port measured 33-39 Gb/s
+# of 1062 B frames while unshaped it forwarded 45 Gb/s.)  Modes:
 #   off       no --cp
 #   on        --cp 1, QUEUE flow table (the paper's), librocc defaults for
-#             a 100G port (T = 40 µs)
+#             the port's rate (100G profile: T = 40 µs)
 #   on-worst  --cp 1 --flow-table bounded --cnp-at-fmax: every flow seen in
 #             the last 2T gets a CNP every period (the most CP work per
 #             period this switch can do for FLOWS flows)
@@ -92,7 +95,7 @@ for r in $(seq "$ROUNDS"); do
         # shellcheck disable=SC2046
         "${NS_SW[@]}" "$DP/rocc-switch" $(sw_eal "sw$mode$r") -- \
             --route 10.98.0.2/32=0,02:98:00:00:00:02 --route 10.98.1.2/32=1,02:98:00:00:01:02 \
-            --egress-rate 1=100 --burst 1000000 --qcap 1000000 "${cp[@]}" --report-ms 500 >"$L.sw.log" 2>&1 &
+            ${SHAPE---egress-rate 1=1000 --burst 1000000} --qcap 1000000 "${cp[@]}" --report-ms 500 >"$L.sw.log" 2>&1 &
         PIDS+=($!); sw=$!
         wait_ready "$L.sw.log" $sw || { echo "switch did not start"; cat "$L.sw.log"; exit 1; }
         sleep "$DURATION"

@@ -836,21 +836,16 @@ static void cp_tick(struct sw *s, struct cpstate *cp, uint64_t tsc)
 
 /* ---- transmit ------------------------------------------------------------ */
 
-/* Strict priority: all queued control frames first, then data while the
- * bucket allows. */
-static unsigned tx_port(struct sw *s, uint16_t port, uint64_t tsc)
+/* One burst: strict priority, all queued control frames first, then data
+ * while the bucket allows.  Returns frames handed to the PMD or dropped;
+ * *full is set when the PMD took fewer than offered. */
+static unsigned tx_burst(struct sw *s, struct egress *e, uint16_t port, uint64_t tsc, bool *full)
 {
-    struct egress *e = &s->eg[port];
     struct rte_mbuf *tx[DP_BURST];
     uint8_t kind[DP_BURST];
     unsigned n = 0;
     uint16_t sent;
 
-    if (e->rate_bps) {
-        e->tokens += (double)(tsc - e->last_tsc) * (double)e->rate_bps / 8.0 / (double)s->hz;
-        if (e->tokens > (double)s->burst_bytes) e->tokens = (double)s->burst_bytes;
-    }
-    e->last_tsc = tsc;
     while (e->ch != e->ct && n < DP_BURST) {
         struct cent *c = &e->c[e->ch++ & (CSLOTS - 1)];
         if (e->rate_bps) e->tokens -= rte_pktmbuf_pkt_len(c->m) + PKT_WIRE_OVERHEAD;
@@ -878,6 +873,7 @@ static unsigned tx_port(struct sw *s, uint16_t port, uint64_t tsc)
     }
     if (!n) return 0;
     sent = dp_tx_burst(port, tx, (uint16_t)n, &s->cap, tsc);
+    *full = sent < n;
     for (unsigned i = sent; i < n; i++) {
         rte_pktmbuf_free(tx[i]);
         e->drop_tx++;
@@ -891,6 +887,29 @@ static unsigned tx_port(struct sw *s, uint16_t port, uint64_t tsc)
         }
     }
     return n;
+}
+
+/* Up to TX_ROUNDS bursts per loop round: a backlog (after the process was
+ * descheduled, say) must drain faster than one burst per round, or it never
+ * shrinks while receive keeps bringing a burst per round. */
+#define TX_ROUNDS 4
+static unsigned tx_port(struct sw *s, uint16_t port, uint64_t tsc)
+{
+    struct egress *e = &s->eg[port];
+    unsigned total = 0, n;
+    bool full = false;
+
+    if (e->rate_bps) {
+        e->tokens += (double)(tsc - e->last_tsc) * (double)e->rate_bps / 8.0 / (double)s->hz;
+        if (e->tokens > (double)s->burst_bytes) e->tokens = (double)s->burst_bytes;
+    }
+    e->last_tsc = tsc;
+    for (int r = 0; r < TX_ROUNDS && !full; r++) {
+        n = tx_burst(s, e, port, tsc, &full);
+        total += n;
+        if (n < DP_BURST) break;
+    }
+    return total;
 }
 
 static double cyc_ns(const struct sw *s, uint64_t cyc, uint64_t n)
