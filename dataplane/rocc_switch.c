@@ -50,6 +50,7 @@
 #define FT_CAP      1024          /* CP flow table / flow-info slots (power of two) */
 #define NEIGH_CAP   256           /* ARP neighbour table slots (power of two) */
 #define NEIGH_QLEN  16            /* frames held per unresolved neighbour */
+#define STALL_MAX_US 5000          /* link time a descheduled switch may catch up */
 #define CP_TIME_EVERY 64           /* one tracked packet in 64 is timed */
 #define NB_MBUF     (MAX_PORTS * (QSLOTS + CSLOTS) / 2 + NEIGH_CAP * 2 + 4095)
 
@@ -144,6 +145,7 @@ struct sw {
     struct rte_mempool *pool;
     uint64_t hz, t0, qcap, burst_bytes, report_ms;
     uint64_t now_ps;              /* librocc time of this loop round (set when a CP exists) */
+    bool rx_backlog;              /* some port returned a full receive burst this round */
     uint64_t tsc_pair_cyc;        /* cost of two back-to-back rte_rdtsc(), taken off each timing */
     uint64_t outlier_cyc;         /* timings above this are preemptions, not CP work */
     bool any_cp;
@@ -744,6 +746,8 @@ static void rx_port(struct sw *s, uint16_t port, uint64_t tsc)
     struct rte_mbuf *rx[DP_BURST];
     uint16_t n = rte_eth_rx_burst(port, 0, rx, DP_BURST);
 
+    s->rx_backlog |= n == DP_BURST;
+
     for (uint16_t i = 0; i < n; i++) {
         struct rte_mbuf *m = rx[i];
         struct pkt_info pi;
@@ -889,6 +893,18 @@ static unsigned tx_burst(struct sw *s, struct egress *e, uint16_t port, uint64_t
     return n;
 }
 
+/* A port with nothing queued and nothing waiting to be received has been
+ * idle: its credit goes back to at most --burst. */
+static void end_round(struct sw *s)
+{
+    if (s->rx_backlog) return;
+    for (uint16_t p = 0; p < s->nports; p++) {
+        struct egress *e = &s->eg[p];
+        if (e->rate_bps && e->qh == e->qt && e->ch == e->ct && e->tokens > (double)s->burst_bytes)
+            e->tokens = (double)s->burst_bytes;
+    }
+}
+
 /* Up to TX_ROUNDS bursts per loop round: a backlog (after the process was
  * descheduled, say) must drain faster than one burst per round, or it never
  * shrinks while receive keeps bringing a burst per round. */
@@ -900,8 +916,12 @@ static unsigned tx_port(struct sw *s, uint16_t port, uint64_t tsc)
     bool full = false;
 
     if (e->rate_bps) {
-        e->tokens += (double)(tsc - e->last_tsc) * (double)e->rate_bps / 8.0 / (double)s->hz;
-        if (e->tokens > (double)s->burst_bytes) e->tokens = (double)s->burst_bytes;
+        /* The emulated link keeps sending while this process is
+         * descheduled: time since the last round counts in full (up to
+         * STALL_MAX_US), and the credit is cut back to --burst only once the
+         * port is idle (see end_round), as a real port's would be. */
+        uint64_t dt = tsc - e->last_tsc, dmax = dp_us_to_cycles(STALL_MAX_US, s->hz);
+        e->tokens += (double)(dt < dmax ? dt : dmax) * (double)e->rate_bps / 8.0 / (double)s->hz;
     }
     e->last_tsc = tsc;
     for (int r = 0; r < TX_ROUNDS && !full; r++) {
@@ -998,6 +1018,7 @@ static void run(struct sw *s)
         bool queued = false;
 
         if (s->any_cp) s->now_ps = dp_cycles_to_ps(tsc - s->t0, s->hz);
+        s->rx_backlog = false;
 
         for (uint16_t p = 0; p < s->nports; p++) {
             uint64_t before = s->eg[p].rx_pkts;
@@ -1020,6 +1041,7 @@ static void run(struct sw *s)
             work += tx_port(s, p, tsc);
             queued |= s->eg[p].qh != s->eg[p].qt || s->eg[p].ch != s->eg[p].ct;
         }
+        end_round(s);
         if (rep_every && tsc - last_rep >= rep_every) {
             for (uint16_t p = 0; p < s->nports; p++)
                 printf("stat t=%.3f port=%u rx_pkts=%" PRIu64 " tx_pkts=%" PRIu64 " drops_qfull=%" PRIu64

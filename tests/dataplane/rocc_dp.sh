@@ -302,9 +302,11 @@ check_cnp_decoder() {  # check_cnp_decoder NAME H1_IP
 # --- check 5: ECN marking (equal scenario: --ecn on the CP port, h1 and h2
 # send ECT(0), h3 Not-ECT) -------------------------------------------------------------
 # Every frame the switch marked CE reaches the sink marked (marking happens
-# on enqueue, after the drop-tail check), h3's frames are never marked (its
-# would-be marks are counted as ecn_notect), and with the queue held near
-# Qref by the CP, between KMIN and KMAX, only part of the frames is marked.
+# on enqueue, after the drop-tail check) except those still queued when all
+# processes are stopped at once (at most qcap / frame = 141), h3's frames
+# are never marked (its would-be marks are counted as ecn_notect), and with
+# the queue held near Qref by the CP, between KMIN and KMAX, only part of
+# the frames is marked.
 check_ecn() {  # check_ecn NAME
     local L="$LOG/$1" marked notect ce12 ce3 rx12
     [ -n "${ECN:-}" ] || return 0
@@ -314,9 +316,10 @@ check_ecn() {  # check_ecn NAME
     rx12=$(grep -E '^final rx src=10\.99\.[12]\.2 ' "$L/r.log" | tr ' ' '\n' | sed -n 's/^pkts=//p' | awk '{ s += $1 } END { print s + 0 }')
     ce3=$(grep -E '^final rx src=10\.99\.3\.2 ' "$L/r.log" | tr ' ' '\n' | sed -n 's/^ce=//p')
     echo "[$1] ECN --ecn 3=$ECN: switch marked $marked, sink saw $ce12 CE of $rx12 ECT frames from h1+h2, $ce3 from h3 (switch: $notect Not-ECT frames left unmarked)"
-    if [ "${marked:-0}" -gt 0 ] && [ "$marked" = "$ce12" ] && [ "$marked" -lt "$rx12" ] && [ "${ce3:-x}" = 0 ] \
+    if [ "${marked:-0}" -gt 0 ] && [ "$ce12" -le "$marked" ] && [ "$ce12" -ge $((marked - 141)) ] \
+       && [ "$marked" -lt "$rx12" ] && [ "${ce3:-x}" = 0 ] \
        && [ "${notect:-0}" -gt 0 ]; then
-        pass "rocc_dp.$1: ECN: $marked frames marked CE = $ce12 CE frames at the sink (of $rx12 ECT), Not-ECT h3 unmarked ($notect would-be marks)"
+        pass "rocc_dp.$1: ECN: $marked frames marked CE, $ce12 CE frames at the sink (of $rx12 ECT; $((marked - ce12)) still queued at stop), Not-ECT h3 unmarked ($notect would-be marks)"
     else
         fail "rocc_dp.$1: ECN: marked=${marked:-?} sink_ce=${ce12:-?} of ${rx12:-?} ECT, h3 ce=${ce3:-?}, notect=${notect:-?}"
     fi
