@@ -185,11 +185,14 @@ static int parse_args(struct host *h, int argc, char **argv)
     int c, idx = -1;
     char *end;
     const char *optname = "";
+    char orig[256] = "";
 
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
         optname = idx >= 0 ? opts[idx].name : "";
+        /* The value as given: the parsers below split it in place. */
+        snprintf(orig, sizeof orig, "%s", optarg ? optarg : "");
         idx = -1;
         if (c == '?' || c == ':') {
             fprintf(stderr, "unknown option or missing value: %s\n", argv[optind - 1]);
@@ -244,7 +247,7 @@ static int parse_args(struct host *h, int argc, char **argv)
     }
     return 0;
 bad:
-    fprintf(stderr, "bad value for --%s: '%s'\n", optname, optarg ? optarg : "");
+    fprintf(stderr, "bad value for --%s: '%s'\n", optname, orig);
 bad_nomsg:
     usage(argv[0]);
     return -1;

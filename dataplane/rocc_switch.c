@@ -309,11 +309,14 @@ static int parse_args(struct sw *s, int argc, char **argv)
     char *end = NULL;
     uint64_t v, retry_ms = 100, hold_ms = 1000, ttl_s = 60, tries = 3;
     const char *optname = "";
+    char orig[256] = "";
 
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
         optname = idx >= 0 ? opts[idx].name : "";
+        /* The value as given: the parsers below split it in place. */
+        snprintf(orig, sizeof orig, "%s", optarg ? optarg : "");
         if (c == '?' || c == ':') {
             fprintf(stderr, "unknown option or missing value: %s\n", argv[optind - 1]);
             goto bad_nomsg;
@@ -377,7 +380,7 @@ static int parse_args(struct sw *s, int argc, char **argv)
     }
     return 0;
 bad:
-    fprintf(stderr, "bad value for --%s: '%s'\n", optname, optarg ? optarg : "");
+    fprintf(stderr, "bad value for --%s: '%s'\n", optname, orig);
 bad_nomsg:
     usage(argv[0]);
     return -1;
