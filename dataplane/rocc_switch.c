@@ -65,7 +65,18 @@ static void on_signal(int sig)
 /* What a frame is, for the FIFO it joins and the counter it lands in. */
 enum kind { K_DATA, K_TRANSIT_CNP, K_OWN_CNP, K_ARP };
 
-struct qent { struct rte_mbuf *m; uint64_t key; uint32_t len; bool tracked; };
+/* A queued data frame.  For a RoCEv2 frame at a CP port: its flow (key =
+ * source IP << 24 | destination QP, and what a CNP quotes) and whether the
+ * flow table has been told (Q_REPORTED) or not yet (Q_PENDING, QUEUE
+ * tables only: see report_pending). */
+enum { Q_UNTRACKED, Q_PENDING, Q_REPORTED };
+struct qent {
+    struct rte_mbuf *m;
+    uint64_t key;
+    uint32_t len, dst_ip, psn;
+    uint16_t sport;
+    uint8_t state;
+};
 struct cent { struct rte_mbuf *m; uint8_t kind; };
 
 /* What a CNP needs to quote a flow: kept per flow-table ref. */
@@ -90,6 +101,8 @@ struct cpstate {
      * two TSC reads per packet to what is measured), and per period (PI
      * update + selecting and building CNPs), timed every period. */
     uint64_t n_pkt, n_enq_timed, cyc_enq, n_deq, n_deq_timed, cyc_deq, cyc_tick, n_tick_timed, n_outliers;
+    uint32_t rep_pos;             /* QUEUE: data FIFO position reported up to (free-running) */
+    uint64_t n_reported;          /* QUEUE: frames reported to the table (still queued at a period) */
 };
 
 struct egress {
@@ -439,8 +452,9 @@ static int cp_setup(struct sw *s, uint16_t port)
     return 0;
 }
 
-/* Ref for a flow key; inserts the flow's quoting info on first sight. */
-static int fi_ref(struct cpstate *cp, uint64_t key, const struct pkt_info *pi, uint32_t *ref)
+/* Ref for a flow key (source IP << 24 | QPN); inserts the flow's quoting
+ * info on first sight and keeps its latest PSN. */
+static int fi_ref(struct cpstate *cp, uint64_t key, uint32_t dst_ip, uint16_t sport, uint32_t psn, uint32_t *ref)
 {
     uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 40) & (FT_CAP - 1);
 
@@ -449,11 +463,11 @@ static int fi_ref(struct cpstate *cp, uint64_t key, const struct pkt_info *pi, u
         if (f->used && f->key != key) continue;
         if (!f->used) {
             if (cp->fi_used >= FT_CAP * 3 / 4) { cp->fi_full++; return -1; }
-            *f = (struct flowinfo){.key = key, .src_ip = pi->src_ip, .dst_ip = pi->dst_ip,
-                                   .qpn = pi->dest_qpn, .sport = pi->sport, .used = true};
+            *f = (struct flowinfo){.key = key, .src_ip = (uint32_t)(key >> 24), .dst_ip = dst_ip,
+                                   .qpn = (uint32_t)(key & 0xffffff), .sport = sport, .used = true};
             cp->fi_used++;
         }
-        f->psn = pi->psn;
+        f->psn = psn;
         *ref = h;
         return 0;
     }
@@ -516,18 +530,23 @@ static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const 
     e = &out->q[out->qt & (QSLOTS - 1)];
     e->m = m;
     e->len = len;
-    e->tracked = false;
+    e->state = Q_UNTRACKED;
     if (out->cp && pi->is_roce) {
         /* Key = (src IP, dest QPN): the flow the RP will match. */
         struct cpstate *cp = out->cp;
-        uint64_t key = ((uint64_t)pi->src_ip << 24) | pi->dest_qpn, t1 = 0;
+        uint64_t t1 = 0;
         bool timed = cp->n_pkt++ % CP_TIME_EVERY == 0;
         uint32_t ref;
         if (timed) t1 = rte_rdtsc();
-        if (fi_ref(cp, key, pi, &ref) == 0) {
-            rocc_ft_on_enqueue(&cp->ft, key, ref, s->now_ps);
-            e->key = key;
-            e->tracked = true;
+        e->key = ((uint64_t)pi->src_ip << 24) | pi->dest_qpn;
+        e->dst_ip = pi->dst_ip;
+        e->psn = pi->psn;
+        e->sport = pi->sport;
+        if (s->ft_kind == ROCC_FT_QUEUE) {
+            e->state = Q_PENDING;
+        } else if (fi_ref(cp, e->key, e->dst_ip, e->sport, e->psn, &ref) == 0) {
+            rocc_ft_on_enqueue(&cp->ft, e->key, ref, s->now_ps);
+            e->state = Q_REPORTED;
         }
         if (timed) timed_add(s, cp, t1, &cp->cyc_enq, &cp->n_enq_timed);
     }
@@ -823,10 +842,38 @@ static void send_cnps(struct sw *s, struct cpstate *cp, uint32_t f_units, uint64
     }
 }
 
+/* QUEUE tables: the flow table only has to be right when select() reads
+ * it, once a period, so frames are reported to it here, just before, and
+ * only those still queued.  A frame that came and went between two periods
+ * costs the table nothing (an uncongested port: nearly every frame), and
+ * what select() sees is exactly what per-packet updates would have given:
+ * one count per queued frame of each flow. */
+static void report_pending(struct sw *s, struct cpstate *cp)
+{
+    struct egress *e = &s->eg[cp->port];
+    uint32_t pos = (int32_t)(cp->rep_pos - e->qh) > 0 ? cp->rep_pos : e->qh;
+
+    for (; pos != e->qt; pos++) {
+        struct qent *q = &e->q[pos & (QSLOTS - 1)];
+        uint32_t ref;
+        if (q->state != Q_PENDING) continue;
+        if (fi_ref(cp, q->key, q->dst_ip, q->sport, q->psn, &ref) == 0) {
+            rocc_ft_on_enqueue(&cp->ft, q->key, ref, s->now_ps);
+            q->state = Q_REPORTED;
+            cp->n_reported++;
+        } else {
+            q->state = Q_UNTRACKED;
+        }
+    }
+    cp->rep_pos = e->qt;
+}
+
 static void cp_tick(struct sw *s, struct cpstate *cp, uint64_t tsc)
 {
     uint64_t t1 = rte_rdtsc();
     uint64_t q = s->eg[cp->port].qbytes;   /* data queue only: control frames are excluded */
+
+    if (s->ft_kind == ROCC_FT_QUEUE) report_pending(s, cp);
     uint32_t f = rocc_cp_update(&cp->cp, &cp->p, q);
 
     cp->samples++;
@@ -865,7 +912,7 @@ static unsigned tx_burst(struct sw *s, struct egress *e, uint16_t port, uint64_t
         if (e->rate_bps) e->tokens -= q->len + PKT_WIRE_OVERHEAD;
         e->qh++;
         e->qbytes -= q->len;
-        if (q->tracked) {
+        if (q->state == Q_REPORTED) {
             struct cpstate *cp = e->cp;
             if (cp->n_deq++ % CP_TIME_EVERY == 0) {
                 uint64_t t1 = rte_rdtsc();
@@ -960,14 +1007,18 @@ static void print_stats(const struct sw *s)
                " F_last_mbps=%" PRIu64 " q_mean_bytes=%.0f md_fmin=%" PRIu64 " md_half=%" PRIu64
                " pi=%" PRIu64 " cnp_noroute=%" PRIu64 " cnp_alloc_fail=%" PRIu64 " flowinfo_full=%" PRIu64
                " ft_full=%" PRIu64 " ft_evicted=%" PRIu64 " tracked_pkts=%" PRIu64 " ns_per_pkt=%.1f"
-               " ns_per_period=%.1f timer_ns=%.1f timing_outliers=%" PRIu64 "\n",
+               " ns_per_period=%.1f timer_ns=%.1f timing_outliers=%" PRIu64 " reported_pkts=%" PRIu64 "\n",
                cp->port, cp->samples, cp->cnps, cp->cp.f, cp->f_min_seen, cp->f_max_seen,
                rocc_cp_rate_bps(&cp->p, (uint32_t)cp->cp.f) / 1000000,
                cp->samples ? (double)cp->qsum_bytes / (double)cp->samples : 0.0, cp->cp.n_md_fmin,
                cp->cp.n_md_half, cp->cp.n_pi, cp->cnp_noroute, cp->cnp_alloc_fail, cp->fi_full,
                cp->ft.n_full, cp->ft.n_evicted, cp->n_pkt,
-               cyc_ns(s, cp->cyc_enq, cp->n_enq_timed) + cyc_ns(s, cp->cyc_deq, cp->n_deq_timed),
-               cyc_ns(s, cp->cyc_tick, cp->n_tick_timed), cyc_ns(s, s->tsc_pair_cyc, 1), cp->n_outliers);
+               /* per tracked frame: every enqueue, plus the dequeues that
+                * had been reported (all but QUEUE's unreported ones) */
+               cyc_ns(s, cp->cyc_enq, cp->n_enq_timed) +
+                   (cp->n_pkt ? cyc_ns(s, cp->cyc_deq, cp->n_deq_timed) * (double)cp->n_deq / (double)cp->n_pkt : 0.0),
+               cyc_ns(s, cp->cyc_tick, cp->n_tick_timed), cyc_ns(s, s->tsc_pair_cyc, 1), cp->n_outliers,
+               s->ft_kind == ROCC_FT_QUEUE ? cp->n_reported : cp->n_pkt);
     }
     {
         /* Busy time per frame sent: the switch's CPU cost per forwarded
