@@ -15,7 +15,7 @@
  *       [--alpha X --beta X] [--cnp-at-fmax] [--qcap BYTES] [--burst BYTES]
  *       [--switch-id N] [--report-ms MS]
  *       [--arp-retry-ms MS] [--arp-tries N] [--arp-hold-ms MS] [--arp-ttl-s S]
- *       [--pcap FILE] [--pcap-dir rx|tx|both] [--pcap-snaplen N]
+ *       [--pcap FILE] [--pcap-dir rx|tx|both] [--pcap-snaplen N] [--busy-poll]
  *
  * Why a software queue: af_packet over veth has no link rate of its own, so
  * the bottleneck queue the CP must watch is created here, by draining each
@@ -174,6 +174,7 @@ struct sw {
     uint64_t o_qref, o_qmid, o_qmax, o_period_us, o_qunit, o_funit, o_fmin;
     double o_alpha, o_beta;
     bool cnp_at_fmax;
+    bool busy_poll;               /* --busy-poll: never sleep in an empty round */
     bool cp_on[MAX_PORTS];
     uint32_t switch_id;
     bool have_cp_ip;
@@ -190,7 +191,7 @@ static void usage(const char *prg)
         "  [--q-unit B] [--f-unit-mbps N] [--fmin UNITS] [--alpha X] [--beta X] [--cnp-at-fmax]\n"
         "  [--qcap BYTES (300000)] [--burst BYTES (4000)] [--switch-id N (1)] [--report-ms MS (0)]\n"
         "  [--arp-retry-ms MS (100)] [--arp-tries N (3)] [--arp-hold-ms MS (1000)] [--arp-ttl-s S (60)]\n"
-        "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (65535)]\n",
+        "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (65535)] [--busy-poll]\n",
         prg);
 }
 
@@ -317,6 +318,7 @@ static int parse_args(struct sw *s, int argc, char **argv)
         {"arp-tries", required_argument, NULL, 19}, {"arp-hold-ms", required_argument, NULL, 20},
         {"arp-ttl-s", required_argument, NULL, 21}, {"pcap", required_argument, NULL, 22},
         {"pcap-dir", required_argument, NULL, 23}, {"pcap-snaplen", required_argument, NULL, 24},
+        {"busy-poll", no_argument, NULL, 25},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end = NULL;
@@ -373,6 +375,7 @@ static int parse_args(struct sw *s, int argc, char **argv)
         case 22: s->pcap_path = optarg; break;
         case 23: if (dp_cap_parse_dir(&s->cap, optarg)) goto bad; break;
         case 24: if (parse_u64(optarg, &v, 14, 262144)) goto bad; s->pcap_snaplen = (uint32_t)v; break;
+        case 25: s->busy_poll = true; break;
         case 'h': usage(argv[0]); return -1;
         default: goto bad;
         }
@@ -1115,7 +1118,7 @@ static void run(struct sw *s)
         /* Sleep only when nothing is queued: a shaped queue waiting for
          * tokens must be served on time, or the port runs below its rate. */
         if (work) s->busy_cyc += rte_get_tsc_cycles() - tsc;
-        else if (!queued) dp_idle(UINT64_MAX, s->hz);
+        else if (!queued && !s->busy_poll) dp_idle(UINT64_MAX, s->hz);
         else rte_pause();
     }
     s->end_tsc = rte_get_tsc_cycles();
