@@ -80,7 +80,12 @@ struct qent {
 struct cent { struct rte_mbuf *m; uint8_t kind; };
 
 /* What a CNP needs to quote a flow: kept per flow-table ref. */
-struct flowinfo { uint64_t key; uint32_t src_ip, dst_ip, qpn, psn; uint16_t sport; bool used; };
+struct flowinfo {
+    uint64_t key, seen_ps;        /* seen_ps: BOUNDED, last arrival not yet reported */
+    uint32_t src_ip, dst_ip, qpn, psn;
+    uint16_t sport;
+    bool used, dirty;             /* dirty: BOUNDED, seen since the last report */
+};
 
 struct cpstate {
     uint16_t port;
@@ -102,7 +107,8 @@ struct cpstate {
      * update + selecting and building CNPs), timed every period. */
     uint64_t n_pkt, n_enq_timed, cyc_enq, n_deq, n_deq_timed, cyc_deq, cyc_tick, n_tick_timed, n_outliers;
     uint32_t rep_pos;             /* QUEUE: data FIFO position reported up to (free-running) */
-    uint64_t n_reported;          /* QUEUE: frames reported to the table (still queued at a period) */
+    uint32_t dirty[FT_CAP], ndirty;   /* BOUNDED: flows seen since the last report */
+    uint64_t n_reported;          /* QUEUE: frames reported (still queued at a period); BOUNDED: flow reports */
 };
 
 struct egress {
@@ -547,6 +553,13 @@ static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const 
         e->sport = pi->sport;
         if (s->ft_kind == ROCC_FT_QUEUE) {
             e->state = Q_PENDING;
+        } else if (s->ft_kind == ROCC_FT_BOUNDED) {
+            /* Reported once a period (report_bounded); dequeue is a no-op. */
+            if (fi_ref(cp, e->key, e->dst_ip, e->sport, e->psn, &ref) == 0) {
+                struct flowinfo *f = &cp->fi[ref];
+                f->seen_ps = s->now_ps;
+                if (!f->dirty) { f->dirty = true; cp->dirty[cp->ndirty++] = ref; }
+            }
         } else if (fi_ref(cp, e->key, e->dst_ip, e->sport, e->psn, &ref) == 0) {
             rocc_ft_on_enqueue(&cp->ft, e->key, ref, s->now_ps);
             e->state = Q_REPORTED;
@@ -871,12 +884,29 @@ static void report_pending(struct sw *s, struct cpstate *cp)
     cp->rep_pos = e->qt;
 }
 
+/* BOUNDED tables: select picks the flows seen within max_age, by the time
+ * of their latest frame; that is all the table keeps of them.  So each flow
+ * seen since the last period is reported once, with the time of its latest
+ * frame, just before select: the same entries, times and picks as one
+ * report per frame, for one table update per flow and period. */
+static void report_bounded(struct cpstate *cp)
+{
+    for (uint32_t i = 0; i < cp->ndirty; i++) {
+        struct flowinfo *f = &cp->fi[cp->dirty[i]];
+        rocc_ft_on_enqueue(&cp->ft, f->key, cp->dirty[i], f->seen_ps);
+        f->dirty = false;
+        cp->n_reported++;
+    }
+    cp->ndirty = 0;
+}
+
 static void cp_tick(struct sw *s, struct cpstate *cp, uint64_t tsc)
 {
     uint64_t t1 = rte_rdtsc();
     uint64_t q = s->eg[cp->port].qbytes;   /* data queue only: control frames are excluded */
 
     if (s->ft_kind == ROCC_FT_QUEUE) report_pending(s, cp);
+    else if (s->ft_kind == ROCC_FT_BOUNDED) report_bounded(cp);
     uint32_t f = rocc_cp_update(&cp->cp, &cp->p, q);
 
     cp->samples++;
@@ -1021,7 +1051,7 @@ static void print_stats(const struct sw *s)
                cyc_ns(s, cp->cyc_enq, cp->n_enq_timed) +
                    (cp->n_pkt ? cyc_ns(s, cp->cyc_deq, cp->n_deq_timed) * (double)cp->n_deq / (double)cp->n_pkt : 0.0),
                cyc_ns(s, cp->cyc_tick, cp->n_tick_timed), cyc_ns(s, s->tsc_pair_cyc, 1), cp->n_outliers,
-               s->ft_kind == ROCC_FT_QUEUE ? cp->n_reported : cp->n_pkt);
+               s->ft_kind == ROCC_FT_ETRAP ? cp->n_pkt : cp->n_reported);
     }
     {
         /* Busy time per frame sent: the switch's CPU cost per forwarded
