@@ -155,6 +155,19 @@ run_scenario() {
     else
         fail "rocc_dp.$name: bottleneck under-utilised ($total of 300 Mb/s)"
     fi
+    # The NIC reaction delay as applied by h1: never below --cnp-delay-us
+    # (above it by however late the host's loop came round).
+    local dl dmin dmean dmax dn
+    dl=$(grep '^final cnp_delay' "$L/h1.log")
+    dmin=$(echo "$dl" | tr ' ' '\n' | sed -n 's/^min_us=//p'); dmean=$(echo "$dl" | tr ' ' '\n' | sed -n 's/^mean_us=//p')
+    dmax=$(echo "$dl" | tr ' ' '\n' | sed -n 's/^max_us=//p'); dn=$(echo "$dl" | tr ' ' '\n' | sed -n 's/^applied=//p')
+    if [ "$CNP_DELAY_US" -gt 0 ]; then
+        if [ "${dn:-0}" -gt 0 ] && awk -v m="$dmin" -v d="$CNP_DELAY_US" 'BEGIN { exit !(m >= d) }'; then
+            pass "rocc_dp.$name: h1 applied $dn CNPs ${dmin}..${dmax} us (mean $dmean) after arrival, never before the ${CNP_DELAY_US} us NIC delay"
+        else
+            fail "rocc_dp.$name: h1 CNP delay: applied=${dn:-?} min=${dmin:-?} us (want >= $CNP_DELAY_US)"
+        fi
+    fi
     local cnps
     cnps=$(sed -n 's/^final cp .*cnps_sent=\([0-9]*\).*/\1/p' "$L/sw.log")
     if [ "${cnps:-0}" -gt 0 ]; then pass "rocc_dp.$name: CP sent $cnps CNPs"; else fail "rocc_dp.$name: CP sent no CNPs"; fi
