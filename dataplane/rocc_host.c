@@ -2,7 +2,7 @@
  * rocc_host.c -- a RoCEv2 sender/sink on one DPDK port (issue 5).
  *
  *   rocc-host <EAL args> -- --local-ip A.B.C.D (--gw-mac MAC | --gw-ip A.B.C.D)
- *       [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N]...
+ *       [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS]]...
  *       [--cp-allow PREFIX/LEN] [--line-gbps G] [--payload BYTES]
  *       [--f-unit-mbps N] [--recovery-us US] [--cnp-delay-us US] [--ecn-capable]
  *       [--report-ms MS] [--port N] [--arp-retry-ms MS]
@@ -62,6 +62,7 @@ struct flow {
     uint32_t dst_ip, qpn;
     uint64_t app_bps;            /* 0: no application limit ("line") */
     uint64_t size_bytes;         /* payload bytes to send; 0: infinite */
+    uint64_t start_ms, start_tsc;  /* first frame no earlier than start_ms after start */
     uint16_t sport;
     uint32_t psn;
     uint64_t next_tsc, last_tsc; /* pacer: next departure, last departure */
@@ -121,7 +122,7 @@ static void usage(const char *prg)
 {
     fprintf(stderr,
         "usage: %s <EAL args> -- --local-ip A.B.C.D (--gw-mac MAC | --gw-ip A.B.C.D)\n"
-        "  [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N]... [--cp-allow PREFIX/LEN]\n"
+        "  [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS]]... [--cp-allow PREFIX/LEN]\n"
         "  [--line-gbps G (1)] [--payload BYTES (1000)] [--f-unit-mbps N (10)]\n"
         "  [--recovery-us US (55)] [--cnp-delay-us US (15)] [--ecn-capable]\n"
         "  [--report-ms MS (500)] [--port N (0)] [--arp-retry-ms MS (100)]\n"
@@ -157,6 +158,9 @@ static int parse_flow(struct host *h, char *spec)
                 f->size_bytes = strtoull(eq, &end, 10);
                 if (*end || f->size_bytes == 0) return -1;
             }
+        } else if (!strcmp(tok, "start")) {
+            f->start_ms = strtoull(eq, &end, 10);
+            if (*eq < '0' || *eq > '9' || *end || f->start_ms > 86400000) return -1;
         } else if (!strcmp(tok, "qpn")) {
             unsigned long q = strtoul(eq, &end, 10);
             if (*end || q > 0xffffff) return -1;
@@ -397,8 +401,9 @@ static void handle_arp(struct host *h, const uint8_t *f, uint32_t len, uint64_t 
                    pkt_ip_str(a.spa, b, sizeof b), a.sha[0], a.sha[1], a.sha[2], a.sha[3], a.sha[4], a.sha[5],
                    h->arp_req_tx);
             fflush(stdout);
-            /* Flows start now, not at a schedule that began before. */
-            for (unsigned i = 0; i < h->nflows; i++) h->flows[i].next_tsc = tsc;
+            /* Flows start now (or at their start=), not at a schedule that began before. */
+            for (unsigned i = 0; i < h->nflows; i++)
+                h->flows[i].next_tsc = h->flows[i].start_tsc > tsc ? h->flows[i].start_tsc : tsc;
         }
         memcpy(h->gw_mac, a.sha, 6);
         h->have_gw = true;
@@ -709,7 +714,10 @@ int main(int argc, char **argv)
         dp_clock_init(&h->cap.clk, h->hz);
     }
     h->t0 = rte_get_tsc_cycles();
-    for (unsigned i = 0; i < h->nflows; i++) h->flows[i].next_tsc = h->t0;
+    for (unsigned i = 0; i < h->nflows; i++) {
+        h->flows[i].start_tsc = h->t0 + dp_us_to_cycles(h->flows[i].start_ms * 1000, h->hz);
+        h->flows[i].next_tsc = h->flows[i].start_tsc;
+    }
     printf("ready host flows=%u line_mbps=%" PRIu64 " f_unit_mbps=%u recovery_us=%" PRIu64
            " cnp_delay_us=%" PRIu64 " gw=%s\n",
            h->nflows, h->line_bps / 1000000, h->rpp.f_unit_mbps, h->rpp.recovery_ps / 1000000, h->cnp_delay_us,

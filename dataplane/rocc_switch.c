@@ -9,6 +9,7 @@
  *       [--egress-rate PORT=Gbps ...]     token-bucket shaping of a port
  *       [--cp PORT ... --cp-ip A.B.C.D]   RoCC CP on each such port's queue
  *       [--flow-table queue|bounded|trap] CP flow table (librocc, §3.4)
+ *       [--ft-cap N]                      its slots (power of two, 16..1024)
  *       [--ecn PORT=KMIN,KMAX,PMAX ...]   RED-style CE marking (DCQCN hosts)
  *       [--qref B --qmid B --qmax B]      CP thresholds in bytes
  *       [--period US] [--q-unit B] [--f-unit-mbps N] [--fmin UNITS]
@@ -47,7 +48,8 @@
 #define MAX_ROUTES  64
 #define QSLOTS      4096          /* data FIFO slots per port (power of two) */
 #define CSLOTS      1024          /* control FIFO slots per port (power of two) */
-#define FT_CAP      1024          /* CP flow table / flow-info slots (power of two) */
+#define FT_CAP      1024          /* largest CP flow table / flow-info size (power of two) */
+#define FI_GC_PERIODS 64          /* flow-info slots of flows gone from the table are freed this often */
 #define NEIGH_CAP   256           /* ARP neighbour table slots (power of two) */
 #define NEIGH_QLEN  16            /* frames held per unresolved neighbour */
 #define STALL_MAX_US 5000          /* link time a descheduled switch may catch up */
@@ -85,6 +87,7 @@ struct flowinfo {
     uint32_t src_ip, dst_ip, qpn, psn;
     uint16_t sport;
     bool used, dirty;             /* dirty: BOUNDED, seen since the last report */
+    bool tomb;                    /* freed slot: lookups probe past it, inserts reuse it */
 };
 
 struct cpstate {
@@ -94,8 +97,10 @@ struct cpstate {
     struct rocc_cp cp;
     struct rocc_flowtable ft;
     void *ft_mem;
-    struct flowinfo fi[FT_CAP];   /* open addressing by key, never erased */
+    struct flowinfo fi[FT_CAP];   /* open addressing by key; slot index = the flow table's ref */
+    uint32_t cap;                 /* --ft-cap: flow table and flow-info slots in use */
     uint32_t fi_used;
+    uint64_t fi_freed;
     uint32_t sel[FT_CAP];
     uint64_t period_cyc, next_tsc;
     uint64_t samples, cnps, cnp_noroute, cnp_alloc_fail, fi_full;
@@ -161,6 +166,7 @@ struct sw {
     uint32_t arp_tries;
     uint32_t cp_ip;
     enum rocc_ft_kind ft_kind;
+    uint32_t ft_cap;
     struct rte_mempool *pool;
     uint64_t hz, t0, qcap, burst_bytes, report_ms;
     uint64_t now_ps;              /* librocc time of this loop round (set when a CP exists) */
@@ -191,7 +197,7 @@ static void usage(const char *prg)
     fprintf(stderr,
         "usage: %s <EAL args> -- --route PREFIX/LEN=PORT[,MAC|,via=A.B.C.D] ...\n"
         "  [--port-ip PORT=A.B.C.D ...] [--egress-rate PORT=Gbps ...]\n"
-        "  [--cp PORT ... --cp-ip A.B.C.D] [--flow-table queue|bounded|trap (queue)]\n"
+        "  [--cp PORT ... --cp-ip A.B.C.D] [--flow-table queue|bounded|trap (queue)] [--ft-cap N (1024)]\n"
         "  [--ecn PORT=KMIN_BYTES,KMAX_BYTES,PMAX ...]\n"
         "  [--qref B] [--qmid B] [--qmax B] [--period US]\n"
         "  [--q-unit B] [--f-unit-mbps N] [--fmin UNITS] [--alpha X] [--beta X] [--cnp-at-fmax]\n"
@@ -324,7 +330,7 @@ static int parse_args(struct sw *s, int argc, char **argv)
         {"arp-tries", required_argument, NULL, 19}, {"arp-hold-ms", required_argument, NULL, 20},
         {"arp-ttl-s", required_argument, NULL, 21}, {"pcap", required_argument, NULL, 22},
         {"pcap-dir", required_argument, NULL, 23}, {"pcap-snaplen", required_argument, NULL, 24},
-        {"busy-poll", no_argument, NULL, 25},
+        {"busy-poll", no_argument, NULL, 25}, {"ft-cap", required_argument, NULL, 26},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end = NULL;
@@ -382,6 +388,10 @@ static int parse_args(struct sw *s, int argc, char **argv)
         case 23: if (dp_cap_parse_dir(&s->cap, optarg)) goto bad; break;
         case 24: if (parse_u64(optarg, &v, 14, 262144)) goto bad; s->pcap_snaplen = (uint32_t)v; break;
         case 25: s->busy_poll = true; break;
+        case 26:
+            if (parse_u64(optarg, &v, 16, FT_CAP) || (v & (v - 1))) goto bad;
+            s->ft_cap = (uint32_t)v;
+            break;
         case 'h': usage(argv[0]); return -1;
         default: goto bad;
         }
@@ -447,41 +457,69 @@ static int cp_setup(struct sw *s, uint16_t port)
         return -1;
     }
     rocc_cp_init(&cp->cp, p);
-    rocc_ft_params_default(&fp, s->ft_kind, FT_CAP, p->period_ps);
-    cp->ft_mem = calloc(1, rocc_ft_storage_bytes(FT_CAP));
+    cp->cap = s->ft_cap;
+    rocc_ft_params_default(&fp, s->ft_kind, cp->cap, p->period_ps);
+    cp->ft_mem = calloc(1, rocc_ft_storage_bytes(cp->cap));
     if (!cp->ft_mem || rocc_ft_init(&cp->ft, &fp, cp->ft_mem)) return -1;
     cp->period_cyc = dp_us_to_cycles(p->period_ps / 1000000ull, s->hz);
     if (!cp->period_cyc) cp->period_cyc = 1;
     cp->f_min_seen = UINT32_MAX;
     printf("cp port=%u id=0x%x link_mbps=%" PRIu64 " q_unit=%u qref=%u qmid=%u qmax=%u (units) "
-           "f_unit_mbps=%u fmin=%u fmax=%u alpha_q16=%u beta_q16=%u period_us=%" PRIu64 " flow_table=%s\n",
+           "f_unit_mbps=%u fmin=%u fmax=%u alpha_q16=%u beta_q16=%u period_us=%" PRIu64 " flow_table=%s/%u\n",
            cp->port, cp->cp_id, link / 1000000, p->q_unit_bytes, p->q_ref, p->q_mid, p->q_max,
            p->f_unit_mbps, p->f_min, p->f_max, p->alpha_q16, p->beta_q16, p->period_ps / 1000000,
-           ftname[s->ft_kind]);
+           ftname[s->ft_kind], cp->cap);
     return 0;
 }
 
 /* Ref for a flow key (source IP << 24 | QPN); inserts the flow's quoting
- * info on first sight and keeps its latest PSN. */
+ * info on first sight and keeps its latest PSN.  At most 3/4 of the slots
+ * are used (fi_full counts refusals); fi_gc frees the slots of flows the
+ * flow table no longer holds. */
 static int fi_ref(struct cpstate *cp, uint64_t key, uint32_t dst_ip, uint16_t sport, uint32_t psn, uint32_t *ref)
 {
-    uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 40) & (FT_CAP - 1);
+    uint32_t mask = cp->cap - 1, h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+    uint32_t slot = UINT32_MAX, n;
+    struct flowinfo *f;
 
-    for (uint32_t n = 0; n < FT_CAP; n++, h = (h + 1) & (FT_CAP - 1)) {
-        struct flowinfo *f = &cp->fi[h];
-        if (f->used && f->key != key) continue;
-        if (!f->used) {
-            if (cp->fi_used >= FT_CAP * 3 / 4) { cp->fi_full++; return -1; }
-            *f = (struct flowinfo){.key = key, .src_ip = (uint32_t)(key >> 24), .dst_ip = dst_ip,
-                                   .qpn = (uint32_t)(key & 0xffffff), .sport = sport, .used = true};
-            cp->fi_used++;
+    for (n = 0; n < cp->cap; n++, h = (h + 1) & mask) {
+        f = &cp->fi[h];
+        if (f->used) {
+            if (f->key != key) continue;
+            f->psn = psn;
+            *ref = h;
+            return 0;
         }
-        f->psn = psn;
-        *ref = h;
-        return 0;
+        if (f->tomb) { if (slot == UINT32_MAX) slot = h; continue; }
+        if (slot == UINT32_MAX) slot = h;     /* never used: the key is not further on */
+        break;
     }
-    cp->fi_full++;
-    return -1;
+    if (slot == UINT32_MAX || cp->fi_used >= cp->cap * 3 / 4) { cp->fi_full++; return -1; }
+    cp->fi[slot] = (struct flowinfo){.key = key, .src_ip = (uint32_t)(key >> 24), .dst_ip = dst_ip,
+                                     .qpn = (uint32_t)(key & 0xffffff), .psn = psn, .sport = sport,
+                                     .used = true};
+    cp->fi_used++;
+    *ref = slot;
+    return 0;
+}
+
+/* Free the flow-info slots of flows the flow table has dropped (QUEUE: no
+ * frame reported and still queued; BOUNDED: aged out; ETRAP: evicted) and
+ * that wait for no report.  A QUEUE frame not yet reported carries its
+ * flow's fields and takes a slot again when reported.  With nothing left,
+ * the tombstones go too. */
+static void fi_gc(struct cpstate *cp)
+{
+    for (uint32_t i = 0; i < cp->cap; i++) {
+        struct flowinfo *f = &cp->fi[i];
+        if (!f->used || f->dirty || rocc_ft_find(&cp->ft, f->key)) continue;
+        f->used = false;
+        f->tomb = true;
+        cp->fi_used--;
+        cp->fi_freed++;
+    }
+    if (cp->fi_used == 0)
+        for (uint32_t i = 0; i < cp->cap; i++) cp->fi[i].tomb = false;
 }
 
 /* Add the cycles since t1 (an rte_rdtsc() value), less the timer's own
@@ -831,10 +869,10 @@ static void rx_port(struct sw *s, uint16_t port, uint64_t tsc)
 
 static void send_cnps(struct sw *s, struct cpstate *cp, uint32_t f_units, uint64_t tsc)
 {
-    size_t n = rocc_ft_select(&cp->ft, s->now_ps, cp->sel, FT_CAP);
+    size_t n = rocc_ft_select(&cp->ft, s->now_ps, cp->sel, cp->cap);
 
     for (size_t i = 0; i < n; i++) {
-        const struct flowinfo *fi = &cp->fi[cp->sel[i] & (FT_CAP - 1)];
+        const struct flowinfo *fi = &cp->fi[cp->sel[i] & (cp->cap - 1)];
         const struct route *rt = route_lookup(s, fi->src_ip);
         struct rocc_cnp c = {.rate_units = f_units, .cp_id = cp->cp_id, .src_ip = fi->src_ip,
                              .dst_ip = fi->dst_ip, .sport = fi->sport, .dport = ROCC_ROCEV2_UDP_PORT,
@@ -917,7 +955,8 @@ static void cp_tick(struct sw *s, struct cpstate *cp, uint64_t tsc)
      * BOUNDED and ETRAP tables still age every period (select does it);
      * QUEUE's select changes nothing, so it is skipped. */
     if (f < cp->p.f_max || s->cnp_at_fmax) send_cnps(s, cp, f, tsc);
-    else if (s->ft_kind != ROCC_FT_QUEUE) (void)rocc_ft_select(&cp->ft, s->now_ps, cp->sel, FT_CAP);
+    else if (s->ft_kind != ROCC_FT_QUEUE) (void)rocc_ft_select(&cp->ft, s->now_ps, cp->sel, cp->cap);
+    if (cp->samples % FI_GC_PERIODS == 0) fi_gc(cp);
     timed_add(s, cp, t1, &cp->cyc_tick, &cp->n_tick_timed);
 }
 
@@ -1039,13 +1078,13 @@ static void print_stats(const struct sw *s)
         printf("final cp port=%u samples=%" PRIu64 " cnps_sent=%" PRIu64 " F_last=%d F_min=%u F_max=%u"
                " F_last_mbps=%" PRIu64 " q_mean_bytes=%.0f md_fmin=%" PRIu64 " md_half=%" PRIu64
                " pi=%" PRIu64 " cnp_noroute=%" PRIu64 " cnp_alloc_fail=%" PRIu64 " flowinfo_full=%" PRIu64
-               " ft_full=%" PRIu64 " ft_evicted=%" PRIu64 " tracked_pkts=%" PRIu64 " ns_per_pkt=%.1f"
+               " flowinfo_freed=%" PRIu64 " ft_full=%" PRIu64 " ft_evicted=%" PRIu64 " tracked_pkts=%" PRIu64 " ns_per_pkt=%.1f"
                " ns_per_period=%.1f timer_ns=%.1f timing_outliers=%" PRIu64 " reported_pkts=%" PRIu64 "\n",
                cp->port, cp->samples, cp->cnps, cp->cp.f, cp->f_min_seen, cp->f_max_seen,
                rocc_cp_rate_bps(&cp->p, (uint32_t)cp->cp.f) / 1000000,
                cp->samples ? (double)cp->qsum_bytes / (double)cp->samples : 0.0, cp->cp.n_md_fmin,
                cp->cp.n_md_half, cp->cp.n_pi, cp->cnp_noroute, cp->cnp_alloc_fail, cp->fi_full,
-               cp->ft.n_full, cp->ft.n_evicted, cp->n_pkt,
+               cp->fi_freed, cp->ft.n_full, cp->ft.n_evicted, cp->n_pkt,
                /* per tracked frame: every enqueue, plus the dequeues that
                 * had been reported (all but QUEUE's unreported ones) */
                cyc_ns(s, cp->cyc_enq, cp->n_enq_timed) +
@@ -1183,6 +1222,7 @@ int main(int argc, char **argv)
     s->burst_bytes = 4000;
     s->switch_id = 1;
     s->ft_kind = ROCC_FT_QUEUE;
+    s->ft_cap = FT_CAP;
     s->rng = 0x9E3779B97F4A7C15ull;
     s->cap.rx = s->cap.tx = true;
     s->pcap_snaplen = DP_PCAP_SNAPLEN_DEFAULT;
