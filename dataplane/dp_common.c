@@ -3,7 +3,10 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <rte_cycles.h>
 
 #include <rte_ethdev.h>
 #include <rte_pause.h>
@@ -65,4 +68,75 @@ void dp_idle(uint64_t cycles_until_work, uint64_t hz)
         usleep(20);
     else
         rte_pause();
+}
+
+void dp_clock_init(struct dp_clock *c, uint64_t hz)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    c->hz = hz;
+    c->tsc0 = rte_get_tsc_cycles();
+    c->ns0 = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t dp_clock_ns(const struct dp_clock *c, uint64_t tsc)
+{
+    return c->ns0 + dp_cycles_to_ps(tsc - c->tsc0, c->hz) / 1000u;
+}
+
+int dp_cap_parse_dir(struct dp_cap *cap, const char *v)
+{
+    if (!strcmp(v, "rx")) { cap->rx = true; cap->tx = false; }
+    else if (!strcmp(v, "tx")) { cap->rx = false; cap->tx = true; }
+    else if (!strcmp(v, "both")) cap->rx = cap->tx = true;
+    else return -1;
+    return 0;
+}
+
+static void cap_mbuf(struct dp_cap *cap, const struct rte_mbuf *m, uint64_t tsc)
+{
+    /* Single-segment frames are written directly; a chained one is
+     * linearised into a stack buffer up to the snap length. */
+    if (m->nb_segs == 1) {
+        dp_pcap_write(&cap->pc, rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_pkt_len(m),
+                      dp_clock_ns(&cap->clk, tsc));
+    } else {
+        uint8_t buf[2048];
+        uint32_t len = rte_pktmbuf_pkt_len(m), take = len < sizeof buf ? len : (uint32_t)sizeof buf;
+        const void *p = rte_pktmbuf_read(m, 0, take, buf);
+        if (!p) { cap->pc.errors++; return; }
+        /* Record the captured prefix with the frame's real length. */
+        if (take < cap->pc.snaplen && take < len) {
+            uint32_t keep = cap->pc.snaplen;
+            cap->pc.snaplen = take;
+            dp_pcap_write(&cap->pc, p, len, dp_clock_ns(&cap->clk, tsc));
+            cap->pc.snaplen = keep;
+        } else {
+            dp_pcap_write(&cap->pc, p, len, dp_clock_ns(&cap->clk, tsc));
+        }
+    }
+}
+
+void dp_cap_rx(struct dp_cap *cap, const struct rte_mbuf *m, uint64_t tsc)
+{
+    if (cap->rx && cap->pc.f) cap_mbuf(cap, m, tsc);
+}
+
+uint16_t dp_tx_burst(uint16_t port, struct rte_mbuf **tx, uint16_t n, struct dp_cap *cap, uint64_t tsc)
+{
+    uint16_t sent;
+
+    if (!cap || !cap->tx || !cap->pc.f) return rte_eth_tx_burst(port, 0, tx, n);
+    for (uint16_t i = 0; i < n; i++) rte_mbuf_refcnt_update(tx[i], 1);
+    sent = rte_eth_tx_burst(port, 0, tx, n);
+    for (uint16_t i = 0; i < n; i++) {
+        if (i < sent) {
+            cap_mbuf(cap, tx[i], tsc);
+            rte_pktmbuf_free(tx[i]);          /* our extra reference */
+        } else {
+            rte_mbuf_refcnt_update(tx[i], -1);
+        }
+    }
+    return sent;
 }

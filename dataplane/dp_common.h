@@ -6,9 +6,13 @@
 #ifndef DP_COMMON_H
 #define DP_COMMON_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_mbuf.h>
 #include <rte_mempool.h>
+
+#include "pcap.h"
 
 /* Bursts of this many frames per rx/tx call (l2fwd's MAX_PKT_BURST). */
 #define DP_BURST 32
@@ -29,5 +33,29 @@ uint64_t dp_us_to_cycles(uint64_t us, uint64_t hz);
 /* Empty poll round: spin briefly when work is due within ~50 µs, otherwise
  * sleep ~20 µs so several processes can share a core (recipe gotcha 3). */
 void dp_idle(uint64_t cycles_until_work, uint64_t hz);
+
+/* Wall clock from the TSC: ns since the Unix epoch, anchored once at start
+ * (pcap timestamps; CLOCK_REALTIME per frame would cost a syscall-free but
+ * still ~20 ns vDSO call on the hot path). */
+struct dp_clock { uint64_t hz, tsc0, ns0; };
+void dp_clock_init(struct dp_clock *c, uint64_t hz);
+uint64_t dp_clock_ns(const struct dp_clock *c, uint64_t tsc);
+
+/* --pcap FILE, --pcap-dir rx|tx|both, --pcap-snaplen N: what the app
+ * receives (every frame rx_burst returns, before any check) and sends
+ * (only frames the PMD accepted), in one classic pcap file per capture. */
+struct dp_cap {
+    struct dp_pcap pc;
+    bool rx, tx;
+    struct dp_clock clk;
+};
+/* Parse --pcap-dir's value into cap->rx/tx; 0 or -1. */
+int dp_cap_parse_dir(struct dp_cap *cap, const char *v);
+/* Record one received frame (no-op unless capturing received frames). */
+void dp_cap_rx(struct dp_cap *cap, const struct rte_mbuf *m, uint64_t tsc);
+/* rte_eth_tx_burst, recording the frames the PMD took when capturing sent
+ * frames (each mbuf is held by one extra reference across the call, since
+ * the PMD may free it).  Frames not taken stay the caller's to free. */
+uint16_t dp_tx_burst(uint16_t port, struct rte_mbuf **tx, uint16_t n, struct dp_cap *cap, uint64_t tsc);
 
 #endif

@@ -132,24 +132,97 @@ size_t pkt_build_cnp(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uin
     return PKT_CNP_FRAME_LEN;
 }
 
-int pkt_ip4_dec_ttl(uint8_t *f, const struct pkt_info *pi)
+/* RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m') for the 16-bit header word at
+ * ip + off changing from old_w to new_w. */
+static void ip4_csum_patch(uint8_t *ip, uint16_t old_w, uint16_t new_w)
 {
-    uint8_t *ip = f + pi->l3_off;
-    uint32_t sum;
-    uint16_t old_w, new_w;
-
-    if (ip[8] <= 1) return -1;
-    /* RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m') over the 16-bit word holding TTL. */
-    old_w = rd16(ip + 8);
-    ip[8]--;
-    new_w = rd16(ip + 8);
-    sum = (uint16_t)~rd16(ip + 10);
+    uint32_t sum = (uint16_t)~rd16(ip + 10);
     sum += (uint16_t)~old_w;
     sum += new_w;
     sum = (sum & 0xffff) + (sum >> 16);
     sum = (sum & 0xffff) + (sum >> 16);
     wr16(ip + 10, (uint16_t)~sum);
+}
+
+int pkt_ip4_dec_ttl(uint8_t *f, const struct pkt_info *pi)
+{
+    uint8_t *ip = f + pi->l3_off;
+    uint16_t old_w;
+
+    if (ip[8] <= 1) return -1;
+    old_w = rd16(ip + 8);
+    ip[8]--;
+    ip4_csum_patch(ip, old_w, rd16(ip + 8));
     return 0;
+}
+
+int pkt_ip4_ecn(const uint8_t *f, const struct pkt_info *pi)
+{
+    return f[pi->l3_off + 1] & 3;
+}
+
+void pkt_ip4_set_ecn(uint8_t *f, const struct pkt_info *pi, int ecn)
+{
+    uint8_t *ip = f + pi->l3_off;
+    uint16_t old_w = rd16(ip);
+
+    ip[1] = (uint8_t)((ip[1] & ~3u) | ((unsigned)ecn & 3u));
+    ip4_csum_patch(ip, old_w, rd16(ip));
+}
+
+int pkt_red_mark(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax, uint32_t rnd)
+{
+    double p;
+
+    if (q <= kmin) return 0;
+    if (q >= kmax) return 1;
+    p = pmax * (double)(q - kmin) / (double)(kmax - kmin);
+    return (double)rnd < p * 4294967296.0;
+}
+
+uint16_t pkt_ethertype(const uint8_t *f, size_t len)
+{
+    return len < PKT_ETH_LEN ? 0 : rd16(f + 12);
+}
+
+int pkt_parse_arp(const uint8_t *f, size_t len, struct pkt_arp *a)
+{
+    const uint8_t *p = f + PKT_ETH_LEN;
+    static const uint8_t zero[6];
+
+    memset(a, 0, sizeof *a);
+    if (len < PKT_ETH_LEN + PKT_ARP_LEN || rd16(f + 12) != PKT_ETHERTYPE_ARP) return -1;
+    if (rd16(p) != 1 || rd16(p + 2) != PKT_ETHERTYPE_IP4 || p[4] != 6 || p[5] != 4) return -1;
+    a->op = rd16(p + 6);
+    if (a->op != PKT_ARP_REQUEST && a->op != PKT_ARP_REPLY) return -1;
+    memcpy(a->sha, p + 8, 6);
+    a->spa = rd32(p + 14);
+    memcpy(a->tha, p + 18, 6);
+    a->tpa = rd32(p + 24);
+    if ((a->sha[0] & 1) || !memcmp(a->sha, zero, 6)) return -1;
+    return 0;
+}
+
+size_t pkt_build_arp(uint8_t *f, size_t cap, uint16_t op, const uint8_t eth_dst[6],
+                     const uint8_t sha[6], uint32_t spa, const uint8_t tha[6], uint32_t tpa)
+{
+    uint8_t *p = f + PKT_ETH_LEN;
+
+    if (cap < PKT_ARP_FRAME_LEN) return 0;
+    memset(f, 0, PKT_ARP_FRAME_LEN);
+    memcpy(f, eth_dst, 6);
+    memcpy(f + 6, sha, 6);
+    wr16(f + 12, PKT_ETHERTYPE_ARP);
+    wr16(p, 1);
+    wr16(p + 2, PKT_ETHERTYPE_IP4);
+    p[4] = 6;
+    p[5] = 4;
+    wr16(p + 6, op);
+    memcpy(p + 8, sha, 6);
+    wr32(p + 14, spa);
+    memcpy(p + 18, tha, 6);
+    wr32(p + 24, tpa);
+    return PKT_ARP_FRAME_LEN;
 }
 
 int pkt_parse_ip(const char *s, uint32_t *ip)

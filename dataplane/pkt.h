@@ -73,6 +73,40 @@ size_t pkt_build_cnp(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uin
  * Returns 0, or -1 when the TTL was already <= 1 (caller drops). */
 int pkt_ip4_dec_ttl(uint8_t *f, const struct pkt_info *pi);
 
+/* --- ARP (RFC 826, IPv4 over Ethernet only) ------------------------------ */
+#define PKT_ETHERTYPE_IP4 0x0800
+#define PKT_ETHERTYPE_ARP 0x0806
+#define PKT_ARP_LEN       28
+/* ARP frames are built padded to the 60-byte Ethernet minimum. */
+#define PKT_ARP_FRAME_LEN 60
+enum { PKT_ARP_REQUEST = 1, PKT_ARP_REPLY = 2 };
+
+struct pkt_arp { uint16_t op; uint8_t sha[6], tha[6]; uint32_t spa, tpa; };
+
+/* Ethertype of a frame (0 if shorter than an Ethernet header). */
+uint16_t pkt_ethertype(const uint8_t *f, size_t len);
+/* Parse an ARP frame.  0, or -1 (malformed: the caller counts and drops it)
+ * when it is shorter than 14 + 28 bytes, not htype 1 / ptype 0x0800 /
+ * hlen 6 / plen 4, op not request or reply, or the sender MAC is a
+ * multicast/broadcast or all-zero address.  spa 0 (an RFC 5227 probe) is
+ * well-formed: callers answer it but learn nothing from it. */
+int pkt_parse_arp(const uint8_t *f, size_t len, struct pkt_arp *a);
+/* Build an ARP frame (Ethernet destination eth_dst, source sha).  Returns
+ * PKT_ARP_FRAME_LEN, or 0 if cap is too small. */
+size_t pkt_build_arp(uint8_t *f, size_t cap, uint16_t op, const uint8_t eth_dst[6],
+                     const uint8_t sha[6], uint32_t spa, const uint8_t tha[6], uint32_t tpa);
+
+/* --- ECN (RFC 3168) --------------------------------------------------------- */
+enum { PKT_ECN_NOT_ECT = 0, PKT_ECN_ECT1 = 1, PKT_ECN_ECT0 = 2, PKT_ECN_CE = 3 };
+/* The ECN field of a parsed IPv4 frame. */
+int pkt_ip4_ecn(const uint8_t *f, const struct pkt_info *pi);
+/* Set the ECN field, patching the header checksum (RFC 1624). */
+void pkt_ip4_set_ecn(uint8_t *f, const struct pkt_info *pi, int ecn);
+/* RED-style marking decision for a queue of q bytes: never at q <= kmin,
+ * always at q >= kmax, else with probability pmax·(q−kmin)/(kmax−kmin),
+ * drawn from rnd (uniform 32-bit).  1 = mark. */
+int pkt_red_mark(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax, uint32_t rnd);
+
 /* "A.B.C.D" -> host-order address; 0 on success. */
 int pkt_parse_ip(const char *s, uint32_t *ip);
 /* "A.B.C.D/LEN" -> prefix (masked) and mask; 0 on success. */

@@ -1,14 +1,22 @@
 /*
  * rocc_host.c -- a RoCEv2 sender/sink on one DPDK port (issue 5).
  *
- *   rocc-host <EAL args> -- --local-ip A.B.C.D --gw-mac MAC
- *       [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N]...
+ *   rocc-host <EAL args> -- --local-ip A.B.C.D (--gw-mac MAC | --gw-ip A.B.C.D)
+ *       [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS]]...
  *       [--cp-allow PREFIX/LEN] [--line-gbps G] [--payload BYTES]
- *       [--f-unit-mbps N] [--recovery-us US] [--report-ms MS] [--port N]
+ *       [--f-unit-mbps N] [--recovery-us US] [--cnp-delay-us US] [--ecn-capable]
+ *       [--report-ms MS] [--port N] [--arp-retry-ms MS]
+ *       [--pcap FILE] [--pcap-dir rx|tx|both] [--pcap-snaplen N]
  *
  * Sender: every --flow is paced at min(RP rate, flow rate) where the RP is
  * librocc's Alg. 2 rate limiter, driven by CNPs from CPs inside --cp-allow.
  * Sink: counts RoCEv2 frames addressed to --local-ip per (src IP, dest QPN).
+ * ARP: answers requests for --local-ip; without --gw-mac it resolves --gw-ip
+ * (a request every --arp-retry-ms until answered; flows start then) and
+ * follows any later ARP from the gateway.  ICMP echo requests to
+ * --local-ip are answered, so kernel ping can check the path.
+ * CNPs take effect --cnp-delay-us after they arrive (the NIC reaction delay,
+ * 15 µs as roccsim's [network] nic_delay).
  * Rates are in wire bytes (frame + 24, see PKT_WIRE_OVERHEAD), like the
  * switch's shaper, so "300 Mb/s" means the same thing on both sides.
  */
@@ -25,6 +33,7 @@
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_pause.h>
 
 #include "dp_common.h"
 #include "pkt.h"
@@ -37,6 +46,8 @@
  * schedule in a burst; beyond it the lost time is forgiven (so a 10 ms stall
  * does not turn into a line-rate burst that overflows the switch's ring). */
 #define CATCHUP_US 500
+/* CNPs waiting out the NIC reaction delay (FIFO: one delay for all). */
+#define CNPQ 1024
 
 /* The one global: the signal handler's stop request (DPDK examples idiom). */
 static volatile bool force_quit;
@@ -51,10 +62,13 @@ struct flow {
     uint32_t dst_ip, qpn;
     uint64_t app_bps;            /* 0: no application limit ("line") */
     uint64_t size_bytes;         /* payload bytes to send; 0: infinite */
+    uint64_t start_ms, start_tsc;  /* first frame no earlier than start_ms after start */
     uint16_t sport;
     uint32_t psn;
     uint64_t next_tsc, last_tsc; /* pacer: next departure, last departure */
     uint64_t last_sched;         /* scheduled (not actual) time of the last departure */
+    uint64_t gap_bps, gap_cyc;   /* gap_cycles() cache: rate it was computed for, result */
+    uint32_t gap_wire;
     uint64_t sent_payload, sent_wire, sent_pkts, last_rep_wire;
     uint64_t cnps;
     bool done;
@@ -63,14 +77,25 @@ struct flow {
 
 struct sink {
     uint32_t src_ip, qpn;
-    uint64_t wire, pkts, last_rep_wire, first_tsc, last_tsc;
+    uint64_t wire, pkts, ce, last_rep_wire, first_tsc, last_tsc;
 };
+
+struct pending_cnp { uint64_t rx_tsc, due_tsc; uint32_t flow, rate_units, cp_id; };
 
 struct host {
     uint16_t port;
     uint32_t local_ip;
     uint8_t mac[6], gw_mac[6];
-    bool have_ip, have_gw;
+    bool have_ip, have_gw, gw_static;
+    uint32_t gw_ip;
+    uint64_t arp_retry_ms, arp_retry_cyc, next_arp_tsc;
+    uint64_t cnp_delay_us, cnp_delay_cyc;
+    struct pending_cnp cq[CNPQ];
+    uint32_t cq_h, cq_t;
+    bool ecn_capable;
+    struct dp_cap cap;
+    const char *pcap_path;
+    uint32_t pcap_snaplen;
     uint32_t allow_net, allow_mask;
     bool have_allow;
     uint32_t payload;
@@ -88,16 +113,20 @@ struct host {
     /* counters */
     struct pkt_drops bad;
     uint64_t cnp_ok, cnp_bad, cnp_denied, cnp_nomatch, cnp_rejected;
-    uint64_t rx_other, rx_not_mine, sink_full, tx_fail, alloc_fail;
+    uint64_t rx_other, rx_not_mine, sink_full, tx_fail, alloc_fail, cnp_delay_full;
+    uint64_t cnp_delayed, cnp_delay_sum, cnp_delay_min, cnp_delay_max;   /* cycles, CNP arrival -> applied */
+    uint64_t arp_req_rx, arp_rep_rx, arp_replies_tx, arp_req_tx, arp_bad, arp_ignored, echo_replied;
 };
 
 static void usage(const char *prg)
 {
     fprintf(stderr,
-        "usage: %s <EAL args> -- --local-ip A.B.C.D --gw-mac MAC\n"
-        "  [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N]... [--cp-allow PREFIX/LEN]\n"
+        "usage: %s <EAL args> -- --local-ip A.B.C.D (--gw-mac MAC | --gw-ip A.B.C.D)\n"
+        "  [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS]]... [--cp-allow PREFIX/LEN]\n"
         "  [--line-gbps G (1)] [--payload BYTES (1000)] [--f-unit-mbps N (10)]\n"
-        "  [--recovery-us US (55)] [--report-ms MS (500)] [--port N (0)]\n", prg);
+        "  [--recovery-us US (55)] [--cnp-delay-us US (15)] [--ecn-capable]\n"
+        "  [--report-ms MS (500)] [--port N (0)] [--arp-retry-ms MS (100)]\n"
+        "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (65535)]\n", prg);
 }
 
 static int parse_flow(struct host *h, char *spec)
@@ -129,6 +158,9 @@ static int parse_flow(struct host *h, char *spec)
                 f->size_bytes = strtoull(eq, &end, 10);
                 if (*end || f->size_bytes == 0) return -1;
             }
+        } else if (!strcmp(tok, "start")) {
+            f->start_ms = strtoull(eq, &end, 10);
+            if (*eq < '0' || *eq > '9' || *end || f->start_ms > 86400000) return -1;
         } else if (!strcmp(tok, "qpn")) {
             unsigned long q = strtoul(eq, &end, 10);
             if (*end || q > 0xffffff) return -1;
@@ -151,15 +183,49 @@ static int parse_args(struct host *h, int argc, char **argv)
         {"line-gbps", required_argument, NULL, 'l'}, {"payload", required_argument, NULL, 's'},
         {"f-unit-mbps", required_argument, NULL, 'u'}, {"recovery-us", required_argument, NULL, 'r'},
         {"report-ms", required_argument, NULL, 'R'}, {"port", required_argument, NULL, 'p'},
+        {"gw-ip", required_argument, NULL, 1}, {"cnp-delay-us", required_argument, NULL, 2},
+        {"ecn-capable", no_argument, NULL, 3}, {"arp-retry-ms", required_argument, NULL, 4},
+        {"pcap", required_argument, NULL, 5}, {"pcap-dir", required_argument, NULL, 6},
+        {"pcap-snaplen", required_argument, NULL, 7},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    int c;
+    int c, idx = -1;
     char *end;
+    const char *optname = "";
+    char orig[256] = "";
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
+        optname = idx >= 0 ? opts[idx].name : "";
+        /* The value as given: the parsers below split it in place. */
+        snprintf(orig, sizeof orig, "%s", optarg ? optarg : "");
+        idx = -1;
+        if (c == '?' || c == ':') {
+            fprintf(stderr, "unknown option or missing value: %s\n", argv[optind - 1]);
+            goto bad_nomsg;
+        }
         switch (c) {
-        case 'i': if (pkt_parse_ip(optarg, &h->local_ip)) goto bad; h->have_ip = true; break;
-        case 'g': if (pkt_parse_mac(optarg, h->gw_mac)) goto bad; h->have_gw = true; break;
+        case 'i': if (pkt_parse_ip(optarg, &h->local_ip) || !h->local_ip) goto bad; h->have_ip = true; break;
+        case 'g': if (pkt_parse_mac(optarg, h->gw_mac)) goto bad; h->have_gw = h->gw_static = true; break;
+        case 1: if (pkt_parse_ip(optarg, &h->gw_ip) || !h->gw_ip) goto bad; break;
+        case 2:
+            h->cnp_delay_us = strtoull(optarg, &end, 10);
+            if (*optarg < '0' || *optarg > '9' || *end || h->cnp_delay_us > 1000000) goto bad;
+            break;
+        case 3: h->ecn_capable = true; break;
+        case 4:
+            h->arp_retry_ms = strtoull(optarg, &end, 10);
+            if (*optarg < '0' || *optarg > '9' || *end || !h->arp_retry_ms || h->arp_retry_ms > 60000) goto bad;
+            break;
+        case 5: h->pcap_path = optarg; break;
+        case 6: if (dp_cap_parse_dir(&h->cap, optarg)) goto bad; break;
+        case 7: {
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (*optarg < '0' || *optarg > '9' || *end || v < 14 || v > 262144) goto bad;
+            h->pcap_snaplen = (uint32_t)v;
+            break;
+        }
+        case 'h': usage(argv[0]); return -1;
         case 'f': if (parse_flow(h, optarg)) goto bad; break;
         case 'a':
             if (pkt_parse_prefix(optarg, &h->allow_net, &h->allow_mask)) goto bad;
@@ -179,9 +245,16 @@ static int parse_args(struct host *h, int argc, char **argv)
         default: goto bad;
         }
     }
-    if (!h->have_ip || (h->nflows && !h->have_gw)) goto bad;
+    if (optind < argc) { fprintf(stderr, "unexpected argument: %s\n", argv[optind]); goto bad_nomsg; }
+    if (!h->have_ip) { fprintf(stderr, "--local-ip is required\n"); goto bad_nomsg; }
+    if (h->nflows && !h->have_gw && !h->gw_ip) {
+        fprintf(stderr, "--flow needs --gw-mac or --gw-ip (resolved by ARP)\n");
+        goto bad_nomsg;
+    }
     return 0;
 bad:
+    fprintf(stderr, "bad value for --%s: '%s'\n", optname, orig);
+bad_nomsg:
     usage(argv[0]);
     return -1;
 }
@@ -195,11 +268,19 @@ static uint64_t flow_rate_bps(const struct host *h, const struct flow *f)
     return r;
 }
 
-static uint64_t gap_cycles(const struct host *h, const struct flow *f, uint32_t wire_bytes)
+/* Cycles between two frames of f at its current rate.  Cached per flow
+ * while the rate stays the same: the 128-bit division costs more than
+ * building a small frame, and at high rates this runs per frame. */
+static uint64_t gap_cycles(const struct host *h, struct flow *f, uint32_t wire_bytes)
 {
     uint64_t r = flow_rate_bps(h, f);
     if (r == 0) r = 1;
-    return (uint64_t)((__extension__ (unsigned __int128)wire_bytes * 8 * h->hz) / r);
+    if (r != f->gap_bps || wire_bytes != f->gap_wire) {
+        f->gap_bps = r;
+        f->gap_wire = wire_bytes;
+        f->gap_cyc = (uint64_t)((__extension__ (unsigned __int128)wire_bytes * 8 * h->hz) / r);
+    }
+    return f->gap_cyc;
 }
 
 static uint32_t frame_wire(const struct host *h)
@@ -228,6 +309,18 @@ static struct sink *sink_get(struct host *h, uint32_t src, uint32_t qpn)
     return &h->sinks[h->nsinks++];
 }
 
+/* A CNP's rate takes effect now (Alg. 2 RECEIVED_CNP). */
+static void apply_cnp(struct host *h, uint32_t idx, uint32_t rate_units, uint32_t cp_id, uint64_t tsc)
+{
+    struct flow *fl = &h->flows[idx];
+    uint64_t old_bps = flow_rate_bps(h, fl);
+
+    if (rocc_rp_on_cnp(&fl->rp, &h->rpp, rate_units, cp_id, now_ps(h, tsc)))
+        repace(h, fl, old_bps);   /* takes effect on the next frame */
+    else
+        h->cnp_rejected++;
+}
+
 static void handle_cnp(struct host *h, const uint8_t *f, const struct pkt_info *pi, uint64_t tsc)
 {
     struct rocc_cnp c;
@@ -244,16 +337,126 @@ static void handle_cnp(struct host *h, const uint8_t *f, const struct pkt_info *
     for (unsigned i = 0; i < h->nflows; i++) {
         struct flow *fl = &h->flows[i];
         if (fl->qpn != c.dest_qpn || fl->dst_ip != c.dst_ip) continue;
-        uint64_t old_bps = flow_rate_bps(h, fl);
         h->cnp_ok++;
         fl->cnps++;
-        if (rocc_rp_on_cnp(&fl->rp, &h->rpp, c.rate_units, c.cp_id, now_ps(h, tsc)))
-            repace(h, fl, old_bps);   /* takes effect on the next frame */
-        else
-            h->cnp_rejected++;
+        if (!h->cnp_delay_cyc) { apply_cnp(h, i, c.rate_units, c.cp_id, tsc); return; }
+        if (h->cq_t - h->cq_h >= CNPQ) {
+            /* More CNPs in flight than a NIC would hold: apply at once. */
+            h->cnp_delay_full++;
+            apply_cnp(h, i, c.rate_units, c.cp_id, tsc);
+            return;
+        }
+        h->cq[h->cq_t++ & (CNPQ - 1)] = (struct pending_cnp){.rx_tsc = tsc, .due_tsc = tsc + h->cnp_delay_cyc, .flow = i,
+                                                             .rate_units = c.rate_units, .cp_id = c.cp_id};
         return;
     }
     h->cnp_nomatch++;
+}
+
+/* Send one frame built by the caller in m now (ARP, echo replies). */
+static void send_now(struct host *h, struct rte_mbuf *m, uint64_t tsc)
+{
+    if (dp_tx_burst(h->port, &m, 1, &h->cap, tsc) != 1) {
+        rte_pktmbuf_free(m);
+        h->tx_fail++;
+    }
+}
+
+static void send_arp(struct host *h, uint16_t op, const uint8_t eth_dst[6], const uint8_t tha[6], uint32_t tpa,
+                     uint64_t tsc)
+{
+    struct rte_mbuf *m = rte_pktmbuf_alloc(h->pool);
+    uint8_t *p;
+
+    if (!m) { h->alloc_fail++; return; }
+    p = (uint8_t *)rte_pktmbuf_append(m, PKT_ARP_FRAME_LEN);
+    if (!p || !pkt_build_arp(p, PKT_ARP_FRAME_LEN, op, eth_dst, h->mac, h->local_ip, tha, tpa)) {
+        rte_pktmbuf_free(m);
+        h->alloc_fail++;
+        return;
+    }
+    send_now(h, m, tsc);
+}
+
+static void gw_request(struct host *h, uint64_t tsc)
+{
+    static const uint8_t bc[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, zero[6];
+    send_arp(h, PKT_ARP_REQUEST, bc, zero, h->gw_ip, tsc);
+    h->arp_req_tx++;
+    h->next_arp_tsc = tsc + h->arp_retry_cyc;
+}
+
+static void handle_arp(struct host *h, const uint8_t *f, uint32_t len, uint64_t tsc)
+{
+    struct pkt_arp a;
+
+    if (pkt_parse_arp(f, len, &a)) { h->arp_bad++; return; }
+    if (a.op == PKT_ARP_REQUEST) h->arp_req_rx++;
+    else h->arp_rep_rx++;
+    /* The gateway's MAC from any ARP it sends (a static --gw-mac wins). */
+    if (h->gw_ip && a.spa == h->gw_ip && !h->gw_static) {
+        if (!h->have_gw) {
+            char b[16];
+            printf("arp gw %s is %02x:%02x:%02x:%02x:%02x:%02x after %" PRIu64 " requests\n",
+                   pkt_ip_str(a.spa, b, sizeof b), a.sha[0], a.sha[1], a.sha[2], a.sha[3], a.sha[4], a.sha[5],
+                   h->arp_req_tx);
+            fflush(stdout);
+            /* Flows start now (or at their start=), not at a schedule that began before. */
+            for (unsigned i = 0; i < h->nflows; i++)
+                h->flows[i].next_tsc = h->flows[i].start_tsc > tsc ? h->flows[i].start_tsc : tsc;
+        }
+        memcpy(h->gw_mac, a.sha, 6);
+        h->have_gw = true;
+    }
+    if (a.op == PKT_ARP_REQUEST && a.tpa == h->local_ip) {
+        send_arp(h, PKT_ARP_REPLY, a.sha, a.sha, a.spa, tsc);
+        h->arp_replies_tx++;
+    } else if (a.spa != h->gw_ip || h->gw_static) {
+        h->arp_ignored++;
+    }
+}
+
+/* ICMP echo request to us: answer in place of the request's source. */
+static void echo_reply(struct host *h, const uint8_t *f, const struct pkt_info *pi, uint64_t tsc)
+{
+    struct rte_mbuf *m;
+    uint8_t *p, *ip, *icmp;
+    uint32_t len = (uint32_t)PKT_ETH_LEN + pi->ip_len;
+    uint16_t ck;
+
+    if (pi->l4_len < 8 || !pi->is_first_frag) { h->rx_other++; return; }
+    m = rte_pktmbuf_alloc(h->pool);
+    if (!m) { h->alloc_fail++; return; }
+    p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
+    if (!p) { rte_pktmbuf_free(m); h->alloc_fail++; return; }
+    memcpy(p, f + 6, 6);
+    memcpy(p + 6, h->mac, 6);
+    p[12] = 0x08; p[13] = 0x00;
+    ip = p + PKT_ETH_LEN;
+    memcpy(ip, f + pi->l3_off, pi->ip_len);
+    /* Fresh IPv4 header without options: a reply needs none of them. */
+    {
+        uint32_t ihl = (uint32_t)(pi->l4_off - pi->l3_off);
+        uint16_t tot = (uint16_t)(PKT_IP4_LEN + pi->l4_len);
+        if (ihl > PKT_IP4_LEN) memmove(ip + PKT_IP4_LEN, ip + ihl, pi->l4_len);
+        ip[0] = 0x45;
+        ip[1] = 0;
+        ip[2] = (uint8_t)(tot >> 8); ip[3] = (uint8_t)tot;
+        ip[6] = 0x40; ip[7] = 0;
+        ip[8] = 64;
+        for (int k = 0; k < 4; k++) { ip[12 + k] = (uint8_t)(h->local_ip >> (24 - 8 * k)); ip[16 + k] = f[pi->l3_off + 12 + k]; }
+        ip[10] = ip[11] = 0;
+        ck = rocc_inet_checksum(ip, PKT_IP4_LEN);
+        ip[10] = (uint8_t)(ck >> 8); ip[11] = (uint8_t)ck;
+        rte_pktmbuf_trim(m, (uint16_t)(ihl - PKT_IP4_LEN));
+    }
+    icmp = ip + PKT_IP4_LEN;
+    icmp[0] = 0;           /* echo reply */
+    icmp[2] = icmp[3] = 0;
+    ck = rocc_inet_checksum(icmp, pi->l4_len);
+    icmp[2] = (uint8_t)(ck >> 8); icmp[3] = (uint8_t)ck;
+    send_now(h, m, tsc);
+    h->echo_replied++;
 }
 
 static void handle_rx(struct host *h, struct rte_mbuf *m, uint64_t tsc)
@@ -262,13 +465,22 @@ static void handle_rx(struct host *h, struct rte_mbuf *m, uint64_t tsc)
     const uint8_t *f;
     int r;
 
+    dp_cap_rx(&h->cap, m, tsc);
     /* af_packet delivers single-segment mbufs; anything else is not parsed
      * as contiguous bytes. */
     if (m->nb_segs != 1) { h->bad.n[PKT_ETRUNC]++; return; }
     f = rte_pktmbuf_mtod(m, const uint8_t *);
+    if (pkt_ethertype(f, rte_pktmbuf_data_len(m)) == PKT_ETHERTYPE_ARP) {
+        handle_arp(h, f, rte_pktmbuf_data_len(m), tsc);
+        return;
+    }
     r = pkt_parse(f, rte_pktmbuf_data_len(m), &pi);
     if (r != PKT_OK) { h->bad.n[r]++; return; }
     if (pi.dst_ip != h->local_ip) { h->rx_not_mine++; return; }
+    if (pi.proto == 1 && pi.l4_len >= 1 && pi.is_first_frag && f[pi.l4_off] == 8) {
+        echo_reply(h, f, &pi, tsc);
+        return;
+    }
     if (pi.proto == 1 && pi.l4_len >= 1 && f[pi.l4_off] == ROCC_CNP_ICMP_TYPE) {
         handle_cnp(h, f, &pi, tsc);
         return;
@@ -279,6 +491,7 @@ static void handle_rx(struct host *h, struct rte_mbuf *m, uint64_t tsc)
         if (!s->pkts) s->first_tsc = tsc;
         s->last_tsc = tsc;
         s->pkts++;
+        s->ce += pkt_ip4_ecn(f, &pi) == PKT_ECN_CE;
         s->wire += rte_pktmbuf_pkt_len(m) + PKT_WIRE_OVERHEAD;
         return;
     }
@@ -301,7 +514,7 @@ static unsigned build_due(struct host *h, uint64_t tsc, struct rte_mbuf **out, u
             struct rte_mbuf *m;
             uint8_t *p;
 
-            if (f->done || f->next_tsc > tsc) continue;
+            if (f->done || f->next_tsc > tsc || !h->have_gw) continue;
             if (tsc - f->next_tsc > slack) f->next_tsc = tsc - slack;
             f->last_sched = f->next_tsc;
             m = rte_pktmbuf_alloc(h->pool);
@@ -312,6 +525,10 @@ static unsigned build_due(struct host *h, uint64_t tsc, struct rte_mbuf **out, u
                 rte_pktmbuf_free(m);
                 h->alloc_fail++;
                 return n;
+            }
+            if (h->ecn_capable) {
+                struct pkt_info ip4 = {.l3_off = PKT_ETH_LEN};
+                pkt_ip4_set_ecn(p, &ip4, PKT_ECN_ECT0);
             }
             f->psn = (f->psn + 1) & 0xffffff;
             f->sent_pkts++;
@@ -362,17 +579,28 @@ static void final_stats(struct host *h)
     for (unsigned i = 0; i < h->nsinks; i++) {
         struct sink *s = &h->sinks[i];
         double span = (double)(s->last_tsc - s->first_tsc) / (double)h->hz;
-        printf("final rx src=%s qpn=%u pkts=%" PRIu64 " wire_bytes=%" PRIu64 " mbps_avg=%.1f\n",
-               pkt_ip_str(s->src_ip, a, sizeof a), s->qpn, s->pkts, s->wire,
+        printf("final rx src=%s qpn=%u pkts=%" PRIu64 " wire_bytes=%" PRIu64 " ce=%" PRIu64 " mbps_avg=%.1f\n",
+               pkt_ip_str(s->src_ip, a, sizeof a), s->qpn, s->pkts, s->wire, s->ce,
                span > 0 ? (double)s->wire * 8 / span / 1e6 : 0.0);
     }
     printf("final host malformed: truncated=%" PRIu64 " not_ipv4=%" PRIu64 " bad_ip_hdr=%" PRIu64
            " | cnp ok=%" PRIu64 " rejected_by_rp=%" PRIu64 " bad=%" PRIu64 " denied=%" PRIu64
            " nomatch=%" PRIu64 " | not_mine=%" PRIu64 " other=%" PRIu64 " tx_fail=%" PRIu64
-           " alloc_fail=%" PRIu64 " sink_full=%" PRIu64 "\n",
+           " alloc_fail=%" PRIu64 " sink_full=%" PRIu64 " cnp_delay_full=%" PRIu64 " echo_replied=%" PRIu64 "\n",
            h->bad.n[PKT_ETRUNC], h->bad.n[PKT_ENOTIP4], h->bad.n[PKT_EIPHDR], h->cnp_ok,
            h->cnp_rejected, h->cnp_bad, h->cnp_denied, h->cnp_nomatch, h->rx_not_mine, h->rx_other,
-           h->tx_fail, h->alloc_fail, h->sink_full);
+           h->tx_fail, h->alloc_fail, h->sink_full, h->cnp_delay_full, h->echo_replied);
+    printf("final cnp_delay us=%" PRIu64 " applied=%" PRIu64 " min_us=%.1f mean_us=%.1f max_us=%.1f\n",
+           h->cnp_delay_us, h->cnp_delayed,
+           h->cnp_delayed ? (double)h->cnp_delay_min * 1e6 / (double)h->hz : 0.0,
+           h->cnp_delayed ? (double)h->cnp_delay_sum * 1e6 / (double)h->hz / (double)h->cnp_delayed : 0.0,
+           h->cnp_delayed ? (double)h->cnp_delay_max * 1e6 / (double)h->hz : 0.0);
+    printf("final arp req_rx=%" PRIu64 " rep_rx=%" PRIu64 " replies_tx=%" PRIu64 " req_tx=%" PRIu64
+           " bad=%" PRIu64 " ignored=%" PRIu64 " gw_resolved=%d\n", h->arp_req_rx, h->arp_rep_rx,
+           h->arp_replies_tx, h->arp_req_tx, h->arp_bad, h->arp_ignored, h->have_gw ? 1 : 0);
+    if (h->pcap_path)
+        printf("final pcap file=%s frames=%" PRIu64 " bytes=%" PRIu64 " errors=%" PRIu64 "\n", h->pcap_path,
+               h->cap.pc.frames, h->cap.pc.bytes, h->cap.pc.errors);
     fflush(stdout);
 }
 
@@ -391,6 +619,19 @@ static void run(struct host *h)
             handle_rx(h, rx[i], tsc);
             rte_pktmbuf_free(rx[i]);
         }
+        /* CNPs whose NIC reaction delay has passed. */
+        while (h->cq_h != h->cq_t && h->cq[h->cq_h & (CNPQ - 1)].due_tsc <= tsc) {
+            const struct pending_cnp *pc = &h->cq[h->cq_h++ & (CNPQ - 1)];
+            uint64_t d = tsc - pc->rx_tsc;
+            apply_cnp(h, pc->flow, pc->rate_units, pc->cp_id, tsc);
+            /* The delay as applied: never below --cnp-delay-us, above it by
+             * however late this loop round came. */
+            h->cnp_delayed++;
+            h->cnp_delay_sum += d;
+            if (d < h->cnp_delay_min || h->cnp_delayed == 1) h->cnp_delay_min = d;
+            if (d > h->cnp_delay_max) h->cnp_delay_max = d;
+        }
+        if (!h->have_gw && h->gw_ip && tsc >= h->next_arp_tsc) gw_request(h, tsc);
         /* Alg. 2 TIMER_EXPIRED, then the pacer picks up the new rate. */
         for (unsigned i = 0; i < h->nflows; i++) {
             struct flow *f = &h->flows[i];
@@ -402,18 +643,22 @@ static void run(struct host *h)
         }
         nb = build_due(h, tsc, tx, DP_BURST);
         if (nb) {
-            ntx = rte_eth_tx_burst(h->port, 0, tx, (uint16_t)nb);
+            ntx = dp_tx_burst(h->port, tx, (uint16_t)nb, &h->cap, tsc);
             for (unsigned i = ntx; i < nb; i++) rte_pktmbuf_free(tx[i]);
             h->tx_fail += nb - ntx;
         }
         if (rep_every && tsc - last_rep >= rep_every) {
             report(h, tsc, tsc - last_rep);
+            dp_pcap_flush(&h->cap.pc);
             last_rep = tsc;
         }
         if (nrx == 0 && nb == 0) {
-            for (unsigned i = 0; i < h->nflows; i++)
+            for (unsigned i = 0; i < h->nflows && h->have_gw; i++)
                 if (!h->flows[i].done && h->flows[i].next_tsc < earliest) earliest = h->flows[i].next_tsc;
-            dp_idle(earliest > tsc ? earliest - tsc : 0, h->hz);
+            /* A CNP waiting out the NIC delay is applied on time: spin
+             * (15 µs per CNP), where a sleep would take 60-80 µs here. */
+            if (h->cq_h != h->cq_t) rte_pause();
+            else dp_idle(earliest > tsc ? earliest - tsc : 0, h->hz);
         }
     }
 }
@@ -422,7 +667,7 @@ int main(int argc, char **argv)
 {
     struct host *h;
     struct rte_ether_addr ea;
-    int ret;
+    int ret, rc;
 
     ret = rte_eal_init(argc, argv);
     if (ret < 0) { fprintf(stderr, "EAL init failed: %s\n", rte_strerror(rte_errno)); return 1; }
@@ -437,6 +682,10 @@ int main(int argc, char **argv)
     h->payload = 1000;
     h->line_bps = 1000000000ull;
     h->report_ms = 500;
+    h->cnp_delay_us = 15;
+    h->arp_retry_ms = 100;
+    h->cap.rx = h->cap.tx = true;
+    h->pcap_snaplen = DP_PCAP_SNAPLEN_DEFAULT;
     if (parse_args(h, argc, argv)) { rte_eal_cleanup(); free(h); return 2; }
     if (!rte_eth_dev_is_valid_port(h->port)) {
         fprintf(stderr, "port %u not available (pass --vdev net_af_packet0,iface=...)\n", h->port);
@@ -455,17 +704,34 @@ int main(int argc, char **argv)
     memcpy(h->mac, ea.addr_bytes, 6);
 
     h->hz = rte_get_tsc_hz();
+    h->arp_retry_cyc = dp_us_to_cycles(h->arp_retry_ms * 1000, h->hz);
+    h->cnp_delay_cyc = dp_us_to_cycles(h->cnp_delay_us, h->hz);
+    if (h->pcap_path) {
+        if (dp_pcap_open(&h->cap.pc, h->pcap_path, h->pcap_snaplen)) {
+            fprintf(stderr, "--pcap %s: %s\n", h->pcap_path, strerror(errno));
+            dp_port_close(h->port); rte_eal_cleanup(); free(h); return 1;
+        }
+        dp_clock_init(&h->cap.clk, h->hz);
+    }
     h->t0 = rte_get_tsc_cycles();
-    for (unsigned i = 0; i < h->nflows; i++) h->flows[i].next_tsc = h->t0;
-    printf("ready host flows=%u line_mbps=%" PRIu64 " f_unit_mbps=%u recovery_us=%" PRIu64 "\n",
-           h->nflows, h->line_bps / 1000000, h->rpp.f_unit_mbps, h->rpp.recovery_ps / 1000000);
+    for (unsigned i = 0; i < h->nflows; i++) {
+        h->flows[i].start_tsc = h->t0 + dp_us_to_cycles(h->flows[i].start_ms * 1000, h->hz);
+        h->flows[i].next_tsc = h->flows[i].start_tsc;
+    }
+    printf("ready host flows=%u line_mbps=%" PRIu64 " f_unit_mbps=%u recovery_us=%" PRIu64
+           " cnp_delay_us=%" PRIu64 " gw=%s\n",
+           h->nflows, h->line_bps / 1000000, h->rpp.f_unit_mbps, h->rpp.recovery_ps / 1000000, h->cnp_delay_us,
+           h->gw_static ? "static" : h->gw_ip ? "arp" : "none");
     fflush(stdout);
 
     run(h);
 
+    rc = dp_pcap_close(&h->cap.pc) ? 1 : 0;
+    if (rc) fprintf(stderr, "--pcap %s: %" PRIu64 " write errors: the capture is incomplete\n", h->pcap_path,
+                    h->cap.pc.errors);
     final_stats(h);
     dp_port_close(h->port);
     rte_eal_cleanup();
     free(h);
-    return 0;
+    return rc;
 }

@@ -43,10 +43,10 @@ done
 # own and removes them).
 echo "== data plane (DPDK)"
 dneed=""
-# tshark decodes the test's captures (check 4 of rocc_dp.sh); without it
-# that one check is skipped.  Its debconf question is answered first so the
+# tshark decodes the test's captures (check 4 of rocc_dp.sh, the pcap
+# checks of rocc_arp.sh); arping and ping are the kernel side of rocc_arp.sh.  Its debconf question is answered first so the
 # install never prompts.
-for p in libdpdk-dev pkg-config iproute2 ethtool tshark; do
+for p in libdpdk-dev pkg-config iproute2 ethtool tshark iputils-arping iputils-ping; do
     dpkg -s "$p" >/dev/null 2>&1 || dneed="$dneed $p"
 done
 if [ -n "$dneed" ]; then

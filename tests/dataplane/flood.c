@@ -16,6 +16,11 @@
  *   forged  a well-formed CNP (good IP and ICMP checksums) from FORGED_CP_IP,
  *           outside the host's --cp-allow                                   -> host denied
  *   badcsum a CNP from ALLOWED_CP_IP whose ICMP checksum is wrong           -> host bad
+ *   badarp  ethertype 0x0806 but malformed: cut short (14..41 B), htype != 1,
+ *           ptype != IPv4, hlen/plen wrong, op not 1/2, or a multicast or
+ *           zero sender MAC                                                -> arp bad
+ *   toself  a well-formed CNP addressed to ALLOWED_CP_IP (the switch's own
+ *           address)                          -> switch self_cnp, host not_mine
  *
  * CNPs quote the flow (src = the victim host CNP_DST_IP, QPN CNP_QPN) so
  * that only the trust/checksum checks stand between them and the RP.
@@ -34,8 +39,8 @@
 
 #include "pkt.h"
 
-enum { C_NOTIP, C_TRUNC, C_BADHDR, C_FORGED, C_BADCSUM, C_N };
-static const char *const cname[C_N] = {"notip", "trunc", "badhdr", "forged", "badcsum"};
+enum { C_NOTIP, C_TRUNC, C_BADHDR, C_FORGED, C_BADCSUM, C_BADARP, C_TOSELF, C_N };
+static const char *const cname[C_N] = {"notip", "trunc", "badhdr", "forged", "badcsum", "badarp", "toself"};
 
 static uint64_t rng;
 static uint32_t rnd(void)   /* xorshift64*: reproducible from SEED */
@@ -60,7 +65,7 @@ static size_t build(int cls, uint8_t *f, const uint8_t dmac[6], const uint8_t sm
         /* not IPv4, and not a VLAN tag: the kernel untags those before taps
          * see them and frees the ones too short to untag */
         do et = (uint16_t)rnd();
-        while (et == 0x0800 || et == 0x8100 || et == 0x88a8 || et == 0x9100 || et == 0x9200);
+        while (et == 0x0800 || et == 0x0806 || et == 0x8100 || et == 0x88a8 || et == 0x9100 || et == 0x9200);
         f[12] = (uint8_t)(et >> 8); f[13] = (uint8_t)et;
         break;
     }
@@ -87,6 +92,28 @@ static size_t build(int cls, uint8_t *f, const uint8_t dmac[6], const uint8_t sm
             ip[0] = 0x45; ip[2] = 0; ip[3] = (uint8_t)rnd_in(0, 19); break;
         }
         break;
+    case C_BADARP: {
+        static const uint8_t bc[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+        uint8_t *a = f + PKT_ETH_LEN;
+        len = pkt_build_arp(f, 256, PKT_ARP_REQUEST, bc, smac, allowed, bc, victim);
+        switch (rnd() % 7) {
+        case 0: len = rnd_in(14, 41); break;                                     /* cut short */
+        case 1: a[1] = (uint8_t)rnd_in(2, 255); break;                           /* htype */
+        case 2: a[2] = 0x86; a[3] = 0xdd; break;                                 /* ptype IPv6 */
+        case 3: a[4] = (uint8_t)rnd_in(7, 255); break;                           /* hlen */
+        case 4: a[5] = (uint8_t)rnd_in(5, 255); break;                           /* plen */
+        case 5: a[7] = (uint8_t)rnd_in(3, 255); break;                           /* op */
+        default: if (rnd() & 1) a[8] |= 1; else memset(a + 8, 0, 6); break;      /* sender MAC */
+        }
+        f[12] = 0x08; f[13] = 0x06;
+        break;
+    }
+    case C_TOSELF: {
+        struct rocc_cnp c = {.rate_units = 5, .cp_id = 0x999, .src_ip = victim, .dst_ip = 0,
+                             .sport = 0xC000, .dport = ROCC_ROCEV2_UDP_PORT, .dest_qpn = qpn, .psn = 1};
+        len = pkt_build_cnp(f, 256, smac, dmac, victim, allowed, &c);
+        break;
+    }
     default: {                           /* CNPs */
         struct rocc_cnp c = {.rate_units = rnd_in(1, 20), .cp_id = 0x999, .src_ip = victim,
                              .dst_ip = 0, .sport = 0xC000, .dport = ROCC_ROCEV2_UDP_PORT,

@@ -55,6 +55,7 @@ QREF=18750; QMID=37500; QMAX=45000
 QUNIT=${QUNIT:-300}; FUNIT=1; RECOVERY_US=${RECOVERY_US:-1375}
 ALPHA=${ALPHA:-0.3}; BETA=${BETA:-1.5}
 LINE_GBPS=${LINE_GBPS:-1}
+CNP_DELAY_US=${CNP_DELAY_US:-15}   # rocc-host's NIC reaction delay (its default; roccsim's nic_delay)
 . tests/dataplane/netns.bash
 dp_setup rocc_dp roccdp "sw h1 h2 h3 r" "rocc-switch rocc-host"
 
@@ -88,7 +89,7 @@ run_scenario() {
     ip netns exec sw "$DP/rocc-switch" $(eal 1 "sw$name" s1 s2 s3 s4) -- "${routes[@]}" \
         --egress-rate 3=$RATE_GBPS --cp 3 --cp-ip 10.99.0.1 --period $PERIOD_US \
         --qref $QREF --qmid $QMID --qmax $QMAX --q-unit $QUNIT --f-unit-mbps $FUNIT --alpha $ALPHA --beta $BETA \
-        --qcap 150000 --report-ms 500 >"$L/sw.log" 2>&1 &
+        --qcap 150000 --report-ms 500 ${ECN:+--ecn 3=$ECN} >"$L/sw.log" 2>&1 &
     PIDS+=($!)
     wait_ready "$L/sw.log" "${PIDS[-1]}" || { fail "rocc_dp.$name: switch did not start"; cat "$L/sw.log"; return 1; }
     grep '^cp port' "$L/sw.log"
@@ -120,7 +121,8 @@ run_scenario() {
         ip netns exec "h$i" "$DP/rocc-host" $(eal 0 "h$i$name" eth0) -- --local-ip "$(ip_h $i)" \
             --gw-mac "$(mac_sw $i)" --flow "dst=$(ip_h 4),rate=${rates[$((i - 1))]},size=inf,qpn=$i" \
             --cp-allow 10.99.0.0/24 --line-gbps "$LINE_GBPS" --f-unit-mbps $FUNIT \
-            --recovery-us $RECOVERY_US --report-ms 500 >"$L/h$i.log" 2>&1 &
+            --recovery-us $RECOVERY_US --cnp-delay-us $CNP_DELAY_US --report-ms 500 \
+            $([ -n "${ECN:-}" ] && [ "$i" != 3 ] && echo --ecn-capable) >"$L/h$i.log" 2>&1 &
         PIDS+=($!)
     done
     for i in 1 2 3; do
@@ -153,6 +155,19 @@ run_scenario() {
     else
         fail "rocc_dp.$name: bottleneck under-utilised ($total of 300 Mb/s)"
     fi
+    # The NIC reaction delay as applied by h1: never below --cnp-delay-us
+    # (above it by however late the host's loop came round).
+    local dl dmin dmean dmax dn
+    dl=$(grep '^final cnp_delay' "$L/h1.log")
+    dmin=$(echo "$dl" | tr ' ' '\n' | sed -n 's/^min_us=//p'); dmean=$(echo "$dl" | tr ' ' '\n' | sed -n 's/^mean_us=//p')
+    dmax=$(echo "$dl" | tr ' ' '\n' | sed -n 's/^max_us=//p'); dn=$(echo "$dl" | tr ' ' '\n' | sed -n 's/^applied=//p')
+    if [ "$CNP_DELAY_US" -gt 0 ]; then
+        if [ "${dn:-0}" -gt 0 ] && awk -v m="$dmin" -v d="$CNP_DELAY_US" 'BEGIN { exit !(m >= d) }'; then
+            pass "rocc_dp.$name: h1 applied $dn CNPs ${dmin}..${dmax} us (mean $dmean) after arrival, never before the ${CNP_DELAY_US} us NIC delay"
+        else
+            fail "rocc_dp.$name: h1 CNP delay: applied=${dn:-?} min=${dmin:-?} us (want >= $CNP_DELAY_US)"
+        fi
+    fi
     local cnps
     cnps=$(sed -n 's/^final cp .*cnps_sent=\([0-9]*\).*/\1/p' "$L/sw.log")
     if [ "${cnps:-0}" -gt 0 ]; then pass "rocc_dp.$name: CP sent $cnps CNPs"; else fail "rocc_dp.$name: CP sent no CNPs"; fi
@@ -166,7 +181,7 @@ within() {  # within X TARGET FRAC: |X - TARGET| <= FRAC * TARGET
 # --- the same scenario in roccsim (check 3) ---------------------------------------
 # Star, 3 senders at LINE_GBPS, bottleneck RATE_GBPS, the CP on sw->r0 with the
 # switch's overrides (T, Qref/Qmid/Qmax, ΔQ, ΔF, Fmin = 10 ΔF as the switch
-# keeps it, α̃/β̃, recovery).  nic_delay = 0: the data plane has none yet.
+# keeps it, α̃/β̃, recovery).  nic_delay = the hosts' --cnp-delay-us (15 µs).
 # Frames match (1000 B payload, 62 B headers + FCS, 20 B preamble/IFG = the
 # data plane's 24 B wire overhead + 4 B FCS counted in its frame), so rates
 # are the same "wire" rates on both sides.  Leaves sim[1..3].
@@ -179,7 +194,7 @@ run_roccsim() {  # run_roccsim NAME RATE1 RATE2 RATE3 (Gb/s or "line")
     {
         printf '[sim]\nduration = %ss\nmeasure_start = %ss\nsample_interval = 10ms\n\n' \
             "$(awk -v d="$DURATION" -v w="$WARMUP" 'BEGIN { print (d > 3 ? d : 3) }')" "$WARMUP"
-        printf '[network]\nnic_delay = 0us\n\n'
+        printf '[network]\nnic_delay = %sus\n\n' "$CNP_DELAY_US"
         printf '[topology]\ntype = star\nsenders = 3\nrate = %sGbps\nbottleneck_rate = %sMbps\ndelay = 1.5us\n\n' \
             "$LINE_GBPS" "$(awk -v r="$RATE_GBPS" 'BEGIN { print r * 1000 }')"
         printf '[rocc]\nenable = sw->r0\nperiod = %sus\nq_unit = %s\nq_ref = %s\nq_mid = %s\nq_max = %s\n' \
@@ -297,7 +312,34 @@ check_cnp_decoder() {  # check_cnp_decoder NAME H1_IP
     fi
 }
 
+# --- check 5: ECN marking (equal scenario: --ecn on the CP port, h1 and h2
+# send ECT(0), h3 Not-ECT) -------------------------------------------------------------
+# Every frame the switch marked CE reaches the sink marked (marking happens
+# on enqueue, after the drop-tail check) except those still queued when all
+# processes are stopped at once (at most qcap / frame = 141), h3's frames
+# are never marked (its would-be marks are counted as ecn_notect), and with
+# the queue held near Qref by the CP, between KMIN and KMAX, only part of
+# the frames is marked.
+check_ecn() {  # check_ecn NAME
+    local L="$LOG/$1" marked notect ce12 ce3 rx12
+    [ -n "${ECN:-}" ] || return 0
+    marked=$(grep '^final port 3 ' "$L/sw.log" | tr ' ' '\n' | sed -n 's/^ecn_marked=//p')
+    notect=$(grep '^final port 3 ' "$L/sw.log" | tr ' ' '\n' | sed -n 's/^ecn_notect=//p')
+    ce12=$(grep -E '^final rx src=10\.99\.[12]\.2 ' "$L/r.log" | tr ' ' '\n' | sed -n 's/^ce=//p' | awk '{ s += $1 } END { print s + 0 }')
+    rx12=$(grep -E '^final rx src=10\.99\.[12]\.2 ' "$L/r.log" | tr ' ' '\n' | sed -n 's/^pkts=//p' | awk '{ s += $1 } END { print s + 0 }')
+    ce3=$(grep -E '^final rx src=10\.99\.3\.2 ' "$L/r.log" | tr ' ' '\n' | sed -n 's/^ce=//p')
+    echo "[$1] ECN --ecn 3=$ECN: switch marked $marked, sink saw $ce12 CE of $rx12 ECT frames from h1+h2, $ce3 from h3 (switch: $notect Not-ECT frames left unmarked)"
+    if [ "${marked:-0}" -gt 0 ] && [ "$ce12" -le "$marked" ] && [ "$ce12" -ge $((marked - 141)) ] \
+       && [ "$marked" -lt "$rx12" ] && [ "${ce3:-x}" = 0 ] \
+       && [ "${notect:-0}" -gt 0 ]; then
+        pass "rocc_dp.$1: ECN: $marked frames marked CE, $ce12 CE frames at the sink (of $rx12 ECT; $((marked - ce12)) still queued at stop), Not-ECT h3 unmarked ($notect would-be marks)"
+    else
+        fail "rocc_dp.$1: ECN: marked=${marked:-?} sink_ce=${ce12:-?} of ${rx12:-?} ECT, h3 ce=${ce3:-?}, notect=${notect:-?}"
+    fi
+}
+
 ROCCSIM=${ROCCSIM:-build/roccsim}
+ECN=${ECN-10000,40000,0.2}   # --ecn on port 3 in the equal scenario (ECN= to leave it off)
 SIM_TOL=${SIM_TOL:-0.10}
 if [ -z "${CAPTURE+x}" ] && command -v tshark >/dev/null 2>&1; then CAPTURE=1; fi
 [ -n "${CAPTURE:-}" ] || echo "tshark not installed: the capture check is skipped (apt-get install -y tshark)"
@@ -316,6 +358,7 @@ for sc in ${SCENARIOS:-equal maxmin}; do
             fi
         done
         check_capture equal
+        check_ecn equal
         check_cnp_decoder equal "$(ip_h 1)"
         run_roccsim equal line line line && compare_sim equal
         ;;
@@ -325,7 +368,7 @@ for sc in ${SCENARIOS:-equal maxmin}; do
         c1=$RATE_GBPS
         c2=$(awk -v r="$RATE_GBPS" 'BEGIN { print r * 0.3 }')
         c3=$(awk -v r="$RATE_GBPS" 'BEGIN { print r * 0.1 }')
-        CAPTURE='' run_scenario maxmin "$c1" "$c2" "$c3" || continue
+        ECN='' CAPTURE='' run_scenario maxmin "$c1" "$c2" "$c3" || continue
         exp=(0 180 90 30)
         for i in 1 2 3; do
             if within "${mean[$i]}" "${exp[$i]}" 0.10; then

@@ -11,8 +11,9 @@
 # fh1 sends one unlimited RoCC flow to the sink in fr (real CNPs flow).
 # From fx, flood sends N of each class (random non-IPv4, truncated, bad
 # IPv4 header, CNPs forged from outside --cp-allow, CNPs with a bad ICMP
-# checksum) at the switch (the CNPs aimed at fh1, forwarded by the switch)
-# and at fv directly.  PASS when every app is still running afterwards and
+# checksum, malformed ARP, CNPs addressed to the switch's own CP address)
+# at the switch (the CNPs aimed at fh1, forwarded by the switch in its
+# strict-priority control FIFO) and at fv directly.  PASS when every app is still running afterwards and
 # its counters equal what flood says it sent; the RoCC flow keeps going.
 # Set-up checks and teardown: tests/dataplane/netns.bash.
 set -u
@@ -89,13 +90,18 @@ eq() {  # eq WHAT GOT WANT
     else fail "rocc_flood: $1 = ${2:-?}, sent ${3:-?}"; fi
 }
 S=$LOG/flood_sw.log; V=$LOG/flood_v.log
-total_sw=$(( $(sent "$S" notip) + $(sent "$S" trunc) + $(sent "$S" badhdr) + $(sent "$S" forged) + $(sent "$S" badcsum) ))
+total_sw=$(( $(sent "$S" notip) + $(sent "$S" trunc) + $(sent "$S" badhdr) + $(sent "$S" forged) + $(sent "$S" badcsum) \
+           + $(sent "$S" badarp) + $(sent "$S" toself) ))
 eq "switch port 2 rx_pkts" "$(field "$LOG/sw.log" '^final port 2 ' rx_pkts)" "$total_sw"
 eq "switch not_ipv4" "$(field "$LOG/sw.log" '^final malformed' not_ipv4)" "$(sent "$S" notip)"
 eq "switch truncated" "$(field "$LOG/sw.log" '^final malformed' truncated)" "$(sent "$S" trunc)"
 eq "switch bad_ip_hdr" "$(field "$LOG/sw.log" '^final malformed' bad_ip_hdr)" "$(sent "$S" badhdr)"
+eq "switch malformed ARP" "$(field "$LOG/sw.log" '^final arp' bad)" "$(sent "$S" badarp)"
+eq "switch CNPs to its own address (counted, dropped)" "$(field "$LOG/sw.log" '^final control' self_cnp)" "$(sent "$S" toself)"
 fwd=$(( $(sent "$S" forged) + $(sent "$S" badcsum) ))
-eq "switch port 0 tx_pkts (forwarded CNP-shaped frames)" "$(field "$LOG/sw.log" '^final port 0 ' tx_pkts)" "$fwd"
+eq "switch transit CNPs" "$(field "$LOG/sw.log" '^final control' transit_cnp)" "$fwd"
+eq "switch port 0 ctl_fwd (transit CNPs sent in the control FIFO)" "$(field "$LOG/sw.log" '^final port 0 ' ctl_fwd)" "$fwd"
+eq "switch port 0 tx_pkts (nothing of it in the data queue)" "$(field "$LOG/sw.log" '^final port 0 ' tx_pkts)" 0
 eq "h1 CNPs denied (forged, via the switch)" "$(field "$LOG/h1.log" '^final host' denied)" "$(sent "$S" forged)"
 eq "h1 CNPs bad (checksum, via the switch)" "$(field "$LOG/h1.log" '^final host' bad)" "$(sent "$S" badcsum)"
 eq "victim not_ipv4" "$(field "$LOG/v.log" '^final host' not_ipv4)" "$(sent "$V" notip)"
@@ -104,6 +110,8 @@ eq "victim bad_ip_hdr" "$(field "$LOG/v.log" '^final host' bad_ip_hdr)" "$(sent 
 eq "victim CNPs denied (forged)" "$(field "$LOG/v.log" '^final host' denied)" "$(sent "$V" forged)"
 eq "victim CNPs bad (checksum)" "$(field "$LOG/v.log" '^final host' bad)" "$(sent "$V" badcsum)"
 eq "victim CNPs accepted" "$(field "$LOG/v.log" '^final host' ok)" 0
+eq "victim malformed ARP" "$(field "$LOG/v.log" '^final arp' bad)" "$(sent "$V" badarp)"
+eq "victim frames for other addresses (CNPs to the switch's address)" "$(field "$LOG/v.log" '^final host' not_mine)" "$(sent "$V" toself)"
 acc=$(field "$LOG/h1.log" '^final host' ok)
 if [ "${acc:-0}" -gt 0 ]; then pass "rocc_flood: h1 still accepted $acc real CNPs from the CP"
 else fail "rocc_flood: h1 accepted no real CNPs"; fi

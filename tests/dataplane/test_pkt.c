@@ -1,9 +1,13 @@
 /* test_pkt.c -- the data plane's frame parser/builders without DPDK:
  * round trips, and the hardened parser on hostile frames (truncated,
  * non-IPv4, bad IHL / tot_len).  Built and run by `make -C dataplane test`. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "pcap.h"
 #include "pkt.h"
 
 static int fails;
@@ -60,6 +64,99 @@ int main(void)
         CHECK(pkt_parse_prefix("10.99.0.7/24", &net, &mask) == 0 && net == 0x0a630000 && mask == 0xffffff00);
         CHECK(pkt_parse_prefix("10.99.0.0/33", &net, &mask) != 0 && pkt_parse_ip("1.2.3.256", &ip) != 0);
         CHECK(pkt_parse_mac("02:99:00:00:04:01", m) == 0 && m[4] == 4 && pkt_parse_mac("02:99", m) != 0);
+    }
+    /* ARP: round trip, then every malformed variant is rejected */
+    {
+        static const uint8_t bc[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, z[6] = {0};
+        struct pkt_arp ar;
+        int ok = 1;
+        n = pkt_build_arp(f, sizeof f, PKT_ARP_REQUEST, bc, a, 0x0a630101, z, 0x0a630102);
+        CHECK(n == PKT_ARP_FRAME_LEN && pkt_ethertype(f, n) == PKT_ETHERTYPE_ARP);
+        CHECK(pkt_parse_arp(f, n, &ar) == 0 && ar.op == PKT_ARP_REQUEST && ar.spa == 0x0a630101 &&
+              ar.tpa == 0x0a630102 && !memcmp(ar.sha, a, 6));
+        CHECK(pkt_parse(f, n, &pi) == PKT_ENOTIP4);    /* the IPv4 parser leaves ARP to the caller */
+        CHECK(pkt_parse_arp(f, PKT_ETH_LEN + PKT_ARP_LEN, &ar) == 0);   /* unpadded 42 B is fine */
+        for (size_t k = 0; k < PKT_ETH_LEN + PKT_ARP_LEN; k++)
+            if (pkt_parse_arp(f, k, &ar) != -1) ok = 0;
+        CHECK(ok);                                      /* every truncation rejected */
+        memcpy(g, f, n); g[PKT_ETH_LEN + 1] = 6;        /* htype 6 */
+        CHECK(pkt_parse_arp(g, n, &ar) == -1);
+        memcpy(g, f, n); g[PKT_ETH_LEN + 2] = 0x86; g[PKT_ETH_LEN + 3] = 0xdd;   /* ptype IPv6 */
+        CHECK(pkt_parse_arp(g, n, &ar) == -1);
+        memcpy(g, f, n); g[PKT_ETH_LEN + 5] = 16;       /* plen 16 */
+        CHECK(pkt_parse_arp(g, n, &ar) == -1);
+        memcpy(g, f, n); g[PKT_ETH_LEN + 7] = 3;        /* op 3 (RARP) */
+        CHECK(pkt_parse_arp(g, n, &ar) == -1);
+        memcpy(g, f, n); g[PKT_ETH_LEN + 8] = 0x01;     /* multicast sender MAC */
+        CHECK(pkt_parse_arp(g, n, &ar) == -1);
+        memcpy(g, f, n); memset(g + PKT_ETH_LEN + 8, 0, 6);   /* zero sender MAC */
+        CHECK(pkt_parse_arp(g, n, &ar) == -1);
+        CHECK(pkt_build_arp(f, PKT_ARP_FRAME_LEN - 1, PKT_ARP_REPLY, bc, a, 1, b, 2) == 0);
+    }
+    /* ECN: CE marking keeps the IPv4 checksum valid; RED decisions */
+    {
+        int ok = 1;
+        n = pkt_build_roce(f, sizeof f, a, b, 0x0a630102, 0x0a630402, 0xC001, 7, 42, 100);
+        CHECK(pkt_parse(f, n, &pi) == PKT_OK && pkt_ip4_ecn(f, &pi) == PKT_ECN_NOT_ECT);
+        pkt_ip4_set_ecn(f, &pi, PKT_ECN_ECT0);
+        CHECK(pkt_ip4_ecn(f, &pi) == PKT_ECN_ECT0 && rocc_inet_checksum(f + PKT_ETH_LEN, PKT_IP4_LEN) == 0);
+        pkt_ip4_set_ecn(f, &pi, PKT_ECN_CE);
+        CHECK(pkt_ip4_ecn(f, &pi) == PKT_ECN_CE && rocc_inet_checksum(f + PKT_ETH_LEN, PKT_IP4_LEN) == 0);
+        CHECK((f[PKT_ETH_LEN + 1] & 0xfc) == 0 && f[PKT_ETH_LEN] == 0x45);   /* DSCP, version/IHL kept */
+        /* every TOS byte: setting CE keeps DSCP and a valid checksum */
+        for (unsigned tos = 0; tos < 256; tos++) {
+            n = pkt_build_roce(f, sizeof f, a, b, 0x0a630102 + tos, 0x0a630402, 0xC001, 7, tos, 10);
+            f[PKT_ETH_LEN + 1] = (uint8_t)tos;
+            f[PKT_ETH_LEN + 10] = f[PKT_ETH_LEN + 11] = 0;
+            {
+                uint16_t cs = rocc_inet_checksum(f + PKT_ETH_LEN, PKT_IP4_LEN);
+                f[PKT_ETH_LEN + 10] = (uint8_t)(cs >> 8); f[PKT_ETH_LEN + 11] = (uint8_t)cs;
+            }
+            pkt_parse(f, n, &pi);
+            pkt_ip4_set_ecn(f, &pi, PKT_ECN_CE);
+            if (rocc_inet_checksum(f + PKT_ETH_LEN, PKT_IP4_LEN) != 0 || (f[PKT_ETH_LEN + 1] >> 2) != tos >> 2)
+                ok = 0;
+        }
+        CHECK(ok);
+        CHECK(!pkt_red_mark(1000, 1000, 5000, 1.0, 0) && pkt_red_mark(5000, 1000, 5000, 0.0, 0xffffffffu));
+        CHECK(pkt_red_mark(3000, 1000, 5000, 0.5, 0x3fffffffu) && !pkt_red_mark(3000, 1000, 5000, 0.5, 0x40000000u));
+        {
+            unsigned marks = 0;   /* p = 0.2 * 3/4 = 0.15 over a uniform sweep */
+            for (uint32_t r = 0; r < 1000; r++) marks += (unsigned)pkt_red_mark(4000, 1000, 5000, 0.2, r * 4294967u);
+            CHECK(marks >= 149 && marks <= 151);
+        }
+    }
+    /* pcap: header, records, snap length, read back byte for byte */
+    {
+        char path[] = "/tmp/test_pkt_pcap.XXXXXX";
+        int fd = mkstemp(path);
+        struct dp_pcap pc;
+        uint8_t buf[4096];
+        uint32_t u32[6];
+        FILE *rf;
+        size_t got;
+        CHECK(fd >= 0);
+        if (fd >= 0) close(fd);
+        n = pkt_build_roce(f, sizeof f, a, b, 1, 2, 3, 7, 0, 1000);
+        CHECK(dp_pcap_open(&pc, path, 100) == 0);
+        dp_pcap_write(&pc, f, (uint32_t)n, 1700000000123456789ull);
+        dp_pcap_write(&pc, f, 60, 1700000001000000001ull);
+        CHECK(pc.frames == 2 && dp_pcap_close(&pc) == 0);
+        rf = fopen(path, "rb");
+        got = rf ? fread(buf, 1, sizeof buf, rf) : 0;
+        if (rf) fclose(rf);
+        CHECK(got == 24 + 16 + 100 + 16 + 60);
+        memcpy(u32, buf, 4);
+        CHECK(u32[0] == DP_PCAP_MAGIC_NS);
+        memcpy(u32, buf + 16, 8);
+        CHECK(u32[0] == 100 && u32[1] == 1);            /* snaplen, LINKTYPE_ETHERNET */
+        memcpy(u32, buf + 24, 16);
+        CHECK(u32[0] == 1700000000u && u32[1] == 123456789u && u32[2] == 100 && u32[3] == n);
+        CHECK(!memcmp(buf + 40, f, 100));
+        memcpy(u32, buf + 140, 16);
+        CHECK(u32[1] == 1 && u32[2] == 60 && u32[3] == 60);
+        unlink(path);
+        CHECK(dp_pcap_open(&pc, "/nonexistent-dir/x.pcap", 100) == -1 && dp_pcap_close(&pc) == 0);
     }
     printf("%s pkt: %d failures\n", fails ? "FAIL" : "PASS", fails);
     return fails != 0;
