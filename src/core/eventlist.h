@@ -24,8 +24,9 @@
  * A push is O(1) unless it lands in one of the heaps.  When the current
  * bucket runs dry, the next non-empty bucket's events are moved into the
  * current heap (and far events that the advancing horizon now covers into
- * the wheel).  On the benchmarks this pops 1.6-2x faster than one 4-ary heap
- * over all events, in exactly the same order (docs/performance.md).
+ * the wheel).  Replaying the benchmarks' push/pop sequences, this is 1.3-2x
+ * faster than one 4-ary heap over all events, in exactly the same order
+ * (docs/performance.md).
  *
  * The network model keeps the set small by design -- at most one pending
  * event per busy link direction, per host and per timer owner.  Cancelling
