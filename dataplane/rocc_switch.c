@@ -17,6 +17,7 @@
  *       [--switch-id N] [--report-ms MS]
  *       [--arp-retry-ms MS] [--arp-tries N] [--arp-hold-ms MS] [--arp-ttl-s S]
  *       [--pcap FILE] [--pcap-dir rx|tx|both] [--pcap-snaplen N] [--busy-poll]
+ *       [--cp-timing]                     time the CP's work (ns/packet, ns/period)
  *
  * Why a software queue: af_packet over veth has no link rate of its own, so
  * the bottleneck queue the CP must watch is created here, by draining each
@@ -53,7 +54,7 @@
 #define NEIGH_CAP   256           /* ARP neighbour table slots (power of two) */
 #define NEIGH_QLEN  16            /* frames held per unresolved neighbour */
 #define STALL_MAX_US 5000          /* link time a descheduled switch may catch up */
-#define CP_TIME_EVERY 64           /* one tracked packet in 64 is timed */
+#define CP_TIME_EVERY 64           /* --cp-timing: one tracked packet in 64 is timed */
 #define NB_MBUF     (MAX_PORTS * (QSLOTS + CSLOTS) / 2 + NEIGH_CAP * 2 + 4095)
 
 static volatile bool force_quit;  /* the only global: set by SIGINT/SIGTERM */
@@ -83,7 +84,7 @@ struct cent { struct rte_mbuf *m; uint8_t kind; };
 
 /* What a CNP needs to quote a flow: kept per flow-table ref. */
 struct flowinfo {
-    uint64_t key, seen_ps;        /* seen_ps: BOUNDED, last arrival not yet reported */
+    uint64_t key, seen_tsc;       /* seen_tsc: BOUNDED, last arrival not yet reported */
     uint32_t src_ip, dst_ip, qpn, psn;
     uint16_t sport;
     bool used, dirty;             /* dirty: BOUNDED, seen since the last report */
@@ -106,10 +107,11 @@ struct cpstate {
     uint64_t samples, cnps, cnp_noroute, cnp_alloc_fail, fi_full;
     uint32_t f_min_seen, f_max_seen;
     uint64_t qsum_bytes;
-    /* CP cost (rte_rdtsc): flow-table work per tracked packet, timed on
-     * one enqueue and one dequeue in CP_TIME_EVERY (timing each would add
-     * two TSC reads per packet to what is measured), and per period (PI
-     * update + selecting and building CNPs), timed every period. */
+    /* CP cost (rte_rdtsc, only with --cp-timing): flow-table work per
+     * tracked packet, timed on one enqueue and one dequeue in CP_TIME_EVERY
+     * (timing each would add two TSC reads per packet to what is
+     * measured), and per period (PI update + selecting and building CNPs),
+     * timed every period. */
     uint64_t n_pkt, n_enq_timed, cyc_enq, n_deq, n_deq_timed, cyc_deq, cyc_tick, n_tick_timed, n_outliers;
     uint32_t rep_pos;             /* QUEUE: data FIFO position reported up to (free-running) */
     uint32_t dirty[FT_CAP], ndirty;   /* BOUNDED: flows seen since the last report */
@@ -169,7 +171,8 @@ struct sw {
     uint32_t ft_cap;
     struct rte_mempool *pool;
     uint64_t hz, t0, qcap, burst_bytes, report_ms;
-    uint64_t now_ps;              /* librocc time of this loop round (set when a CP exists) */
+    uint64_t now_tsc;             /* TSC of this loop round */
+    uint64_t now_ps, now_ps_tsc;  /* librocc time of now_tsc (now_ps(): converted on demand) */
     bool rx_backlog;              /* some port returned a full receive burst this round */
     uint64_t tsc_pair_cyc;        /* cost of two back-to-back rte_rdtsc(), taken off each timing */
     uint64_t outlier_cyc;         /* timings above this are preemptions, not CP work */
@@ -187,6 +190,7 @@ struct sw {
     double o_alpha, o_beta;
     bool cnp_at_fmax;
     bool busy_poll;               /* --busy-poll: never sleep in an empty round */
+    bool cp_timing;               /* --cp-timing: time the CP's work (rte_rdtsc in the hot path) */
     bool cp_on[MAX_PORTS];
     uint32_t switch_id;
     bool have_cp_ip;
@@ -203,7 +207,8 @@ static void usage(const char *prg)
         "  [--q-unit B] [--f-unit-mbps N] [--fmin UNITS] [--alpha X] [--beta X] [--cnp-at-fmax]\n"
         "  [--qcap BYTES (300000)] [--burst BYTES (4000)] [--switch-id N (1)] [--report-ms MS (0)]\n"
         "  [--arp-retry-ms MS (100)] [--arp-tries N (3)] [--arp-hold-ms MS (1000)] [--arp-ttl-s S (60)]\n"
-        "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (65535)] [--busy-poll]\n",
+        "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (65535)] [--busy-poll]\n"
+        "  [--cp-timing]\n",
         prg);
 }
 
@@ -331,6 +336,7 @@ static int parse_args(struct sw *s, int argc, char **argv)
         {"arp-ttl-s", required_argument, NULL, 21}, {"pcap", required_argument, NULL, 22},
         {"pcap-dir", required_argument, NULL, 23}, {"pcap-snaplen", required_argument, NULL, 24},
         {"busy-poll", no_argument, NULL, 25}, {"ft-cap", required_argument, NULL, 26},
+        {"cp-timing", no_argument, NULL, 27},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end = NULL;
@@ -392,6 +398,7 @@ static int parse_args(struct sw *s, int argc, char **argv)
             if (parse_u64(optarg, &v, 16, FT_CAP) || (v & (v - 1))) goto bad;
             s->ft_cap = (uint32_t)v;
             break;
+        case 27: s->cp_timing = true; break;
         case 'h': usage(argv[0]); return -1;
         default: goto bad;
         }
@@ -546,6 +553,23 @@ static uint64_t tsc_pair_cost(void)
     return best;
 }
 
+/* librocc time (ps since start) of the loop round's TSC, or of tsc.  A
+ * 128-bit division: done when a CP needs it (a period, an ETRAP frame,
+ * a BOUNDED report), not every loop round. */
+static uint64_t tsc_ps(const struct sw *s, uint64_t tsc)
+{
+    return dp_cycles_to_ps(tsc - s->t0, s->hz);
+}
+
+static uint64_t now_ps(struct sw *s)
+{
+    if (s->now_ps_tsc != s->now_tsc) {
+        s->now_ps = tsc_ps(s, s->now_tsc);
+        s->now_ps_tsc = s->now_tsc;
+    }
+    return s->now_ps;
+}
+
 static uint32_t rnd32(struct sw *s)
 {
     s->rng ^= s->rng >> 12; s->rng ^= s->rng << 25; s->rng ^= s->rng >> 27;
@@ -582,8 +606,9 @@ static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const 
         /* Key = (src IP, dest QPN): the flow the RP will match. */
         struct cpstate *cp = out->cp;
         uint64_t t1 = 0;
-        bool timed = cp->n_pkt++ % CP_TIME_EVERY == 0;
+        bool timed = s->cp_timing && cp->n_pkt % CP_TIME_EVERY == 0;
         uint32_t ref;
+        cp->n_pkt++;
         if (timed) t1 = rte_rdtsc();
         e->key = ((uint64_t)pi->src_ip << 24) | pi->dest_qpn;
         e->dst_ip = pi->dst_ip;
@@ -595,11 +620,11 @@ static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const 
             /* Reported once a period (report_bounded); dequeue is a no-op. */
             if (fi_ref(cp, e->key, e->dst_ip, e->sport, e->psn, &ref) == 0) {
                 struct flowinfo *f = &cp->fi[ref];
-                f->seen_ps = s->now_ps;
+                f->seen_tsc = s->now_tsc;
                 if (!f->dirty) { f->dirty = true; cp->dirty[cp->ndirty++] = ref; }
             }
         } else if (fi_ref(cp, e->key, e->dst_ip, e->sport, e->psn, &ref) == 0) {
-            rocc_ft_on_enqueue(&cp->ft, e->key, ref, s->now_ps);
+            rocc_ft_on_enqueue(&cp->ft, e->key, ref, now_ps(s));
             e->state = Q_REPORTED;
         }
         if (timed) timed_add(s, cp, t1, &cp->cyc_enq, &cp->n_enq_timed);
@@ -869,7 +894,7 @@ static void rx_port(struct sw *s, uint16_t port, uint64_t tsc)
 
 static void send_cnps(struct sw *s, struct cpstate *cp, uint32_t f_units, uint64_t tsc)
 {
-    size_t n = rocc_ft_select(&cp->ft, s->now_ps, cp->sel, cp->cap);
+    size_t n = rocc_ft_select(&cp->ft, now_ps(s), cp->sel, cp->cap);
 
     for (size_t i = 0; i < n; i++) {
         const struct flowinfo *fi = &cp->fi[cp->sel[i] & (cp->cap - 1)];
@@ -912,7 +937,7 @@ static void report_pending(struct sw *s, struct cpstate *cp)
         uint32_t ref;
         if (q->state != Q_PENDING) continue;
         if (fi_ref(cp, q->key, q->dst_ip, q->sport, q->psn, &ref) == 0) {
-            rocc_ft_on_enqueue(&cp->ft, q->key, ref, s->now_ps);
+            rocc_ft_on_enqueue(&cp->ft, q->key, ref, now_ps(s));
             q->state = Q_REPORTED;
             cp->n_reported++;
         } else {
@@ -927,11 +952,11 @@ static void report_pending(struct sw *s, struct cpstate *cp)
  * seen since the last period is reported once, with the time of its latest
  * frame, just before select: the same entries, times and picks as one
  * report per frame, for one table update per flow and period. */
-static void report_bounded(struct cpstate *cp)
+static void report_bounded(const struct sw *s, struct cpstate *cp)
 {
     for (uint32_t i = 0; i < cp->ndirty; i++) {
         struct flowinfo *f = &cp->fi[cp->dirty[i]];
-        rocc_ft_on_enqueue(&cp->ft, f->key, cp->dirty[i], f->seen_ps);
+        rocc_ft_on_enqueue(&cp->ft, f->key, cp->dirty[i], tsc_ps(s, f->seen_tsc));
         f->dirty = false;
         cp->n_reported++;
     }
@@ -940,11 +965,11 @@ static void report_bounded(struct cpstate *cp)
 
 static void cp_tick(struct sw *s, struct cpstate *cp, uint64_t tsc)
 {
-    uint64_t t1 = rte_rdtsc();
+    uint64_t t1 = s->cp_timing ? rte_rdtsc() : 0;
     uint64_t q = s->eg[cp->port].qbytes;   /* data queue only: control frames are excluded */
 
     if (s->ft_kind == ROCC_FT_QUEUE) report_pending(s, cp);
-    else if (s->ft_kind == ROCC_FT_BOUNDED) report_bounded(cp);
+    else if (s->ft_kind == ROCC_FT_BOUNDED) report_bounded(s, cp);
     uint32_t f = rocc_cp_update(&cp->cp, &cp->p, q);
 
     cp->samples++;
@@ -955,9 +980,9 @@ static void cp_tick(struct sw *s, struct cpstate *cp, uint64_t tsc)
      * BOUNDED and ETRAP tables still age every period (select does it);
      * QUEUE's select changes nothing, so it is skipped. */
     if (f < cp->p.f_max || s->cnp_at_fmax) send_cnps(s, cp, f, tsc);
-    else if (s->ft_kind != ROCC_FT_QUEUE) (void)rocc_ft_select(&cp->ft, s->now_ps, cp->sel, cp->cap);
+    else if (s->ft_kind != ROCC_FT_QUEUE) (void)rocc_ft_select(&cp->ft, now_ps(s), cp->sel, cp->cap);
     if (cp->samples % FI_GC_PERIODS == 0) fi_gc(cp);
-    timed_add(s, cp, t1, &cp->cyc_tick, &cp->n_tick_timed);
+    if (s->cp_timing) timed_add(s, cp, t1, &cp->cyc_tick, &cp->n_tick_timed);
 }
 
 /* ---- transmit ------------------------------------------------------------ */
@@ -986,7 +1011,7 @@ static unsigned tx_burst(struct sw *s, struct egress *e, uint16_t port, uint64_t
         e->qbytes -= q->len;
         if (q->state == Q_REPORTED) {
             struct cpstate *cp = e->cp;
-            if (cp->n_deq++ % CP_TIME_EVERY == 0) {
+            if (s->cp_timing && cp->n_deq++ % CP_TIME_EVERY == 0) {
                 uint64_t t1 = rte_rdtsc();
                 rocc_ft_on_dequeue(&cp->ft, q->key);
                 timed_add(s, cp, t1, &cp->cyc_deq, &cp->n_deq_timed);
@@ -1074,22 +1099,26 @@ static void print_stats(const struct sw *s)
     }
     for (uint16_t p = 0; p < s->nports; p++) {
         const struct cpstate *cp = s->eg[p].cp;
+        char ns_pkt[32] = "-", ns_period[32] = "-";   /* "-": not timed (no --cp-timing) */
         if (!cp) continue;
+        if (s->cp_timing) {
+            /* per tracked frame: every enqueue, plus the dequeues that
+             * had been reported (all but QUEUE's unreported ones) */
+            snprintf(ns_pkt, sizeof ns_pkt, "%.1f", cyc_ns(s, cp->cyc_enq, cp->n_enq_timed) +
+                     (cp->n_pkt ? cyc_ns(s, cp->cyc_deq, cp->n_deq_timed) * (double)cp->n_deq / (double)cp->n_pkt : 0.0));
+            snprintf(ns_period, sizeof ns_period, "%.1f", cyc_ns(s, cp->cyc_tick, cp->n_tick_timed));
+        }
         printf("final cp port=%u samples=%" PRIu64 " cnps_sent=%" PRIu64 " F_last=%d F_min=%u F_max=%u"
                " F_last_mbps=%" PRIu64 " q_mean_bytes=%.0f md_fmin=%" PRIu64 " md_half=%" PRIu64
                " pi=%" PRIu64 " cnp_noroute=%" PRIu64 " cnp_alloc_fail=%" PRIu64 " flowinfo_full=%" PRIu64
-               " flowinfo_freed=%" PRIu64 " ft_full=%" PRIu64 " ft_evicted=%" PRIu64 " tracked_pkts=%" PRIu64 " ns_per_pkt=%.1f"
-               " ns_per_period=%.1f timer_ns=%.1f timing_outliers=%" PRIu64 " reported_pkts=%" PRIu64 "\n",
+               " flowinfo_freed=%" PRIu64 " ft_full=%" PRIu64 " ft_evicted=%" PRIu64 " tracked_pkts=%" PRIu64 " ns_per_pkt=%s"
+               " ns_per_period=%s timer_ns=%.1f timing_outliers=%" PRIu64 " reported_pkts=%" PRIu64 "\n",
                cp->port, cp->samples, cp->cnps, cp->cp.f, cp->f_min_seen, cp->f_max_seen,
                rocc_cp_rate_bps(&cp->p, (uint32_t)cp->cp.f) / 1000000,
                cp->samples ? (double)cp->qsum_bytes / (double)cp->samples : 0.0, cp->cp.n_md_fmin,
                cp->cp.n_md_half, cp->cp.n_pi, cp->cnp_noroute, cp->cnp_alloc_fail, cp->fi_full,
-               cp->fi_freed, cp->ft.n_full, cp->ft.n_evicted, cp->n_pkt,
-               /* per tracked frame: every enqueue, plus the dequeues that
-                * had been reported (all but QUEUE's unreported ones) */
-               cyc_ns(s, cp->cyc_enq, cp->n_enq_timed) +
-                   (cp->n_pkt ? cyc_ns(s, cp->cyc_deq, cp->n_deq_timed) * (double)cp->n_deq / (double)cp->n_pkt : 0.0),
-               cyc_ns(s, cp->cyc_tick, cp->n_tick_timed), cyc_ns(s, s->tsc_pair_cyc, 1), cp->n_outliers,
+               cp->fi_freed, cp->ft.n_full, cp->ft.n_evicted, cp->n_pkt, ns_pkt, ns_period,
+               cyc_ns(s, s->tsc_pair_cyc, 1), cp->n_outliers,
                s->ft_kind == ROCC_FT_ETRAP ? cp->n_pkt : cp->n_reported);
     }
     {
@@ -1143,7 +1172,7 @@ static void run(struct sw *s)
         unsigned work = 0;
         bool queued = false;
 
-        if (s->any_cp) s->now_ps = dp_cycles_to_ps(tsc - s->t0, s->hz);
+        s->now_tsc = tsc;
         s->rx_backlog = false;
 
         for (uint16_t p = 0; p < s->nports; p++) {
