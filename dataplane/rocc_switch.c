@@ -68,16 +68,16 @@ static void on_signal(int sig)
 /* What a frame is, for the FIFO it joins and the counter it lands in. */
 enum kind { K_DATA, K_TRANSIT_CNP, K_OWN_CNP, K_ARP };
 
-/* A queued data frame.  For a RoCEv2 frame at a CP port: its flow (key =
- * source IP << 24 | destination QP, and what a CNP quotes) and whether the
- * flow table has been told (Q_REPORTED) or not yet (Q_PENDING, QUEUE
- * tables only: see report_pending). */
+/* A queued data frame.  For a RoCEv2 frame at a CP port: whether the flow
+ * table has been told (Q_REPORTED: key = its flow, source IP << 24 |
+ * destination QP, for the dequeue) or not yet (Q_PENDING, QUEUE tables
+ * only: report_pending reads the flow from the frame itself, so enqueue
+ * stores nothing but the state). */
 enum { Q_UNTRACKED, Q_PENDING, Q_REPORTED };
 struct qent {
     struct rte_mbuf *m;
-    uint64_t key;
-    uint32_t len, dst_ip, psn;
-    uint16_t sport;
+    uint64_t key;                 /* Q_REPORTED only */
+    uint32_t len;
     uint8_t state;
 };
 struct cent { struct rte_mbuf *m; uint8_t kind; };
@@ -605,27 +605,28 @@ static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const 
     if (out->cp && pi->is_roce) {
         /* Key = (src IP, dest QPN): the flow the RP will match. */
         struct cpstate *cp = out->cp;
-        uint64_t t1 = 0;
+        uint64_t t1 = 0, key;
         bool timed = s->cp_timing && cp->n_pkt % CP_TIME_EVERY == 0;
         uint32_t ref;
         cp->n_pkt++;
         if (timed) t1 = rte_rdtsc();
-        e->key = ((uint64_t)pi->src_ip << 24) | pi->dest_qpn;
-        e->dst_ip = pi->dst_ip;
-        e->psn = pi->psn;
-        e->sport = pi->sport;
         if (s->ft_kind == ROCC_FT_QUEUE) {
             e->state = Q_PENDING;
         } else if (s->ft_kind == ROCC_FT_BOUNDED) {
             /* Reported once a period (report_bounded); dequeue is a no-op. */
-            if (fi_ref(cp, e->key, e->dst_ip, e->sport, e->psn, &ref) == 0) {
+            key = ((uint64_t)pi->src_ip << 24) | pi->dest_qpn;
+            if (fi_ref(cp, key, pi->dst_ip, pi->sport, pi->psn, &ref) == 0) {
                 struct flowinfo *f = &cp->fi[ref];
                 f->seen_tsc = s->now_tsc;
                 if (!f->dirty) { f->dirty = true; cp->dirty[cp->ndirty++] = ref; }
             }
-        } else if (fi_ref(cp, e->key, e->dst_ip, e->sport, e->psn, &ref) == 0) {
-            rocc_ft_on_enqueue(&cp->ft, e->key, ref, now_ps(s));
-            e->state = Q_REPORTED;
+        } else {
+            key = ((uint64_t)pi->src_ip << 24) | pi->dest_qpn;
+            if (fi_ref(cp, key, pi->dst_ip, pi->sport, pi->psn, &ref) == 0) {
+                rocc_ft_on_enqueue(&cp->ft, key, ref, now_ps(s));
+                e->key = key;
+                e->state = Q_REPORTED;
+            }
         }
         if (timed) timed_add(s, cp, t1, &cp->cyc_enq, &cp->n_enq_timed);
     }
@@ -926,7 +927,10 @@ static void send_cnps(struct sw *s, struct cpstate *cp, uint32_t f_units, uint64
  * only those still queued.  A frame that came and went between two periods
  * costs the table nothing (an uncongested port: nearly every frame), and
  * what select() sees is exactly what per-packet updates would have given:
- * one count per queued frame of each flow. */
+ * one count per queued frame of each flow.  The flow (and what a CNP
+ * quotes) is read from the queued frame: its IP addresses, UDP source
+ * port, QP and PSN are what they were on arrival (only MACs, TTL, ECN and
+ * the IP checksum have changed), and enqueue need not store them. */
 static void report_pending(struct sw *s, struct cpstate *cp)
 {
     struct egress *e = &s->eg[cp->port];
@@ -934,10 +938,19 @@ static void report_pending(struct sw *s, struct cpstate *cp)
 
     for (; pos != e->qt; pos++) {
         struct qent *q = &e->q[pos & (QSLOTS - 1)];
+        struct pkt_info pi;
+        uint64_t key;
         uint32_t ref;
         if (q->state != Q_PENDING) continue;
-        if (fi_ref(cp, q->key, q->dst_ip, q->sport, q->psn, &ref) == 0) {
-            rocc_ft_on_enqueue(&cp->ft, q->key, ref, now_ps(s));
+        /* Parsed on arrival already: this cannot fail. */
+        if (pkt_parse(rte_pktmbuf_mtod(q->m, const uint8_t *), q->len, &pi) != PKT_OK || !pi.is_roce) {
+            q->state = Q_UNTRACKED;
+            continue;
+        }
+        key = ((uint64_t)pi.src_ip << 24) | pi.dest_qpn;
+        if (fi_ref(cp, key, pi.dst_ip, pi.sport, pi.psn, &ref) == 0) {
+            rocc_ft_on_enqueue(&cp->ft, key, ref, now_ps(s));
+            q->key = key;
             q->state = Q_REPORTED;
             cp->n_reported++;
         } else {
