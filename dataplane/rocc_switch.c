@@ -82,14 +82,16 @@ struct qent {
 };
 struct cent { struct rte_mbuf *m; uint8_t kind; };
 
-/* What a CNP needs to quote a flow: kept per flow-table ref. */
+/* What a CNP needs to quote a flow: kept per flow-table ref.  The key holds
+ * the source IP (key >> 24) and QPN (low 24 bits); 32 bytes a slot. */
 struct flowinfo {
     uint64_t key, seen_tsc;       /* seen_tsc: BOUNDED, last arrival not yet reported */
-    uint32_t src_ip, dst_ip, qpn, psn;
+    uint32_t dst_ip, psn;
     uint16_t sport;
     bool used, dirty;             /* dirty: BOUNDED, seen since the last report */
     bool tomb;                    /* freed slot: lookups probe past it, inserts reuse it */
 };
+_Static_assert(sizeof(struct flowinfo) == 32, "two flow-info slots a cache line");
 
 struct cpstate {
     uint16_t port;
@@ -483,9 +485,15 @@ static int cp_setup(struct sw *s, uint16_t port)
  * info on first sight and keeps its latest PSN.  At most 3/4 of the slots
  * are used (fi_full counts refusals); fi_gc frees the slots of flows the
  * flow table no longer holds. */
-static int fi_ref(struct cpstate *cp, uint64_t key, uint32_t dst_ip, uint16_t sport, uint32_t psn, uint32_t *ref)
+static inline uint32_t fi_hash(const struct cpstate *cp, uint64_t key)
 {
-    uint32_t mask = cp->cap - 1, h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 40) & (cp->cap - 1);
+}
+
+static int fi_ref_probe(struct cpstate *cp, uint64_t key, uint32_t dst_ip, uint16_t sport, uint32_t psn,
+                        uint32_t *ref)
+{
+    uint32_t mask = cp->cap - 1, h = fi_hash(cp, key);
     uint32_t slot = UINT32_MAX, n;
     struct flowinfo *f;
 
@@ -502,12 +510,26 @@ static int fi_ref(struct cpstate *cp, uint64_t key, uint32_t dst_ip, uint16_t sp
         break;
     }
     if (slot == UINT32_MAX || cp->fi_used >= cp->cap * 3 / 4) { cp->fi_full++; return -1; }
-    cp->fi[slot] = (struct flowinfo){.key = key, .src_ip = (uint32_t)(key >> 24), .dst_ip = dst_ip,
-                                     .qpn = (uint32_t)(key & 0xffffff), .psn = psn, .sport = sport,
+    cp->fi[slot] = (struct flowinfo){.key = key, .dst_ip = dst_ip, .psn = psn, .sport = sport,
                                      .used = true};
     cp->fi_used++;
     *ref = slot;
     return 0;
+}
+
+/* fi_ref_probe, with the common case inline: the flow is in its home slot. */
+static inline int fi_ref(struct cpstate *cp, uint64_t key, uint32_t dst_ip, uint16_t sport, uint32_t psn,
+                         uint32_t *ref)
+{
+    uint32_t h = fi_hash(cp, key);
+    struct flowinfo *f = &cp->fi[h];
+
+    if (f->used && f->key == key) {
+        f->psn = psn;
+        *ref = h;
+        return 0;
+    }
+    return fi_ref_probe(cp, key, dst_ip, sport, psn, ref);
 }
 
 /* Free the flow-info slots of flows the flow table has dropped (QUEUE: no
@@ -899,10 +921,11 @@ static void send_cnps(struct sw *s, struct cpstate *cp, uint32_t f_units, uint64
 
     for (size_t i = 0; i < n; i++) {
         const struct flowinfo *fi = &cp->fi[cp->sel[i] & (cp->cap - 1)];
-        const struct route *rt = route_lookup(s, fi->src_ip);
-        struct rocc_cnp c = {.rate_units = f_units, .cp_id = cp->cp_id, .src_ip = fi->src_ip,
+        uint32_t src_ip = (uint32_t)(fi->key >> 24);
+        const struct route *rt = route_lookup(s, src_ip);
+        struct rocc_cnp c = {.rate_units = f_units, .cp_id = cp->cp_id, .src_ip = src_ip,
                              .dst_ip = fi->dst_ip, .sport = fi->sport, .dport = ROCC_ROCEV2_UDP_PORT,
-                             .dest_qpn = fi->qpn, .psn = fi->psn};
+                             .dest_qpn = (uint32_t)(fi->key & 0xffffff), .psn = fi->psn};
         static const uint8_t zero[6];
         struct rte_mbuf *m;
         uint8_t *p;
@@ -912,13 +935,13 @@ static void send_cnps(struct sw *s, struct cpstate *cp, uint32_t f_units, uint64
         if (!m) { cp->cnp_alloc_fail++; continue; }
         p = (uint8_t *)rte_pktmbuf_append(m, PKT_CNP_FRAME_LEN);
         /* MACs are filled in by deliver() once the next hop is known. */
-        if (!p || !pkt_build_cnp(p, PKT_CNP_FRAME_LEN, zero, zero, s->cp_ip, fi->src_ip, &c)) {
+        if (!p || !pkt_build_cnp(p, PKT_CNP_FRAME_LEN, zero, zero, s->cp_ip, src_ip, &c)) {
             rte_pktmbuf_free(m);
             cp->cnp_alloc_fail++;
             continue;
         }
         cp->cnps++;
-        forward(s, rt, fi->src_ip, m, K_OWN_CNP, NULL, tsc);
+        forward(s, rt, src_ip, m, K_OWN_CNP, NULL, tsc);
     }
 }
 
