@@ -988,11 +988,17 @@ static void report_pending(struct sw *s, struct cpstate *cp)
  * seen since the last period is reported once, with the time of its latest
  * frame, just before select: the same entries, times and picks as one
  * report per frame, for one table update per flow and period. */
-static void report_bounded(const struct sw *s, struct cpstate *cp)
+static void report_bounded(struct sw *s, struct cpstate *cp)
 {
+    uint64_t last_tsc = 0, last_ps = 0;   /* flows last seen in the same loop round share a time */
+
     for (uint32_t i = 0; i < cp->ndirty; i++) {
         struct flowinfo *f = &cp->fi[cp->dirty[i]];
-        rocc_ft_on_enqueue(&cp->ft, f->key, cp->dirty[i], tsc_ps(s, f->seen_tsc));
+        if (i == 0 || f->seen_tsc != last_tsc) {
+            last_tsc = f->seen_tsc;
+            last_ps = last_tsc == s->now_tsc ? now_ps(s) : tsc_ps(s, last_tsc);
+        }
+        rocc_ft_on_enqueue(&cp->ft, f->key, cp->dirty[i], last_ps);
         f->dirty = false;
         cp->n_reported++;
     }
