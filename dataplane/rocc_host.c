@@ -122,7 +122,9 @@ static void usage(const char *prg)
 {
     fprintf(stderr,
         "usage: %s <EAL args> -- --local-ip A.B.C.D (--gw-mac MAC | --gw-ip A.B.C.D)\n"
-        "  [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS]]... [--cp-allow PREFIX/LEN]\n"
+        "  [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS]]...\n"
+        "  [--cp-allow PREFIX/LEN]  (CNPs from outside it are counted denied and ignored;\n"
+        "                            without it every CNP is: give it whenever there is a --flow)\n"
         "  [--line-gbps G (1)] [--payload BYTES (1000)] [--f-unit-mbps N (10)]\n"
         "  [--recovery-us US (55)] [--cnp-delay-us US (15)] [--ecn-capable]\n"
         "  [--report-ms MS (500)] [--port N (0)] [--arp-retry-ms MS (100)]\n"
@@ -718,10 +720,21 @@ int main(int argc, char **argv)
         h->flows[i].start_tsc = h->t0 + dp_us_to_cycles(h->flows[i].start_ms * 1000, h->hz);
         h->flows[i].next_tsc = h->flows[i].start_tsc;
     }
-    printf("ready host flows=%u line_mbps=%" PRIu64 " f_unit_mbps=%u recovery_us=%" PRIu64
-           " cnp_delay_us=%" PRIu64 " gw=%s\n",
-           h->nflows, h->line_bps / 1000000, h->rpp.f_unit_mbps, h->rpp.recovery_ps / 1000000, h->cnp_delay_us,
-           h->gw_static ? "static" : h->gw_ip ? "arp" : "none");
+    if (h->nflows && !h->have_allow)
+        fprintf(stderr, "warning: no --cp-allow: every CNP will be counted as denied and ignored "
+                        "(the flows run without congestion control)\n");
+    {
+        char an[16] = "none";
+        unsigned plen = 0;
+        for (uint32_t m = h->allow_mask; m & 0x80000000u; m <<= 1) plen++;
+        if (h->have_allow) pkt_ip_str(h->allow_net, an, sizeof an);
+        printf("ready host flows=%u line_mbps=%" PRIu64 " f_unit_mbps=%u recovery_us=%" PRIu64
+               " cnp_delay_us=%" PRIu64 " gw=%s cp_allow=%s",
+               h->nflows, h->line_bps / 1000000, h->rpp.f_unit_mbps, h->rpp.recovery_ps / 1000000,
+               h->cnp_delay_us, h->gw_static ? "static" : h->gw_ip ? "arp" : "none", an);
+        if (h->have_allow) printf("/%u", plen);
+        printf("\n");
+    }
     fflush(stdout);
 
     run(h);
