@@ -465,6 +465,17 @@ static int cp_setup(struct sw *s, uint16_t port)
         fprintf(stderr, "CP parameters for port %u: %s\n", port, why);
         return -1;
     }
+    /* librocc's defaults are made for 10-100G ports: on a slow port they
+     * leave Fmin a large part of the link or Qref a unit or two, and the CP
+     * cannot control the queue.  Say so (the run goes on). */
+    if ((uint64_t)p->f_min * p->f_unit_mbps * 1000000ull * 10 >= link || p->q_ref < 4)
+        fprintf(stderr,
+                "warning: CP on port %u (%" PRIu64 " Mb/s): Fmin = %" PRIu64 " Mb/s (%.0f%% of the port, "
+                "should be < 10%%), Qref = %u q-units of %u B (should be >= 4): scale --f-unit-mbps, "
+                "--q-unit, --qref/--qmid/--qmax and --period to the port "
+                "(docs/dataplane.md, \"Running at low link rates\")\n",
+                port, link / 1000000, (uint64_t)p->f_min * p->f_unit_mbps,
+                100.0 * (double)p->f_min * p->f_unit_mbps * 1e6 / (double)link, p->q_ref, p->q_unit_bytes);
     rocc_cp_init(&cp->cp, p);
     cp->cap = s->ft_cap;
     rocc_ft_params_default(&fp, s->ft_kind, cp->cap, p->period_ps);
