@@ -427,8 +427,56 @@ bad_nomsg:
     return -1;
 }
 
+/* The CP parameters' constraints, checked in the options' own terms (bytes,
+ * Mb/s; given or the default at this port's rate), before librocc's check
+ * would name its fields.  Prints the reason; -1 when one fails. */
+static int cp_check_opts(const struct sw *s, uint16_t port, const struct rocc_cp_params *p)
+{
+    uint64_t u = p->q_unit_bytes, link_mbps = s->eg[port].rate_bps / 1000000;
+    const char *qmid_src = s->o_qmid ? "given" : "default at this rate";
+    const char *qmax_src = s->o_qmax ? "given" : "default at this rate";
+
+    if (s->o_qref && p->q_ref == 0) {
+        fprintf(stderr, "--qref %" PRIu64 " B must be at least one --q-unit (%" PRIu64 " B)\n", s->o_qref, u);
+        return -1;
+    }
+    if (p->q_mid <= p->q_ref) {
+        if (s->o_qref)
+            fprintf(stderr, "--qref %" PRIu64 " B must be below --qmid (%s: %" PRIu64 " B)", s->o_qref,
+                    qmid_src, (uint64_t)p->q_mid * u);
+        else
+            fprintf(stderr, "--qmid %" PRIu64 " B must be above --qref (default at this rate: %" PRIu64 " B)",
+                    s->o_qmid, (uint64_t)p->q_ref * u);
+        fprintf(stderr, " on port %u, in whole --q-unit %" PRIu64 " B units\n", port, u);
+        return -1;
+    }
+    if (p->q_max <= p->q_mid) {
+        if (s->o_qmax)
+            fprintf(stderr, "--qmax %" PRIu64 " B must be above --qmid (%s: %" PRIu64 " B)", s->o_qmax,
+                    qmid_src, (uint64_t)p->q_mid * u);
+        else
+            fprintf(stderr, "--qmid %" PRIu64 " B must be below --qmax (%s: %" PRIu64 " B)", s->o_qmid,
+                    qmax_src, (uint64_t)p->q_max * u);
+        fprintf(stderr, " on port %u, in whole --q-unit %" PRIu64 " B units\n", port, u);
+        return -1;
+    }
+    if (p->f_min > p->f_max) {
+        fprintf(stderr, "--fmin %u units (%" PRIu64 " Mb/s) must be at most Fmax = the port's rate / "
+                "--f-unit-mbps = %" PRIu64 " / %u = %u units on port %u\n", p->f_min,
+                (uint64_t)p->f_min * p->f_unit_mbps, link_mbps, p->f_unit_mbps, p->f_max, port);
+        return -1;
+    }
+    if (p->alpha_q16 > ROCC_CP_MAX_GAIN_Q16 || p->beta_q16 > ROCC_CP_MAX_GAIN_Q16) {
+        fprintf(stderr, "--%s %g must be at most 256\n", p->alpha_q16 > ROCC_CP_MAX_GAIN_Q16 ? "alpha" : "beta",
+                p->alpha_q16 > ROCC_CP_MAX_GAIN_Q16 ? s->o_alpha : s->o_beta);
+        return -1;
+    }
+    return 0;
+}
+
 /* Build one CP's parameters: librocc defaults for the shaped rate, then the
- * overrides, converted from bytes to ΔQ units. */
+ * overrides, converted from bytes to ΔQ units.  -2: a bad parameter (exit 2),
+ * -1: out of memory. */
 static int cp_setup(struct sw *s, uint16_t port)
 {
     struct cpstate *cp = calloc(1, sizeof *cp);
@@ -461,9 +509,10 @@ static int cp_setup(struct sw *s, uint16_t port)
     if (s->o_period_us) p->period_ps = s->o_period_us * 1000000ull;
     if (s->o_alpha > 0) p->alpha_q16 = (uint32_t)(s->o_alpha * 65536.0 + 0.5);
     if (s->o_beta > 0) p->beta_q16 = (uint32_t)(s->o_beta * 65536.0 + 0.5);
+    if (cp_check_opts(s, port, p)) return -2;
     if (rocc_cp_params_check(p, why, sizeof why)) {
         fprintf(stderr, "CP parameters for port %u: %s\n", port, why);
-        return -1;
+        return -2;
     }
     /* librocc's defaults are made for 10-100G ports: on a slow port they
      * leave Fmin a large part of the link or Qref a unit or two, and the CP
@@ -1312,8 +1361,10 @@ int main(int argc, char **argv)
     s->tsc_pair_cyc = tsc_pair_cost();
     s->outlier_cyc = dp_us_to_cycles(20, s->hz);
     if (parse_args(s, argc, argv)) { rc = 2; goto out; }
-    for (p = 0; p < s->nports; p++)
-        if (s->cp_on[p] && cp_setup(s, p)) goto out;
+    for (p = 0; p < s->nports; p++) {
+        int r = s->cp_on[p] ? cp_setup(s, p) : 0;
+        if (r) { rc = r == -2 ? 2 : 1; goto out; }
+    }
     p = 0;
 
     s->pool = rte_pktmbuf_pool_create("sw_pool", NB_MBUF, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
