@@ -1,7 +1,7 @@
 /*
  * rocc_host.c -- a RoCEv2 sender/sink on one DPDK port (issue 5).
  *
- *   rocc-host <EAL args> -- --local-ip A.B.C.D (--gw-mac MAC | --gw-ip A.B.C.D)
+ *   rocc-host <EAL args> -- --local-ip A.B.C.D [--gw-mac MAC | --gw-ip A.B.C.D (needed by --flow)]
  *       [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS]]...
  *       [--cp-allow PREFIX/LEN] [--line-gbps G] [--payload BYTES]
  *       [--f-unit-mbps N] [--recovery-us US] [--cnp-delay-us US] [--ecn-capable]
@@ -118,17 +118,19 @@ struct host {
     uint64_t arp_req_rx, arp_rep_rx, arp_replies_tx, arp_req_tx, arp_bad, arp_ignored, echo_replied;
 };
 
-static void usage(const char *prg)
+static void usage(FILE *out, const char *prg)
 {
-    fprintf(stderr,
-        "usage: %s <EAL args> -- --local-ip A.B.C.D (--gw-mac MAC | --gw-ip A.B.C.D)\n"
+    fprintf(out,
+        "usage: %s <EAL args> -- --local-ip A.B.C.D   (required; the rest is optional)\n"
+        "  [--gw-mac MAC | --gw-ip A.B.C.D]  (required with --flow; without: a pure sink)\n"
         "  [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS]]...\n"
         "  [--cp-allow PREFIX/LEN]  (CNPs from outside it are counted denied and ignored;\n"
         "                            without it every CNP is: give it whenever there is a --flow)\n"
         "  [--line-gbps G (1)] [--payload BYTES (1000)] [--f-unit-mbps N (10)]\n"
         "  [--recovery-us US (55)] [--cnp-delay-us US (15)] [--ecn-capable]\n"
         "  [--report-ms MS (500)] [--port N (0)] [--arp-retry-ms MS (100)]\n"
-        "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (65535)]\n", prg);
+        "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (14..262144, 65535)]\n"
+        "  --help, -h: this text\n", prg);
 }
 
 static int parse_flow(struct host *h, char *spec)
@@ -197,7 +199,7 @@ static int parse_args(struct host *h, int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
         optname = idx >= 0 ? opts[idx].name : "";
         /* The value as given: the parsers below split it in place. */
         snprintf(orig, sizeof orig, "%s", optarg ? optarg : "");
@@ -227,7 +229,7 @@ static int parse_args(struct host *h, int argc, char **argv)
             h->pcap_snaplen = (uint32_t)v;
             break;
         }
-        case 'h': usage(argv[0]); return -1;
+        case 'h': usage(stdout, argv[0]); return 1;   /* asked for: not an error */
         case 'f': if (parse_flow(h, optarg)) goto bad; break;
         case 'a':
             if (pkt_parse_prefix(optarg, &h->allow_net, &h->allow_mask)) goto bad;
@@ -257,7 +259,7 @@ static int parse_args(struct host *h, int argc, char **argv)
 bad:
     fprintf(stderr, "bad value for --%s: '%s'\n", optname, orig);
 bad_nomsg:
-    usage(argv[0]);
+    usage(stderr, argv[0]);
     return -1;
 }
 
@@ -688,7 +690,8 @@ int main(int argc, char **argv)
     h->arp_retry_ms = 100;
     h->cap.rx = h->cap.tx = true;
     h->pcap_snaplen = DP_PCAP_SNAPLEN_DEFAULT;
-    if (parse_args(h, argc, argv)) { rte_eal_cleanup(); free(h); return 2; }
+    ret = parse_args(h, argc, argv);
+    if (ret) { rte_eal_cleanup(); free(h); return ret > 0 ? 0 : 2; }   /* > 0: --help */
     if (!rte_eth_dev_is_valid_port(h->port)) {
         fprintf(stderr, "port %u not available (pass --vdev net_af_packet0,iface=...)\n", h->port);
         rte_eal_cleanup(); free(h); return 1;

@@ -3,7 +3,7 @@
  * (issue 5).
  *
  *   rocc-switch <EAL args: one vdev per port> --
- *       --route PREFIX/LEN=PORT[,MAC|,via=A.B.C.D] ...   routes (next hop by ARP
+ *       [--route PREFIX/LEN=PORT[,MAC|,via=A.B.C.D] ...]  routes (next hop by ARP
  *                                         unless a MAC is given)
  *       [--port-ip PORT=A.B.C.D ...]      the switch's address on a port (ARP)
  *       [--egress-rate PORT=Gbps ...]     token-bucket shaping of a port
@@ -198,10 +198,12 @@ struct sw {
     bool have_cp_ip;
 };
 
-static void usage(const char *prg)
+static void usage(FILE *out, const char *prg)
 {
-    fprintf(stderr,
-        "usage: %s <EAL args> -- --route PREFIX/LEN=PORT[,MAC|,via=A.B.C.D] ...\n"
+    fprintf(out,
+        "usage: %s <EAL args: one --vdev per port, at most 8> -- [options]   (all optional)\n"
+        "  [--route PREFIX/LEN=PORT[,MAC|,via=A.B.C.D] ...]  (none: every frame is counted noroute)\n"
+        "  --cp PORT needs --cp-ip A.B.C.D and --egress-rate PORT=Gbps; --help, -h: this text\n"
         "  [--port-ip PORT=A.B.C.D ...] [--egress-rate PORT=Gbps ...]\n"
         "  [--cp PORT ... --cp-ip A.B.C.D] [--flow-table queue|bounded|trap (queue)] [--ft-cap N (1024)]\n"
         "  [--ecn PORT=KMIN_BYTES,KMAX_BYTES,PMAX ...]\n"
@@ -209,7 +211,7 @@ static void usage(const char *prg)
         "  [--q-unit B] [--f-unit-mbps N] [--fmin UNITS] [--alpha X] [--beta X] [--cnp-at-fmax]\n"
         "  [--qcap BYTES (300000)] [--burst BYTES (4000)] [--switch-id N (1)] [--report-ms MS (0)]\n"
         "  [--arp-retry-ms MS (100)] [--arp-tries N (3)] [--arp-hold-ms MS (1000)] [--arp-ttl-s S (60)]\n"
-        "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (65535)] [--busy-poll]\n"
+        "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (14..262144, 65535)] [--busy-poll]\n"
         "  [--cp-timing]\n",
         prg);
 }
@@ -348,7 +350,7 @@ static int parse_args(struct sw *s, int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
         optname = idx >= 0 ? opts[idx].name : "";
         /* The value as given: the parsers below split it in place. */
         snprintf(orig, sizeof orig, "%s", optarg ? optarg : "");
@@ -401,7 +403,7 @@ static int parse_args(struct sw *s, int argc, char **argv)
             s->ft_cap = (uint32_t)v;
             break;
         case 27: s->cp_timing = true; break;
-        case 'h': usage(argv[0]); return -1;
+        case 'h': usage(stdout, argv[0]); return 1;   /* asked for: not an error */
         default: goto bad;
         }
         idx = -1;
@@ -423,7 +425,7 @@ static int parse_args(struct sw *s, int argc, char **argv)
 bad:
     fprintf(stderr, "bad value for --%s: '%s'\n", optname, orig);
 bad_nomsg:
-    usage(argv[0]);
+    usage(stderr, argv[0]);
     return -1;
 }
 
@@ -1338,6 +1340,13 @@ int main(int argc, char **argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
 
+    /* --help needs no ports: answer it before they are counted. */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout, argv[0]);
+            rte_eal_cleanup();
+            return 0;
+        }
     s = calloc(1, sizeof *s);
     if (!s) goto out;
     s->nb = calloc(NEIGH_CAP, sizeof *s->nb);
@@ -1360,7 +1369,8 @@ int main(int argc, char **argv)
     s->hz = rte_get_tsc_hz();
     s->tsc_pair_cyc = tsc_pair_cost();
     s->outlier_cyc = dp_us_to_cycles(20, s->hz);
-    if (parse_args(s, argc, argv)) { rc = 2; goto out; }
+    ret = parse_args(s, argc, argv);
+    if (ret) { rc = ret > 0 ? 0 : 2; goto out; }   /* > 0: --help */
     for (p = 0; p < s->nports; p++) {
         int r = s->cp_on[p] ? cp_setup(s, p) : 0;
         if (r) { rc = r == -2 ? 2 : 1; goto out; }
