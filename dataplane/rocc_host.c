@@ -133,46 +133,57 @@ static void usage(FILE *out, const char *prg)
         "  --help, -h: this text\n", prg);
 }
 
+/* Says which field of a --flow spec is wrong; -1. */
+static int flow_bad(const char *what, const char *key, const char *val)
+{
+    if (key) fprintf(stderr, "--flow: %s '%s%s%s'\n", what, key, val ? "=" : "", val ? val : "");
+    else fprintf(stderr, "--flow: %s\n", what);
+    return -1;
+}
+
 static int parse_flow(struct host *h, char *spec)
 {
     struct flow *f;
     char *save = NULL, *tok;
     bool have_dst = false, have_qpn = false;
 
-    if (h->nflows >= MAX_FLOWS) return -1;
+    if (h->nflows >= MAX_FLOWS) { fprintf(stderr, "--flow: more than %d flows\n", MAX_FLOWS); return -1; }
     f = &h->flows[h->nflows];
     memset(f, 0, sizeof *f);
     for (tok = strtok_r(spec, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(tok, '='), *end;
-        if (!eq) return -1;
+        if (!eq) return flow_bad("field without '=' (want key=value):", tok, NULL);
         *eq++ = 0;
         if (!strcmp(tok, "dst")) {
-            if (pkt_parse_ip(eq, &f->dst_ip)) return -1;
+            if (pkt_parse_ip(eq, &f->dst_ip)) return flow_bad("dst is not an IPv4 address:", tok, eq);
             have_dst = true;
         } else if (!strcmp(tok, "rate")) {
             if (!strcmp(eq, "line")) f->app_bps = 0;
             else {
                 double g = strtod(eq, &end);
-                if (*end || g <= 0) return -1;
+                if (end == eq || *end || !(g > 0)) return flow_bad("rate must be Gb/s > 0 or 'line':", tok, eq);
                 f->app_bps = (uint64_t)(g * 1e9);
             }
         } else if (!strcmp(tok, "size")) {
             if (!strcmp(eq, "inf")) f->size_bytes = 0;
             else {
                 f->size_bytes = strtoull(eq, &end, 10);
-                if (*end || f->size_bytes == 0) return -1;
+                if (*eq < '0' || *eq > '9' || *end || f->size_bytes == 0)
+                    return flow_bad("size must be payload bytes > 0 or 'inf':", tok, eq);
             }
         } else if (!strcmp(tok, "start")) {
             f->start_ms = strtoull(eq, &end, 10);
-            if (*eq < '0' || *eq > '9' || *end || f->start_ms > 86400000) return -1;
+            if (*eq < '0' || *eq > '9' || *end || f->start_ms > 86400000)
+                return flow_bad("start must be ms after start, 0..86400000:", tok, eq);
         } else if (!strcmp(tok, "qpn")) {
             unsigned long q = strtoul(eq, &end, 10);
-            if (*end || q > 0xffffff) return -1;
+            if (*eq < '0' || *eq > '9' || *end || q > 0xffffff) return flow_bad("qpn must be 0..16777215:", tok, eq);
             f->qpn = (uint32_t)q;
             have_qpn = true;
-        } else return -1;
+        } else return flow_bad("unknown key (dst, rate, size, qpn, start):", tok, eq);
     }
-    if (!have_dst || !have_qpn) return -1;
+    if (!have_dst) return flow_bad("missing dst=IP", NULL, NULL);
+    if (!have_qpn) return flow_bad("missing qpn=N", NULL, NULL);
     /* UDP source port as RoCEv2 entropy: fixed per QP so ECMP keeps order. */
     f->sport = (uint16_t)(0xC000 | (f->qpn & 0x3fff));
     h->nflows++;

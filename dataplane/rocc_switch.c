@@ -230,7 +230,12 @@ static int parse_port(const struct sw *s, const char *v, uint16_t *port)
 {
     char *end;
     unsigned long p = strtoul(v, &end, 10);
-    if (*v < '0' || *v > '9' || *end || p >= s->nports) return -1;
+    if (*v < '0' || *v > '9' || *end) { fprintf(stderr, "'%s' is not a port number\n", v); return -1; }
+    if (p >= s->nports) {
+        fprintf(stderr, "port %lu: there are only %u ports (0..%u), one per --vdev\n", p, s->nports,
+                s->nports - 1u);
+        return -1;
+    }
     *port = (uint16_t)p;
     return 0;
 }
