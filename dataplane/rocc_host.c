@@ -1,7 +1,7 @@
 /*
  * rocc_host.c -- a RoCEv2 sender/sink on one DPDK port (issue 5).
  *
- *   rocc-host <EAL args> -- --local-ip A.B.C.D (--gw-mac MAC | --gw-ip A.B.C.D)
+ *   rocc-host <EAL args> -- --local-ip A.B.C.D [--gw-mac MAC | --gw-ip A.B.C.D (needed by --flow)]
  *       [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS]]...
  *       [--cp-allow PREFIX/LEN] [--line-gbps G] [--payload BYTES]
  *       [--f-unit-mbps N] [--recovery-us US] [--cnp-delay-us US] [--ecn-capable]
@@ -118,15 +118,27 @@ struct host {
     uint64_t arp_req_rx, arp_rep_rx, arp_replies_tx, arp_req_tx, arp_bad, arp_ignored, echo_replied;
 };
 
-static void usage(const char *prg)
+static void usage(FILE *out, const char *prg)
 {
-    fprintf(stderr,
-        "usage: %s <EAL args> -- --local-ip A.B.C.D (--gw-mac MAC | --gw-ip A.B.C.D)\n"
-        "  [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS]]... [--cp-allow PREFIX/LEN]\n"
+    fprintf(out,
+        "usage: %s <EAL args> -- --local-ip A.B.C.D   (required; the rest is optional)\n"
+        "  [--gw-mac MAC | --gw-ip A.B.C.D]  (required with --flow; without: a pure sink)\n"
+        "  [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS]]...\n"
+        "  [--cp-allow PREFIX/LEN]  (CNPs from outside it are counted denied and ignored;\n"
+        "                            without it every CNP is: give it whenever there is a --flow)\n"
         "  [--line-gbps G (1)] [--payload BYTES (1000)] [--f-unit-mbps N (10)]\n"
         "  [--recovery-us US (55)] [--cnp-delay-us US (15)] [--ecn-capable]\n"
         "  [--report-ms MS (500)] [--port N (0)] [--arp-retry-ms MS (100)]\n"
-        "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (65535)]\n", prg);
+        "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (14..262144, 65535)]\n"
+        "  --help, -h: this text\n", prg);
+}
+
+/* Says which field of a --flow spec is wrong; -1. */
+static int flow_bad(const char *what, const char *key, const char *val)
+{
+    if (key) fprintf(stderr, "--flow: %s '%s%s%s'\n", what, key, val ? "=" : "", val ? val : "");
+    else fprintf(stderr, "--flow: %s\n", what);
+    return -1;
 }
 
 static int parse_flow(struct host *h, char *spec)
@@ -135,40 +147,43 @@ static int parse_flow(struct host *h, char *spec)
     char *save = NULL, *tok;
     bool have_dst = false, have_qpn = false;
 
-    if (h->nflows >= MAX_FLOWS) return -1;
+    if (h->nflows >= MAX_FLOWS) { fprintf(stderr, "--flow: more than %d flows\n", MAX_FLOWS); return -1; }
     f = &h->flows[h->nflows];
     memset(f, 0, sizeof *f);
     for (tok = strtok_r(spec, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(tok, '='), *end;
-        if (!eq) return -1;
+        if (!eq) return flow_bad("field without '=' (want key=value):", tok, NULL);
         *eq++ = 0;
         if (!strcmp(tok, "dst")) {
-            if (pkt_parse_ip(eq, &f->dst_ip)) return -1;
+            if (pkt_parse_ip(eq, &f->dst_ip)) return flow_bad("dst is not an IPv4 address:", tok, eq);
             have_dst = true;
         } else if (!strcmp(tok, "rate")) {
             if (!strcmp(eq, "line")) f->app_bps = 0;
             else {
                 double g = strtod(eq, &end);
-                if (*end || g <= 0) return -1;
+                if (end == eq || *end || !(g > 0)) return flow_bad("rate must be Gb/s > 0 or 'line':", tok, eq);
                 f->app_bps = (uint64_t)(g * 1e9);
             }
         } else if (!strcmp(tok, "size")) {
             if (!strcmp(eq, "inf")) f->size_bytes = 0;
             else {
                 f->size_bytes = strtoull(eq, &end, 10);
-                if (*end || f->size_bytes == 0) return -1;
+                if (*eq < '0' || *eq > '9' || *end || f->size_bytes == 0)
+                    return flow_bad("size must be payload bytes > 0 or 'inf':", tok, eq);
             }
         } else if (!strcmp(tok, "start")) {
             f->start_ms = strtoull(eq, &end, 10);
-            if (*eq < '0' || *eq > '9' || *end || f->start_ms > 86400000) return -1;
+            if (*eq < '0' || *eq > '9' || *end || f->start_ms > 86400000)
+                return flow_bad("start must be ms after start, 0..86400000:", tok, eq);
         } else if (!strcmp(tok, "qpn")) {
             unsigned long q = strtoul(eq, &end, 10);
-            if (*end || q > 0xffffff) return -1;
+            if (*eq < '0' || *eq > '9' || *end || q > 0xffffff) return flow_bad("qpn must be 0..16777215:", tok, eq);
             f->qpn = (uint32_t)q;
             have_qpn = true;
-        } else return -1;
+        } else return flow_bad("unknown key (dst, rate, size, qpn, start):", tok, eq);
     }
-    if (!have_dst || !have_qpn) return -1;
+    if (!have_dst) return flow_bad("missing dst=IP", NULL, NULL);
+    if (!have_qpn) return flow_bad("missing qpn=N", NULL, NULL);
     /* UDP source port as RoCEv2 entropy: fixed per QP so ECMP keeps order. */
     f->sport = (uint16_t)(0xC000 | (f->qpn & 0x3fff));
     h->nflows++;
@@ -195,7 +210,7 @@ static int parse_args(struct host *h, int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
         optname = idx >= 0 ? opts[idx].name : "";
         /* The value as given: the parsers below split it in place. */
         snprintf(orig, sizeof orig, "%s", optarg ? optarg : "");
@@ -225,7 +240,7 @@ static int parse_args(struct host *h, int argc, char **argv)
             h->pcap_snaplen = (uint32_t)v;
             break;
         }
-        case 'h': usage(argv[0]); return -1;
+        case 'h': usage(stdout, argv[0]); return 1;   /* asked for: not an error */
         case 'f': if (parse_flow(h, optarg)) goto bad; break;
         case 'a':
             if (pkt_parse_prefix(optarg, &h->allow_net, &h->allow_mask)) goto bad;
@@ -255,7 +270,7 @@ static int parse_args(struct host *h, int argc, char **argv)
 bad:
     fprintf(stderr, "bad value for --%s: '%s'\n", optname, orig);
 bad_nomsg:
-    usage(argv[0]);
+    usage(stderr, argv[0]);
     return -1;
 }
 
@@ -686,7 +701,8 @@ int main(int argc, char **argv)
     h->arp_retry_ms = 100;
     h->cap.rx = h->cap.tx = true;
     h->pcap_snaplen = DP_PCAP_SNAPLEN_DEFAULT;
-    if (parse_args(h, argc, argv)) { rte_eal_cleanup(); free(h); return 2; }
+    ret = parse_args(h, argc, argv);
+    if (ret) { rte_eal_cleanup(); free(h); return ret > 0 ? 0 : 2; }   /* > 0: --help */
     if (!rte_eth_dev_is_valid_port(h->port)) {
         fprintf(stderr, "port %u not available (pass --vdev net_af_packet0,iface=...)\n", h->port);
         rte_eal_cleanup(); free(h); return 1;
@@ -718,10 +734,21 @@ int main(int argc, char **argv)
         h->flows[i].start_tsc = h->t0 + dp_us_to_cycles(h->flows[i].start_ms * 1000, h->hz);
         h->flows[i].next_tsc = h->flows[i].start_tsc;
     }
-    printf("ready host flows=%u line_mbps=%" PRIu64 " f_unit_mbps=%u recovery_us=%" PRIu64
-           " cnp_delay_us=%" PRIu64 " gw=%s\n",
-           h->nflows, h->line_bps / 1000000, h->rpp.f_unit_mbps, h->rpp.recovery_ps / 1000000, h->cnp_delay_us,
-           h->gw_static ? "static" : h->gw_ip ? "arp" : "none");
+    if (h->nflows && !h->have_allow)
+        fprintf(stderr, "warning: no --cp-allow: every CNP will be counted as denied and ignored "
+                        "(the flows run without congestion control)\n");
+    {
+        char an[16] = "none";
+        unsigned plen = 0;
+        for (uint32_t m = h->allow_mask; m & 0x80000000u; m <<= 1) plen++;
+        if (h->have_allow) pkt_ip_str(h->allow_net, an, sizeof an);
+        printf("ready host flows=%u line_mbps=%" PRIu64 " f_unit_mbps=%u recovery_us=%" PRIu64
+               " cnp_delay_us=%" PRIu64 " gw=%s cp_allow=%s",
+               h->nflows, h->line_bps / 1000000, h->rpp.f_unit_mbps, h->rpp.recovery_ps / 1000000,
+               h->cnp_delay_us, h->gw_static ? "static" : h->gw_ip ? "arp" : "none", an);
+        if (h->have_allow) printf("/%u", plen);
+        printf("\n");
+    }
     fflush(stdout);
 
     run(h);

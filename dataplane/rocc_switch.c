@@ -3,7 +3,7 @@
  * (issue 5).
  *
  *   rocc-switch <EAL args: one vdev per port> --
- *       --route PREFIX/LEN=PORT[,MAC|,via=A.B.C.D] ...   routes (next hop by ARP
+ *       [--route PREFIX/LEN=PORT[,MAC|,via=A.B.C.D] ...]  routes (next hop by ARP
  *                                         unless a MAC is given)
  *       [--port-ip PORT=A.B.C.D ...]      the switch's address on a port (ARP)
  *       [--egress-rate PORT=Gbps ...]     token-bucket shaping of a port
@@ -198,10 +198,12 @@ struct sw {
     bool have_cp_ip;
 };
 
-static void usage(const char *prg)
+static void usage(FILE *out, const char *prg)
 {
-    fprintf(stderr,
-        "usage: %s <EAL args> -- --route PREFIX/LEN=PORT[,MAC|,via=A.B.C.D] ...\n"
+    fprintf(out,
+        "usage: %s <EAL args: one --vdev per port, at most 8> -- [options]   (all optional)\n"
+        "  [--route PREFIX/LEN=PORT[,MAC|,via=A.B.C.D] ...]  (none: every frame is counted noroute)\n"
+        "  --cp PORT needs --cp-ip A.B.C.D and --egress-rate PORT=Gbps; --help, -h: this text\n"
         "  [--port-ip PORT=A.B.C.D ...] [--egress-rate PORT=Gbps ...]\n"
         "  [--cp PORT ... --cp-ip A.B.C.D] [--flow-table queue|bounded|trap (queue)] [--ft-cap N (1024)]\n"
         "  [--ecn PORT=KMIN_BYTES,KMAX_BYTES,PMAX ...]\n"
@@ -209,7 +211,7 @@ static void usage(const char *prg)
         "  [--q-unit B] [--f-unit-mbps N] [--fmin UNITS] [--alpha X] [--beta X] [--cnp-at-fmax]\n"
         "  [--qcap BYTES (300000)] [--burst BYTES (4000)] [--switch-id N (1)] [--report-ms MS (0)]\n"
         "  [--arp-retry-ms MS (100)] [--arp-tries N (3)] [--arp-hold-ms MS (1000)] [--arp-ttl-s S (60)]\n"
-        "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (65535)] [--busy-poll]\n"
+        "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (14..262144, 65535)] [--busy-poll]\n"
         "  [--cp-timing]\n",
         prg);
 }
@@ -228,7 +230,12 @@ static int parse_port(const struct sw *s, const char *v, uint16_t *port)
 {
     char *end;
     unsigned long p = strtoul(v, &end, 10);
-    if (*v < '0' || *v > '9' || *end || p >= s->nports) return -1;
+    if (*v < '0' || *v > '9' || *end) { fprintf(stderr, "'%s' is not a port number\n", v); return -1; }
+    if (p >= s->nports) {
+        fprintf(stderr, "port %lu: there are only %u ports (0..%u), one per --vdev\n", p, s->nports,
+                s->nports - 1u);
+        return -1;
+    }
     *port = (uint16_t)p;
     return 0;
 }
@@ -348,7 +355,7 @@ static int parse_args(struct sw *s, int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
         optname = idx >= 0 ? opts[idx].name : "";
         /* The value as given: the parsers below split it in place. */
         snprintf(orig, sizeof orig, "%s", optarg ? optarg : "");
@@ -401,7 +408,7 @@ static int parse_args(struct sw *s, int argc, char **argv)
             s->ft_cap = (uint32_t)v;
             break;
         case 27: s->cp_timing = true; break;
-        case 'h': usage(argv[0]); return -1;
+        case 'h': usage(stdout, argv[0]); return 1;   /* asked for: not an error */
         default: goto bad;
         }
         idx = -1;
@@ -423,12 +430,60 @@ static int parse_args(struct sw *s, int argc, char **argv)
 bad:
     fprintf(stderr, "bad value for --%s: '%s'\n", optname, orig);
 bad_nomsg:
-    usage(argv[0]);
+    usage(stderr, argv[0]);
     return -1;
 }
 
+/* The CP parameters' constraints, checked in the options' own terms (bytes,
+ * Mb/s; given or the default at this port's rate), before librocc's check
+ * would name its fields.  Prints the reason; -1 when one fails. */
+static int cp_check_opts(const struct sw *s, uint16_t port, const struct rocc_cp_params *p)
+{
+    uint64_t u = p->q_unit_bytes, link_mbps = s->eg[port].rate_bps / 1000000;
+    const char *qmid_src = s->o_qmid ? "given" : "default at this rate";
+    const char *qmax_src = s->o_qmax ? "given" : "default at this rate";
+
+    if (s->o_qref && p->q_ref == 0) {
+        fprintf(stderr, "--qref %" PRIu64 " B must be at least one --q-unit (%" PRIu64 " B)\n", s->o_qref, u);
+        return -1;
+    }
+    if (p->q_mid <= p->q_ref) {
+        if (s->o_qref)
+            fprintf(stderr, "--qref %" PRIu64 " B must be below --qmid (%s: %" PRIu64 " B)", s->o_qref,
+                    qmid_src, (uint64_t)p->q_mid * u);
+        else
+            fprintf(stderr, "--qmid %" PRIu64 " B must be above --qref (default at this rate: %" PRIu64 " B)",
+                    s->o_qmid, (uint64_t)p->q_ref * u);
+        fprintf(stderr, " on port %u, in whole --q-unit %" PRIu64 " B units\n", port, u);
+        return -1;
+    }
+    if (p->q_max <= p->q_mid) {
+        if (s->o_qmax)
+            fprintf(stderr, "--qmax %" PRIu64 " B must be above --qmid (%s: %" PRIu64 " B)", s->o_qmax,
+                    qmid_src, (uint64_t)p->q_mid * u);
+        else
+            fprintf(stderr, "--qmid %" PRIu64 " B must be below --qmax (%s: %" PRIu64 " B)", s->o_qmid,
+                    qmax_src, (uint64_t)p->q_max * u);
+        fprintf(stderr, " on port %u, in whole --q-unit %" PRIu64 " B units\n", port, u);
+        return -1;
+    }
+    if (p->f_min > p->f_max) {
+        fprintf(stderr, "--fmin %u units (%" PRIu64 " Mb/s) must be at most Fmax = the port's rate / "
+                "--f-unit-mbps = %" PRIu64 " / %u = %u units on port %u\n", p->f_min,
+                (uint64_t)p->f_min * p->f_unit_mbps, link_mbps, p->f_unit_mbps, p->f_max, port);
+        return -1;
+    }
+    if (p->alpha_q16 > ROCC_CP_MAX_GAIN_Q16 || p->beta_q16 > ROCC_CP_MAX_GAIN_Q16) {
+        fprintf(stderr, "--%s %g must be at most 256\n", p->alpha_q16 > ROCC_CP_MAX_GAIN_Q16 ? "alpha" : "beta",
+                p->alpha_q16 > ROCC_CP_MAX_GAIN_Q16 ? s->o_alpha : s->o_beta);
+        return -1;
+    }
+    return 0;
+}
+
 /* Build one CP's parameters: librocc defaults for the shaped rate, then the
- * overrides, converted from bytes to ΔQ units. */
+ * overrides, converted from bytes to ΔQ units.  -2: a bad parameter (exit 2),
+ * -1: out of memory. */
 static int cp_setup(struct sw *s, uint16_t port)
 {
     struct cpstate *cp = calloc(1, sizeof *cp);
@@ -461,10 +516,22 @@ static int cp_setup(struct sw *s, uint16_t port)
     if (s->o_period_us) p->period_ps = s->o_period_us * 1000000ull;
     if (s->o_alpha > 0) p->alpha_q16 = (uint32_t)(s->o_alpha * 65536.0 + 0.5);
     if (s->o_beta > 0) p->beta_q16 = (uint32_t)(s->o_beta * 65536.0 + 0.5);
+    if (cp_check_opts(s, port, p)) return -2;
     if (rocc_cp_params_check(p, why, sizeof why)) {
         fprintf(stderr, "CP parameters for port %u: %s\n", port, why);
-        return -1;
+        return -2;
     }
+    /* librocc's defaults are made for 10-100G ports: on a slow port they
+     * leave Fmin a large part of the link or Qref a unit or two, and the CP
+     * cannot control the queue.  Say so (the run goes on). */
+    if ((uint64_t)p->f_min * p->f_unit_mbps * 1000000ull * 10 >= link || p->q_ref < 4)
+        fprintf(stderr,
+                "warning: CP on port %u (%" PRIu64 " Mb/s): Fmin = %" PRIu64 " Mb/s (%.0f%% of the port, "
+                "should be < 10%%), Qref = %u q-units of %u B (should be >= 4): scale --f-unit-mbps, "
+                "--q-unit, --qref/--qmid/--qmax and --period to the port "
+                "(docs/dataplane.md, \"Running at low link rates\")\n",
+                port, link / 1000000, (uint64_t)p->f_min * p->f_unit_mbps,
+                100.0 * (double)p->f_min * p->f_unit_mbps * 1e6 / (double)link, p->q_ref, p->q_unit_bytes);
     rocc_cp_init(&cp->cp, p);
     cp->cap = s->ft_cap;
     rocc_ft_params_default(&fp, s->ft_kind, cp->cap, p->period_ps);
@@ -1278,6 +1345,13 @@ int main(int argc, char **argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
 
+    /* --help needs no ports: answer it before they are counted. */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout, argv[0]);
+            rte_eal_cleanup();
+            return 0;
+        }
     s = calloc(1, sizeof *s);
     if (!s) goto out;
     s->nb = calloc(NEIGH_CAP, sizeof *s->nb);
@@ -1300,9 +1374,12 @@ int main(int argc, char **argv)
     s->hz = rte_get_tsc_hz();
     s->tsc_pair_cyc = tsc_pair_cost();
     s->outlier_cyc = dp_us_to_cycles(20, s->hz);
-    if (parse_args(s, argc, argv)) { rc = 2; goto out; }
-    for (p = 0; p < s->nports; p++)
-        if (s->cp_on[p] && cp_setup(s, p)) goto out;
+    ret = parse_args(s, argc, argv);
+    if (ret) { rc = ret > 0 ? 0 : 2; goto out; }   /* > 0: --help */
+    for (p = 0; p < s->nports; p++) {
+        int r = s->cp_on[p] ? cp_setup(s, p) : 0;
+        if (r) { rc = r == -2 ? 2 : 1; goto out; }
+    }
     p = 0;
 
     s->pool = rte_pktmbuf_pool_create("sw_pool", NB_MBUF, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
