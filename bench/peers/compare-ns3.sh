@@ -15,6 +15,12 @@
 #   NS3_REPEAT=1    ns-3 runs (about 1 s of wall per simulated ms here)
 #   NS3_ARGS=...    extra arguments for the peer, e.g. "--load=0.0625" (fair
 #                   share, no loss) or "--transport=dctcp"; see README.md
+#   MATCH=1         (default) with --transport=dctcp, roccsim runs the same
+#                   transport: window-based DCTCP (cc.algorithm=dctcp_window)
+#                   with step ECN marking at the peer's --ecnK packets (65
+#                   unless given) of 1062-byte frames, so both simulators do
+#                   the same work; MATCH=0 keeps roccsim on RoCC.  ns-3 has no
+#                   RoCE, so the UDP variants always face roccsim's RoCC run.
 #   ROCCSIM=path    roccsim binary (default build/roccsim, built if missing)
 set -eu
 cd "$(dirname "$0")/../.."
@@ -23,6 +29,7 @@ REPEAT=${REPEAT:-3}
 NS3_REPEAT=${NS3_REPEAT:-1}
 NS3_ARGS=${NS3_ARGS:-}
 ROCCSIM=${ROCCSIM:-build/roccsim}
+MATCH=${MATCH:-1}
 PEER=build/peers/ns3/dumbbell
 INI=bench/dumbbell-16x100g.ini
 
@@ -54,14 +61,27 @@ echo "simulated time: $SIM_TIME"
 echo
 
 # 3a. roccsim: its own report line gives hops/s over its own wall clock
-# (scenario build + run); events and hops come from summary.json.
+# (the run, not reading the scenario); events and hops come from summary.json.
+R_SET=()
+R_TRAFFIC="RoCC"
+case " $NS3_ARGS " in
+*" --transport=dctcp "*)
+    if [ "$MATCH" = 1 ]; then
+        k=$(echo " $NS3_ARGS " | sed -n 's/.* --ecnK=\([0-9]*\) .*/\1/p')
+        k=${k:-65}
+        kb=$((k * 1062))        # the peer marks at k packets; roccsim's data frame is 1062 B
+        R_SET=(--set cc.algorithm=dctcp_window --set ecn.kmin=$kb --set ecn.kmax=$kb)
+        R_TRAFFIC="DCTCP (window), ECN step at $k x 1062 B"
+    fi
+    ;;
+esac
 : > "$out/roccsim.hps"
 for i in $(seq "$REPEAT"); do
     # Exit 1 is a failed [expect] check (the rate check needs the flows to
     # have converged, which a very short SIM_TIME may not give): speed is
     # still measured.  Anything else is an error.
     rc=0
-    "$ROCCSIM" run "$INI" --set "sim.duration=$SIM_TIME" -o "$out/roccsim" > "$out/roccsim.txt" 2> "$out/roccsim.err" || rc=$?
+    "$ROCCSIM" run "$INI" --set "sim.duration=$SIM_TIME" "${R_SET[@]}" -o "$out/roccsim" > "$out/roccsim.txt" 2> "$out/roccsim.err" || rc=$?
     if [ "$rc" -gt 1 ]; then cat "$out/roccsim.txt" "$out/roccsim.err"; exit "$rc"; fi
     sed -n 's/.*(\([0-9.]*\) M hops\/s.*/\1/p' "$out/roccsim.txt" | head -n 1 >> "$out/roccsim.hps"
 done
@@ -84,7 +104,7 @@ field() { echo "$res" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 n_events=$(field events); n_hops=$(field hops); n_rss=$(field rss_mb); n_nsev=$(field ns_per_event)
 n_mhps=$(median < "$out/ns3.hps")
 
-echo "roccsim ($INI, RoCC; last of $REPEAT run(s), the table has the median hops/s):"
+echo "roccsim ($INI, $R_TRAFFIC; last of $REPEAT run(s), the table has the median hops/s):"
 echo "$r_line" | sed 's/^ */  /'
 echo "$(head -n 1 "$out/ns3.txt") (last of $NS3_REPEAT run(s)):"
 sed -n '2,10p' "$out/ns3.txt"
