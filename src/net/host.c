@@ -20,6 +20,8 @@
  * CNPs are held for the NIC reaction delay (RoCC §6: 15 us) in a FIFO -- the
  * delay is constant, so one pending event serves all of them.
  */
+#include <string.h>
+
 #include "net/net.h"
 
 uint64_t flow_line_rate(const struct net *n, const struct flow *f)
@@ -58,28 +60,35 @@ static inline int flow_has_data(const struct flow *f)
 /* ACK or NAK for `data` (the packet that triggered it): echoes its send
  * timestamp (RTT for TIMELY), the CE marks seen since the last ACK (ECE, for
  * DCTCP) and its INT record (HPCC). */
-static void send_ctrl(struct net *n, struct host *h, struct flow *f, enum pkt_type type, uint64_t seq,
-                      uint32_t data)
+/* Answer data frame `data` with an ACK or NAK.  The frame has arrived and
+ * is done with, so its pool slot becomes the reply: the data frame counts
+ * as consumed and the reply as created, exactly as if one were freed and
+ * the other allocated, without the pool round trip.  The INT record at
+ * that index (HPCC) is the one the reply must echo, so it stays. */
+static void reply_ctrl(struct net *n, struct host *h, struct flow *f, enum pkt_type type, uint64_t seq,
+                       uint32_t data)
 {
-    uint32_t pi = net_new_packet(n, type);
-    if (pi == PKT_NONE)
-        return;
-    struct packet *p = pkt(&n->pool, pi);
-    const struct packet *d = pkt(&n->pool, data);
+    struct packet *p = pkt(&n->pool, data);
+    simtime_t ts = p->ts;
+    uint8_t int_flags = (p->flags & PF_INT) && n->intr ? PF_INT : 0, nhop = p->nhop;
+    n->consumed[p->type]++;
+    n->created[type]++;
+    memset(p, 0, sizeof *p);
+    p->next = PKT_NONE;
+    p->type = (uint8_t)type;
     p->flow = flow_index(n, f);
     p->seq = seq;
     p->dst = f->src;
     p->bytes = (uint16_t)(ROCE_ACK_FRAME + f->hdr_extra);
     p->prio = n->cfg.ack_high_prio ? n->cfg.ctrl_prio : f->prio;
-    p->ts = d->ts;
+    p->ts = ts;
     p->ecn = f->ece;
     f->ece = 0;
-    if ((d->flags & PF_INT) && n->intr) {
+    if (int_flags) {
         p->flags = PF_INT;
-        p->nhop = d->nhop;
-        n->intr[pi] = n->intr[data];
+        p->nhop = nhop;
     }
-    port_enqueue_ctrl(n, h->port, pi);
+    port_enqueue_ctrl(n, h->port, data);
 }
 
 static void send_np_cnp(struct net *n, struct host *h, struct flow *f)
@@ -236,7 +245,8 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
             }
             if (++f->since_ack >= n->cfg.ack_interval || last) {
                 f->since_ack = 0;
-                send_ctrl(n, h, f, PKT_ACK, f->rcv_nxt, pi);
+                reply_ctrl(n, h, f, PKT_ACK, f->rcv_nxt, pi);
+                return;
             }
         } else if (p->seq > f->rcv_nxt) {
             /* One NAK per gap, repeated after nack_interval if the gap is
@@ -244,11 +254,13 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
             if (f->nack_for != f->rcv_nxt || now - f->last_nack >= n->cfg.nack_interval_ps) {
                 f->nack_for = f->rcv_nxt;
                 f->last_nack = now;
-                send_ctrl(n, h, f, PKT_NACK, f->rcv_nxt, pi);
+                reply_ctrl(n, h, f, PKT_NACK, f->rcv_nxt, pi);
+                return;
             }
         } else if (++f->since_ack >= n->cfg.ack_interval) {
             f->since_ack = 0;                      /* duplicate after a rewind */
-            send_ctrl(n, h, f, PKT_ACK, f->rcv_nxt, pi);
+            reply_ctrl(n, h, f, PKT_ACK, f->rcv_nxt, pi);
+            return;
         }
         net_consume(n, pi);
         return;
