@@ -47,7 +47,7 @@ static int csv_col(const char *dir, const char *file, const char *name)
 
 static int load_run(struct run *r, const char *dir)
 {
-    r->dir = dir;
+    *r = (struct run){ .dir = dir };    /* every flag starts 0: has_bg was read uninitialised */
     const char *b = dir + strlen(dir);
     while (b > dir && b[-1] == '/')
         b--;
