@@ -1,6 +1,8 @@
 /* dp_common.c -- see dp_common.h. */
 #include "dp_common.h"
 
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -83,6 +85,31 @@ void dp_clock_init(struct dp_clock *c, uint64_t hz)
 uint64_t dp_clock_ns(const struct dp_clock *c, uint64_t tsc)
 {
     return c->ns0 + dp_cycles_to_ps(tsc - c->tsc0, c->hz) / 1000u;
+}
+
+int dp_cap_open(struct dp_cap *cap, const char *path, uint32_t snaplen, uint64_t hz)
+{
+    if (!path) return 0;
+    if (dp_pcap_open(&cap->pc, path, snaplen)) {
+        fprintf(stderr, "--pcap %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    dp_clock_init(&cap->clk, hz);
+    return 0;
+}
+
+int dp_cap_close(struct dp_cap *cap, const char *path)
+{
+    if (!dp_pcap_close(&cap->pc)) return 0;
+    fprintf(stderr, "--pcap %s: %" PRIu64 " write errors: the capture is incomplete\n", path, cap->pc.errors);
+    return -1;
+}
+
+void dp_cap_print_final(const struct dp_cap *cap, const char *path)
+{
+    if (path)
+        printf("final pcap file=%s frames=%" PRIu64 " bytes=%" PRIu64 " errors=%" PRIu64 "\n", path,
+               cap->pc.frames, cap->pc.bytes, cap->pc.errors);
 }
 
 int dp_cap_parse_dir(struct dp_cap *cap, const char *v)

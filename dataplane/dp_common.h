@@ -49,6 +49,13 @@ struct dp_cap {
     bool rx, tx;
     struct dp_clock clk;
 };
+/* Open the capture file (no-op when path is NULL) and anchor its clock; on
+ * failure say why on stderr ("--pcap PATH: ...") and return -1. */
+int dp_cap_open(struct dp_cap *cap, const char *path, uint32_t snaplen, uint64_t hz);
+/* Flush and close it; -1 (said on stderr) if any write failed. */
+int dp_cap_close(struct dp_cap *cap, const char *path);
+/* The "final pcap" statistics line, when capturing. */
+void dp_cap_print_final(const struct dp_cap *cap, const char *path);
 /* Parse --pcap-dir's value into cap->rx/tx; 0 or -1. */
 int dp_cap_parse_dir(struct dp_cap *cap, const char *v);
 /* Record one received frame (no-op unless capturing received frames). */

@@ -613,9 +613,7 @@ static void final_stats(struct host *h)
     printf("final arp req_rx=%" PRIu64 " rep_rx=%" PRIu64 " replies_tx=%" PRIu64 " req_tx=%" PRIu64
            " bad=%" PRIu64 " ignored=%" PRIu64 " gw_resolved=%d\n", h->arp_req_rx, h->arp_rep_rx,
            h->arp_replies_tx, h->arp_req_tx, h->arp_bad, h->arp_ignored, h->have_gw ? 1 : 0);
-    if (h->pcap_path)
-        printf("final pcap file=%s frames=%" PRIu64 " bytes=%" PRIu64 " errors=%" PRIu64 "\n", h->pcap_path,
-               h->cap.pc.frames, h->cap.pc.bytes, h->cap.pc.errors);
+    dp_cap_print_final(&h->cap, h->pcap_path);
     fflush(stdout);
 }
 
@@ -722,12 +720,8 @@ int main(int argc, char **argv)
     h->hz = rte_get_tsc_hz();
     h->arp_retry_cyc = dp_us_to_cycles(h->arp_retry_ms * 1000, h->hz);
     h->cnp_delay_cyc = dp_us_to_cycles(h->cnp_delay_us, h->hz);
-    if (h->pcap_path) {
-        if (dp_pcap_open(&h->cap.pc, h->pcap_path, h->pcap_snaplen)) {
-            fprintf(stderr, "--pcap %s: %s\n", h->pcap_path, strerror(errno));
-            dp_port_close(h->port); rte_eal_cleanup(); free(h); return 1;
-        }
-        dp_clock_init(&h->cap.clk, h->hz);
+    if (dp_cap_open(&h->cap, h->pcap_path, h->pcap_snaplen, h->hz)) {
+        dp_port_close(h->port); rte_eal_cleanup(); free(h); return 1;
     }
     h->t0 = rte_get_tsc_cycles();
     for (unsigned i = 0; i < h->nflows; i++) {
@@ -753,9 +747,7 @@ int main(int argc, char **argv)
 
     run(h);
 
-    rc = dp_pcap_close(&h->cap.pc) ? 1 : 0;
-    if (rc) fprintf(stderr, "--pcap %s: %" PRIu64 " write errors: the capture is incomplete\n", h->pcap_path,
-                    h->cap.pc.errors);
+    rc = dp_cap_close(&h->cap, h->pcap_path) ? 1 : 0;
     final_stats(h);
     dp_port_close(h->port);
     rte_eal_cleanup();

@@ -1259,9 +1259,7 @@ static void print_stats(const struct sw *s)
         printf("final neigh %s port=%u mac=%02x:%02x:%02x:%02x:%02x:%02x\n", pkt_ip_str(n->ip, a, sizeof a),
                n->port, n->mac[0], n->mac[1], n->mac[2], n->mac[3], n->mac[4], n->mac[5]);
     }
-    if (s->pcap_path)
-        printf("final pcap file=%s frames=%" PRIu64 " bytes=%" PRIu64 " errors=%" PRIu64 "\n", s->pcap_path,
-               s->cap.pc.frames, s->cap.pc.bytes, s->cap.pc.errors);
+    dp_cap_print_final(&s->cap, s->pcap_path);
     fflush(stdout);
 }
 
@@ -1391,13 +1389,7 @@ int main(int argc, char **argv)
         rte_eth_macaddr_get(p, &ea);
         memcpy(s->eg[p].mac, ea.addr_bytes, 6);
     }
-    if (s->pcap_path) {
-        if (dp_pcap_open(&s->cap.pc, s->pcap_path, s->pcap_snaplen)) {
-            fprintf(stderr, "--pcap %s: %s\n", s->pcap_path, strerror(errno));
-            goto out_ports;
-        }
-        dp_clock_init(&s->cap.clk, s->hz);
-    }
+    if (dp_cap_open(&s->cap, s->pcap_path, s->pcap_snaplen, s->hz)) goto out_ports;
     s->t0 = rte_get_tsc_cycles();
     printf("ready switch ports=%u routes=%u cps=", s->nports, s->nroutes);
     for (uint16_t i = 0, k = 0; i < s->nports; i++)
@@ -1409,11 +1401,7 @@ int main(int argc, char **argv)
     rc = 0;
     ran = true;
 out_ports:
-    if (dp_pcap_close(&s->cap.pc)) {
-        fprintf(stderr, "--pcap %s: %" PRIu64 " write errors: the capture is incomplete\n", s->pcap_path,
-                s->cap.pc.errors);
-        rc = 1;
-    }
+    if (dp_cap_close(&s->cap, s->pcap_path)) rc = 1;
     if (ran) print_stats(s);
     for (uint16_t i = 0; i < p; i++) {
         struct egress *e = &s->eg[i];
