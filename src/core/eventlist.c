@@ -11,7 +11,13 @@
  *            order of buckets;
  *   far      holds those with t >= wheel_end;
  *   cur_end = start of absolute bucket `bucket` + 1, wheel_end = start of
- *   bucket + EL_WHEEL_SIZE (both saturate at SIMTIME_NEVER).
+ *   bucket + EL_WHEEL_SIZE (both saturate at SIMTIME_NEVER);
+ *   bucket b's list is non-empty iff bit b of bits[] is set, and bit w of
+ *   summary is set iff bits[w] != 0 -- so the wheel is empty iff summary
+ *   is 0 (no separate count to keep in step);
+ *   n = cur_n + events in the wheel + far_n <= cap; the nodes not in the
+ *   wheel form the free list.
+ * el_check() verifies all of this (the tests call it).
  * So the earliest event is cur's root when cur is non-empty; otherwise the
  * next non-empty bucket holds it, or, with the wheel empty, the far root.
  */
@@ -108,52 +114,77 @@ static __attribute__((noinline)) void migrate(struct eventlist *el, simtime_t ho
     }
 }
 
+/* Make absolute bucket nb current: cur_end and wheel_end follow it (wheel_end
+ * only grows), and far events the new horizon covers move into the wheel. */
+static inline void set_bucket(struct eventlist *el, uint64_t nb)
+{
+    el->bucket = nb;
+    if (nb < (SIMTIME_NEVER >> EL_WHEEL_SHIFT) - EL_WHEEL_SIZE) {
+        el->cur_end = (nb + 1) << EL_WHEEL_SHIFT;       /* the usual case: no overflow */
+        el->wheel_end = (nb + EL_WHEEL_SIZE) << EL_WHEEL_SHIFT;
+    } else {
+        el->cur_end = bucket_start(nb + 1);
+        el->wheel_end = bucket_start(nb + EL_WHEEL_SIZE);
+    }
+    if (el->far_n && el->far[0].time < el->wheel_end)
+        migrate(el, el->wheel_end);
+}
+
 /* The current heap is empty: make the bucket holding the earliest event
  * current -- the next non-empty bucket, or with the wheel empty the far
- * root's -- extend the horizon, and move that bucket's events into the
- * current heap (their order there does not matter: the heap orders by
- * (time, seq), which is unique).  Afterwards cur is non-empty, or only far
- * events at SIMTIME_NEVER remain (they stay in far). */
-static void refill(struct eventlist *el)
+ * root's.  Returns its wheel index, or NO_NODE when only far events remain
+ * (all at SIMTIME_NEVER, beyond any bucket) or none at all. */
+static inline uint32_t next_bucket(struct eventlist *el)
 {
     uint64_t nb;
-    if (el->wheel_n) {
+    if (el->summary) {                  /* the wheel holds events */
         uint32_t from = (uint32_t)(el->bucket + 1) & WHEEL_MASK;
         nb = el->bucket + 1 + ((wheel_next(el, from) - from) & WHEEL_MASK);
     } else if (el->far_n) {
         nb = el->far[0].time >> EL_WHEEL_SHIFT;
     } else {
-        return;
+        return NO_NODE;
     }
-    el->bucket = nb;
-    el->cur_end = bucket_start(nb + 1);
-    el->wheel_end = bucket_start(nb + EL_WHEEL_SIZE);   /* only grows */
-    if (el->far_n && el->far[0].time < el->wheel_end)
-        migrate(el, el->wheel_end);
-    uint32_t b = (uint32_t)nb & WHEEL_MASK;
-    uint32_t first = el->head[b];
-    if (first == NO_NODE)
-        return;
-    struct el_node *nd = &el->nodes[first];
-    if (nd->next == NO_NODE) {          /* the usual case: one event */
-        el->cur[0] = nd->ev;
-        el->cur_n = 1;
-        el->wheel_n--;
-    } else {
-        for (;;) {
-            heap_push(el->cur, &el->cur_n, nd->ev);
-            el->wheel_n--;
-            if (nd->next == NO_NODE)
-                break;
-            nd = &el->nodes[nd->next];
-        }
-    }
-    nd->next = el->free_node;           /* the whole list back to the pool */
+    set_bucket(el, nb);
+    return (uint32_t)nb & WHEEL_MASK;
+}
+
+/* Empty bucket b, whose list runs from node `first` to node `last`: the
+ * nodes go back to the pool and the bucket's bit is cleared. */
+static inline void release_bucket(struct eventlist *el, uint32_t b, uint32_t first, struct el_node *last)
+{
+    last->next = el->free_node;
     el->free_node = first;
     el->head[b] = NO_NODE;
     el->bits[b >> 6] &= ~(1ull << (b & 63));
     if (!el->bits[b >> 6])
         el->summary &= ~(1ull << (b >> 6));
+}
+
+/* Move every event of bucket b into the (empty) current heap.  Their order
+ * there does not matter: the heap orders by (time, seq), which is unique. */
+static void fill_cur(struct eventlist *el, uint32_t b)
+{
+    uint32_t first = el->head[b];
+    if (first == NO_NODE)
+        return;
+    struct el_node *nd = &el->nodes[first];
+    for (;;) {
+        heap_push(el->cur, &el->cur_n, nd->ev);
+        if (nd->next == NO_NODE)
+            break;
+        nd = &el->nodes[nd->next];
+    }
+    release_bucket(el, b, first, nd);
+}
+
+/* The current heap is empty: activate the next bucket into it.  Afterwards
+ * cur is non-empty, or only far events at SIMTIME_NEVER remain. */
+static void refill(struct eventlist *el)
+{
+    uint32_t b = next_bucket(el);
+    if (b != NO_NODE)
+        fill_cur(el, b);
 }
 
 /* ------------------------------------------------------------ interface */
@@ -203,7 +234,7 @@ void el_free(struct eventlist *el)
     free(el->nodes);
     el->cur = el->far = NULL;
     el->nodes = NULL;
-    el->n = el->cap = el->cur_n = el->far_n = el->wheel_n = 0;
+    el->n = el->cap = el->cur_n = el->far_n = 0;
 }
 
 int el_push_slow(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj)
@@ -222,26 +253,41 @@ int el_push_slow(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t o
     return 0;
 }
 
-int el_pop_until(struct eventlist *el, simtime_t until, struct event *out)
+int el_pop_next_(struct eventlist *el, simtime_t until, struct event *out)
 {
-    if (el->cur_n == 0) {
-        if (el->n == 0)
-            return 0;
-        refill(el);
+    if (el->n == 0)
+        return 0;
+    uint32_t b = next_bucket(el);
+    if (b != NO_NODE) {
+        uint32_t first = el->head[b];
+        struct el_node *nd = first != NO_NODE ? &el->nodes[first] : NULL;
+        if (nd && nd->next == NO_NODE && nd->ev.time <= until) {
+            /* The usual case: the bucket holds one event, and it is due.  It
+             * is the earliest pending (cur is empty, later buckets and far
+             * are later), so it fires straight from its node. */
+            *out = nd->ev;
+            release_bucket(el, b, first, nd);
+            el->n--;
+            el->now = out->time;
+            el->n_fired++;
+            return 1;
+        }
+        fill_cur(el, b);
     }
-    if (el->cur_n) {
-        if (el->cur[0].time > until)
-            return 0;
-        heap_pop(el->cur, &el->cur_n, out);
-    } else {
-        if (el->far[0].time > until)      /* only events at SIMTIME_NEVER */
-            return 0;
-        heap_pop(el->far, &el->far_n, out);
-    }
+    if (el->cur_n)
+        return el_pop_until(el, until, out);
+    if (el->far[0].time > until)        /* only events at SIMTIME_NEVER */
+        return 0;
+    heap_pop(el->far, &el->far_n, out);
     el->n--;
     el->now = out->time;
     el->n_fired++;
     return 1;
+}
+
+void el_cur_pop_(struct eventlist *el, struct event *out)
+{
+    heap_pop(el->cur, &el->cur_n, out);
 }
 
 int el_pop(struct eventlist *el, struct event *out)
@@ -255,4 +301,60 @@ simtime_t el_peek_slow(struct eventlist *el)
         return SIMTIME_NEVER;
     refill(el);
     return el->cur_n ? el->cur[0].time : el->far[0].time;
+}
+
+/* ------------------------------------------------------------ integrity */
+
+static const char *check_heap(const struct event *h, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (ev_key(&h[i]) < ev_key(&h[(i - 1) >> 2]))
+            return "a heap entry is earlier than its parent";
+    return NULL;
+}
+
+const char *el_check(const struct eventlist *el)
+{
+    if (el->n > el->cap || el->cur_n > el->cap || el->far_n > el->cap)
+        return "a count exceeds the capacity";
+    if (el->cur_end != bucket_start(el->bucket + 1) || el->wheel_end != bucket_start(el->bucket + EL_WHEEL_SIZE))
+        return "cur_end/wheel_end do not follow the current bucket";
+    const char *why = check_heap(el->cur, el->cur_n);
+    if (!why)
+        why = check_heap(el->far, el->far_n);
+    if (why)
+        return why;
+    for (size_t i = 0; i < el->cur_n; i++)
+        if (el->cur[i].time >= el->cur_end || el->cur[i].time < el->now)
+            return "a current-heap event lies outside [now, cur_end)";
+    for (size_t i = 0; i < el->far_n; i++)
+        if (el->far[i].time < el->wheel_end)
+            return "a far event lies inside the wheel's horizon";
+    size_t in_wheel = 0;
+    for (uint32_t w = 0; w < EL_WHEEL_SIZE / 64; w++)
+        if (!!(el->summary >> w & 1) != !!el->bits[w])
+            return "summary bit disagrees with its bitmap word";
+    for (uint32_t b = 0; b < EL_WHEEL_SIZE; b++) {
+        int bit = el->bits[b >> 6] >> (b & 63) & 1;
+        if (bit != (el->head[b] != NO_NODE))
+            return "bucket bit disagrees with its list";
+        for (uint32_t i = el->head[b]; i != NO_NODE; i = el->nodes[i].next) {
+            const struct event *ev = &el->nodes[i].ev;
+            if (i >= el->cap || ++in_wheel > el->cap)
+                return "a bucket list leaves the pool or loops";
+            if (ev->time < el->cur_end || ev->time >= el->wheel_end || ev->time < el->now)
+                return "a wheel event lies outside [cur_end, wheel_end)";
+            if (((uint32_t)(ev->time >> EL_WHEEL_SHIFT) & WHEEL_MASK) != b)
+                return "a wheel event sits in the wrong bucket";
+        }
+    }
+    if (el->n != el->cur_n + in_wheel + el->far_n)
+        return "n is not the sum of the three tiers";
+    size_t n_free = 0;
+    for (uint32_t i = el->free_node; i != NO_NODE; i = el->nodes[i].next)
+        if (i >= el->cap || ++n_free > el->cap)
+            return "the free list leaves the pool or loops";
+    if (n_free + in_wheel != el->cap)
+        return "nodes are lost: free + in wheel != capacity";
+    return NULL;
 }

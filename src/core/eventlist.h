@@ -80,7 +80,6 @@ struct eventlist {
     uint32_t       free_node;
     uint64_t       bucket;              /* absolute number of the current bucket */
     simtime_t      wheel_end;
-    size_t         wheel_n;
     uint64_t       summary;             /* bit w: bits[w] != 0 */
     uint64_t       bits[EL_WHEEL_SIZE / 64];
     uint32_t       head[EL_WHEEL_SIZE];
@@ -109,7 +108,6 @@ static inline void el_wheel_put_(struct eventlist *el, const struct event *ev)
     el->head[b] = idx;
     el->bits[b >> 6] |= 1ull << (b & 63);
     el->summary |= 1ull << (b >> 6);
-    el->wheel_n++;
 }
 
 static inline int el_push(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj)
@@ -117,17 +115,42 @@ static inline int el_push(struct eventlist *el, simtime_t time, uint32_t kind, u
     if (el->n == el->cap || time < el->cur_end || time >= el->wheel_end)
         return el_push_slow(el, time, kind, obj);
     struct event ev = { time, el->next_seq++, kind, obj };
-    el_wheel_put_(el, &ev);             /* wheel_n < n < cap: a node is free */
+    el_wheel_put_(el, &ev);             /* n < cap: a node is free */
     el->n++;
     return 0;
 }
 
-/* Remove the earliest event into *out and advance now.  0 if empty. */
+/* Internal: the pop paths that leave the inline fast path. */
+int  el_pop_next_(struct eventlist *el, simtime_t until, struct event *out);
+void el_cur_pop_(struct eventlist *el, struct event *out);
+
+/* Remove the earliest event into *out and advance now, but only if it is
+ * due at or before `until`; else 0 and nothing observable changes (the loop
+ * "run until" in one call instead of peek + pop).  Inline: the current
+ * bucket's usual single event costs a compare and a copy. */
+static inline int el_pop_until(struct eventlist *el, simtime_t until, struct event *out)
+{
+    if (el->cur_n == 0)
+        return el_pop_next_(el, until, out);
+    if (el->cur[0].time > until)
+        return 0;
+    if (el->cur_n == 1) {
+        *out = el->cur[0];
+        el->cur_n = 0;
+    } else {
+        el_cur_pop_(el, out);
+    }
+    el->n--;
+    el->now = out->time;
+    el->n_fired++;
+    return 1;
+}
+/* The same with no limit.  0 if empty. */
 int  el_pop(struct eventlist *el, struct event *out);
-/* The same, but only if that event is due at or before `until`; else 0 and
- * nothing changes (the loop "run until" in one call instead of peek + pop). */
-int  el_pop_until(struct eventlist *el, simtime_t until, struct event *out);
 static inline size_t el_pending(const struct eventlist *el) { return el->n; }
+/* NULL if every invariant of the structure holds (tiers, bitmaps, counts,
+ * free list), else what is broken.  O(cap + EL_WHEEL_SIZE): for tests. */
+const char *el_check(const struct eventlist *el);
 /* Time of the earliest pending event, SIMTIME_NEVER if none.  May move the
  * next bucket into the current heap, which changes nothing observable. */
 simtime_t el_peek_slow(struct eventlist *el);

@@ -228,9 +228,13 @@ TEST(el_million_random)
 
 /* Interleaved pushes and pops against a brute-force model: the model keeps
  * every pending (time, seq) in an array and pops the minimum by scanning.
- * Each push is due now + a draw below one of `spans` (picked at random), and
- * every step also compares el_pending and el_peek_time with the model.
- * Returns 1 when everything matched. */
+ * Each push is due now + a draw below one of `spans` (picked at random).
+ * Pops go through el_pop_until with a limit that is sometimes just below
+ * the earliest event (nothing may fire) and otherwise at or above it.
+ * el_pending is compared with the model every step, el_peek_time only on
+ * some steps (a peek moves the next bucket into the current heap, which
+ * would keep the pop's own single-event path from running), and el_check
+ * audits the structure every 64 steps.  Returns 1 when everything matched. */
 static int el_model_run(uint64_t seed, const simtime_t *spans, int n_spans)
 {
     enum { OPS = 40000, CAP = OPS };
@@ -263,18 +267,35 @@ static int el_model_run(uint64_t seed, const simtime_t *spans, int n_spans)
             for (size_t i = 1; i < mn; i++)
                 if (m[i].t < m[best].t || (m[i].t == m[best].t && m[i].seq < m[best].seq))
                     best = i;
-            struct event ev;
-            if (!el_pop(&el, &ev) || ev.time != m[best].t || ev.obj != m[best].obj || el.now != m[best].t)
-                ok = 0;
-            m[best] = m[--mn];
+            struct event ev = { 0, 0, 0, 0 };
+            if (m[best].t > el.now && rng_below(&r, 8) == 0) {
+                /* Due after the limit: nothing fires, now stays. */
+                simtime_t was = el.now;
+                if (el_pop_until(&el, m[best].t - 1, &ev) || el.now != was)
+                    ok = 0;
+            } else {
+                simtime_t until = m[best].t + (rng_below(&r, 2) ? 0 : rng_below(&r, 1u << 16));
+                if (!el_pop_until(&el, until, &ev) || ev.time != m[best].t || ev.obj != m[best].obj ||
+                    el.now != m[best].t)
+                    ok = 0;
+                m[best] = m[--mn];
+            }
         }
-        simtime_t mpeek = SIMTIME_NEVER;
-        for (size_t i = 0; i < mn; i++)
-            if (m[i].t < mpeek)
-                mpeek = m[i].t;
-        if (el_pending(&el) != mn || el_peek_time(&el) != mpeek)
+        if (el_pending(&el) != mn)
+            ok = 0;
+        if (op % 5 == 0) {
+            simtime_t mpeek = SIMTIME_NEVER;
+            for (size_t i = 0; i < mn; i++)
+                if (m[i].t < mpeek)
+                    mpeek = m[i].t;
+            if (el_peek_time(&el) != mpeek)
+                ok = 0;
+        }
+        if (op % 64 == 0 && el_check(&el))
             ok = 0;
     }
+    if (el_check(&el))
+        ok = 0;
     free(m);
     el_free(&el);
     return ok;
@@ -337,6 +358,36 @@ TEST(el_peek_then_push_earlier_and_end_of_time)
     CHECK_EQ(order[6], 7);
     CHECK(last_now == SIMTIME_NEVER);
     CHECK(p_end == SIMTIME_NEVER);
+}
+
+/* The last wheel's worth of buckets before the end of time: the horizon
+ * saturates instead of wrapping around 2^64, so events there still pop in
+ * order, with the structure intact at every step. */
+TEST(el_last_buckets_before_end_of_time)
+{
+    struct eventlist el;
+    CHECK_EQ(el_init(&el, 4), 0);
+    const simtime_t bucket = 1ull << EL_WHEEL_SHIFT;
+    /* From 3000 buckets before the end (the horizon still fits) into the
+     * last one, in scrambled order. */
+    static const uint64_t back[] = { 3000, 1500, 900, 1023, 1025, 40, 2, 600, 1, 0, 1024, 5 };
+    enum { NB = sizeof back / sizeof back[0] };
+    for (uint32_t i = 0; i < NB; i++)
+        el_push(&el, SIMTIME_NEVER - 1 - back[i] * bucket, 1, i);
+    const char *bad = el_check(&el);
+    simtime_t prev = 0;
+    int n = 0, ordered = 1;
+    struct event ev;
+    while (!bad && el_pop(&el, &ev)) {
+        ordered &= ev.time >= prev && ev.time == SIMTIME_NEVER - 1 - back[ev.obj] * bucket;
+        prev = ev.time;
+        n++;
+        bad = el_check(&el);
+    }
+    el_free(&el);
+    CHECK(bad == NULL);
+    CHECK_EQ(n, NB);
+    CHECK(ordered);
 }
 
 /* ---------------------------------------------------------------- rng */
@@ -672,6 +723,7 @@ int main(void)
     RUN_T(el_interleaved_vs_model);
     RUN_T(el_interleaved_all_tiers_vs_model);
     RUN_T(el_peek_then_push_earlier_and_end_of_time);
+    RUN_T(el_last_buckets_before_end_of_time);
     RUN_T(rng_is_xoshiro256ss);
     RUN_T(rng_same_seed_same_sequence);
     RUN_T(rng_different_seeds_differ);
