@@ -134,9 +134,10 @@ static void host_compact(struct net *n, struct host *h)
 uint32_t host_dequeue(struct net *n, struct host *h)
 {
     struct port *pt = host_port(n, h);
-    for (int q = NQUEUE - 1; q >= 0; q--)      /* MAC control, then classes high->low */
-        if (pt->q[q].count && (q == QMAC || !(pt->paused & (1u << q))))
-            return pktq_pop(&n->pool, &pt->q[q]);
+    /* MAC control (never paused), then classes high->low that are not paused. */
+    uint32_t ready = pt->qmask & ~(uint32_t)pt->paused;
+    if (ready)
+        return port_q_pop(n, pt, 31u - (uint32_t)__builtin_clz(ready));
     if (h->n_done)
         host_compact(n, h);
     /* One pass in round-robin order: the first flow ready now is served;

@@ -419,7 +419,7 @@ static void flush_port(struct net *n, uint32_t port)
             pi = switch_dequeue(n, &n->sws[nd->idx], port);
         } else {
             for (int q = NQUEUE - 1; q >= 0 && pi == PKT_NONE; q--)
-                pi = pktq_pop(&n->pool, &pt->q[q]);
+                pi = port_q_pop(n, pt, (uint32_t)q);
         }
         if (pi == PKT_NONE)
             break;
@@ -583,8 +583,15 @@ int net_check_conservation(const struct net *n, char *why, size_t why_len)
     uint64_t held = 0;
     for (uint32_t p = 0; p < n->n_ports; p++) {
         const struct port *pt = &n->ports[p];
-        for (int q = 0; q < NQUEUE; q++)
+        for (int q = 0; q < NQUEUE; q++) {
             held += pt->q[q].count;
+            if (!(pt->qmask >> q & 1) != !pt->q[q].count) {
+                snprintf(why, why_len, "port %u queue %d: qmask bit %d but %u frames queued "
+                         "(a queue was changed without port_q_push/port_q_pop)",
+                         p, q, pt->qmask >> q & 1, pt->q[q].count);
+                return -1;
+            }
+        }
         held += pt->wire.count;
     }
     for (uint32_t h = 0; h < n->n_hosts; h++)

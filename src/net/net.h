@@ -76,6 +76,7 @@ struct port {
     uint8_t  txdone_pending;
     uint8_t  paused;            /* classes the peer told us to stop (bit mask) */
     uint8_t  down;              /* the link failed: nothing is sent or received */
+    uint16_t qmask;             /* bit q set iff q[q] holds frames (port_q_push/pop) */
     uint32_t agent;             /* first agent on this port (chain via .next), or NONE32 */
     uint64_t rate_bps;
     uint64_t ps_per_byte;       /* 8e12 / rate_bps when exact (all usual rates), else 0 */
@@ -324,6 +325,22 @@ void     flow_set_cc_rate(struct net *n, struct flow *f, uint64_t bps);
 uint64_t flow_line_rate(const struct net *n, const struct flow *f);
 static inline uint32_t flow_index(const struct net *n, const struct flow *f) { return (uint32_t)(f - n->flows); }
 static inline struct port *host_port(struct net *n, const struct host *h) { return &n->ports[h->port]; }
+
+/* Egress queue q of port pt: every push and pop goes through these, so
+ * qmask always says which queues hold frames (schedulers find the next
+ * non-empty queue with one bit scan instead of visiting all NQUEUE). */
+static inline void port_q_push(struct net *n, struct port *pt, uint32_t q, uint32_t pi)
+{
+    pktq_push(&n->pool, &pt->q[q], pi);
+    pt->qmask |= (uint16_t)(1u << q);
+}
+static inline uint32_t port_q_pop(struct net *n, struct port *pt, uint32_t q)
+{
+    uint32_t pi = pktq_pop(&n->pool, &pt->q[q]);
+    if (pt->q[q].count == 0)
+        pt->qmask &= (uint16_t)~(1u << q);
+    return pi;
+}
 
 /* Transports (transport.c): glue between the NIC and librocc's algorithms. */
 extern const struct transport_ops transport_line;   /* no CC: line/app rate */

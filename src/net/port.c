@@ -17,14 +17,6 @@ static uint32_t node_dequeue(struct net *n, uint32_t port)
     return host_dequeue(n, &n->hosts[nd->idx]);
 }
 
-static inline int queued(const struct port *pt)
-{
-    for (int q = 0; q < NQUEUE; q++)
-        if (pt->q[q].count)
-            return 1;
-    return 0;
-}
-
 void port_kick(struct net *n, uint32_t port)
 {
     struct port *pt = &n->ports[port];
@@ -60,7 +52,7 @@ void port_kick(struct net *n, uint32_t port)
      * ignores it), so it no longer counts as pending. */
     pt->txdone_pending = 0;
     simtime_t next = SIMTIME_NEVER;
-    if (queued(pt)) {
+    if (pt->qmask) {                    /* something is queued */
         next = pt->busy_until;
     } else {
         const struct node *nd = &n->nodes[pt->node];
@@ -137,7 +129,7 @@ void port_enqueue_ctrl(struct net *n, uint32_t port, uint32_t pi)
 {
     struct port *pt = &n->ports[port];
     struct packet *p = pkt(&n->pool, pi);
-    int q = p->type == PKT_PFC ? QMAC : p->prio;
-    pktq_push(&n->pool, &pt->q[q], pi);
+    uint32_t q = p->type == PKT_PFC ? QMAC : p->prio;
+    port_q_push(n, pt, q, pi);
     port_kick(n, port);
 }

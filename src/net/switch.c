@@ -119,7 +119,7 @@ static void enqueue(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
 {
     struct port *pt = &n->ports[out];
     struct packet *p = pkt(&n->pool, pi);
-    pktq_push(&n->pool, &pt->q[p->prio], pi);
+    port_q_push(n, pt, p->prio, pi);
     if (!(s->cfg.strict_mask & (1u << p->prio))) {
         pt->data_bytes += p->bytes;
         if (pt->data_bytes > pt->st.max_queue_bytes)
@@ -181,11 +181,11 @@ void switch_inject(struct net *n, struct sw *s, uint32_t pi, uint64_t hash)
 
 static uint32_t pick_class(struct net *n, struct sw *s, struct port *pt)
 {
-    if (pt->q[QMAC].count)
+    if (pt->qmask & (1u << QMAC))
         return QMAC;
-    for (int c = NCLASS - 1; c >= 0; c--)
-        if ((s->cfg.strict_mask & (1u << c)) && pt->q[c].count && !(pt->paused & (1u << c)))
-            return (uint32_t)c;
+    uint32_t strict = pt->qmask & s->cfg.strict_mask & ~(uint32_t)pt->paused;
+    if (strict)                                 /* the highest ready strict class */
+        return 31u - (uint32_t)__builtin_clz(strict);
     /* Deficit round robin among the other classes (Shreedhar & Varghese). */
     for (int visit = 0; visit < 2 * NCLASS + 2; visit++) {
         uint32_t c = pt->drr_next;
@@ -217,7 +217,7 @@ uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
     uint32_t c = pick_class(n, s, pt);
     if (c == NONE32)
         return PKT_NONE;
-    uint32_t pi = pktq_pop(&n->pool, &pt->q[c]);
+    uint32_t pi = port_q_pop(n, pt, c);
     struct packet *p = pkt(&n->pool, pi);
     if (c == QMAC)
         return pi;

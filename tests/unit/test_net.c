@@ -672,13 +672,27 @@ TEST(conservation_audit)
     uint32_t q = net_new_packet(n, PKT_ACK);
     CHECK(q != PKT_NONE);
     pkt(&n->pool, q)->bytes = ROCE_ACK_FRAME;
-    pktq_push(&n->pool, &n->ports[0].q[1], q);
+    port_q_push(n, &n->ports[0], 1, q);
     CHECK_EQ(net_check_conservation(n, why, sizeof why), 0);
     n->consumed[PKT_ACK]++;
     CHECK_EQ(net_check_conservation(n, why, sizeof why), -1);
     n->consumed[PKT_ACK]--;
-    pktq_pop(&n->pool, &n->ports[0].q[1]);
+    port_q_pop(n, &n->ports[0], 1);
     net_consume(n, q);
+    CHECK_EQ(net_check_conservation(n, why, sizeof why), 0);
+
+    /* A frame queued behind the scheduler's back: qmask does not show it. */
+    uint32_t r = net_new_packet(n, PKT_ACK);
+    CHECK(r != PKT_NONE);
+    pkt(&n->pool, r)->bytes = ROCE_ACK_FRAME;
+    pktq_push(&n->pool, &n->ports[0].q[2], r);
+    why[0] = 0;
+    CHECK_EQ(net_check_conservation(n, why, sizeof why), -1);
+    CHECK(strstr(why, "qmask") != NULL);
+    n->ports[0].qmask |= 1u << 2;
+    CHECK_EQ(net_check_conservation(n, why, sizeof why), 0);
+    port_q_pop(n, &n->ports[0], 2);
+    net_consume(n, r);
     CHECK_EQ(net_check_conservation(n, why, sizeof why), 0);
 }
 
