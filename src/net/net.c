@@ -471,13 +471,10 @@ int net_enable_int(struct net *n)
     return 0;
 }
 
-int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj)
+int net_schedule_failed(struct net *n)
 {
-    if (el_push(&n->el, t, (uint32_t)kind, obj)) {
-        n->oom = 1;
-        return -1;
-    }
-    return 0;
+    n->oom = 1;
+    return -1;
 }
 
 uint64_t tx_time_ps(uint64_t wire_bytes, uint64_t rate_bps)
