@@ -130,16 +130,23 @@ static inline void set_bucket(struct eventlist *el, uint64_t nb)
         migrate(el, el->wheel_end);
 }
 
+/* The wheel is not empty: the absolute number of its first non-empty
+ * bucket after the current one. */
+static inline uint64_t next_wheel_bucket(const struct eventlist *el)
+{
+    uint32_t from = (uint32_t)(el->bucket + 1) & WHEEL_MASK;
+    return el->bucket + 1 + ((wheel_next(el, from) - from) & WHEEL_MASK);
+}
+
 /* The current heap is empty: make the bucket holding the earliest event
  * current -- the next non-empty bucket, or with the wheel empty the far
  * root's.  Returns its wheel index, or NO_NODE when only far events remain
  * (all at SIMTIME_NEVER, beyond any bucket) or none at all. */
-static inline uint32_t next_bucket(struct eventlist *el)
+static uint32_t next_bucket(struct eventlist *el)
 {
     uint64_t nb;
     if (el->summary) {                  /* the wheel holds events */
-        uint32_t from = (uint32_t)(el->bucket + 1) & WHEEL_MASK;
-        nb = el->bucket + 1 + ((wheel_next(el, from) - from) & WHEEL_MASK);
+        nb = next_wheel_bucket(el);
     } else if (el->far_n) {
         nb = el->far[0].time >> EL_WHEEL_SHIFT;
     } else {
@@ -253,32 +260,47 @@ int el_push_slow(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t o
     return 0;
 }
 
-int el_pop_next_(struct eventlist *el, simtime_t until, struct event *out)
+/* The pop's rare cases, out of line so the usual one stays short: bucket b
+ * (already made current) holds several events or one not yet due, so it
+ * goes into the current heap; or b is NO_NODE: the wheel is empty and the
+ * far root's bucket becomes current. */
+static __attribute__((noinline)) int pop_via_cur(struct eventlist *el, simtime_t until, struct event *out,
+                                                 uint32_t b)
 {
-    if (el->n == 0)
-        return 0;
-    uint32_t b = next_bucket(el);
-    if (b != NO_NODE) {
-        uint32_t first = el->head[b];
-        struct el_node *nd = first != NO_NODE ? &el->nodes[first] : NULL;
-        if (nd && nd->next == NO_NODE && nd->ev.time <= until) {
-            /* The usual case: the bucket holds one event, and it is due.  It
-             * is the earliest pending (cur is empty, later buckets and far
-             * are later), so it fires straight from its node. */
-            *out = nd->ev;
-            release_bucket(el, b, first, nd);
-            el->n--;
-            el->now = out->time;
-            el->n_fired++;
-            return 1;
-        }
-        fill_cur(el, b);
+    if (b == NO_NODE) {
+        if (el->n == 0)
+            return 0;
+        b = next_bucket(el);
     }
+    if (b != NO_NODE)
+        fill_cur(el, b);
     if (el->cur_n)
         return el_pop_until(el, until, out);
     if (el->far[0].time > until)        /* only events at SIMTIME_NEVER */
         return 0;
     heap_pop(el->far, &el->far_n, out);
+    el->n--;
+    el->now = out->time;
+    el->n_fired++;
+    return 1;
+}
+
+int el_pop_next_(struct eventlist *el, simtime_t until, struct event *out)
+{
+    if (!el->summary)
+        return pop_via_cur(el, until, out, NO_NODE);
+    uint64_t nb = next_wheel_bucket(el);
+    set_bucket(el, nb);
+    uint32_t b = (uint32_t)nb & WHEEL_MASK;
+    uint32_t first = el->head[b];                   /* non-empty: its bit was set */
+    struct el_node *nd = &el->nodes[first];
+    if (nd->next != NO_NODE || nd->ev.time > until)
+        return pop_via_cur(el, until, out, b);
+    /* The usual case: the bucket holds one event, and it is due.  It is the
+     * earliest pending (cur is empty, later buckets and far are later), so
+     * it fires straight from its node. */
+    *out = nd->ev;
+    release_bucket(el, b, first, nd);
     el->n--;
     el->now = out->time;
     el->n_fired++;
