@@ -131,20 +131,14 @@ static void host_compact(struct net *n, struct host *h)
     h->n_done = 0;
 }
 
-uint32_t host_dequeue(struct net *n, struct host *h)
+/* One pass over h's active flows in round-robin order.  With `pick`, the
+ * first flow ready now is chosen (*pick = its slot, else NONE32) and left
+ * out of the result.  Returns the earliest time another flow may send --
+ * now if one is ready -- or SIMTIME_NEVER: what the port plans around. */
+static simtime_t scan_flows(const struct net *n, const struct host *h, const struct port *pt, simtime_t now,
+                            uint32_t *pick)
 {
-    struct port *pt = host_port(n, h);
-    /* MAC control (never paused), then classes high->low that are not paused. */
-    uint32_t ready = pt->qmask & ~(uint32_t)pt->paused;
-    if (ready)
-        return port_q_pop(n, pt, 31u - (uint32_t)__builtin_clz(ready));
-    if (h->n_done)
-        host_compact(n, h);
-    /* One pass in round-robin order: the first flow ready now is served;
-     * the others tell when the host could send next (next_ready), so the
-     * port arms exactly one event for that time. */
-    simtime_t now = n->el.now, earliest = SIMTIME_NEVER;
-    uint32_t chosen = NONE32;
+    simtime_t earliest = SIMTIME_NEVER;
     for (uint32_t i = 0; i < h->n_active; i++) {
         uint32_t slot = h->rr + i < h->n_active ? h->rr + i : h->rr + i - h->n_active;
         const struct flow *f = &n->flows[h->active[slot]];
@@ -152,14 +146,37 @@ uint32_t host_dequeue(struct net *n, struct host *h)
             continue;
         if (f->window && f->snd_nxt - f->snd_una >= f->window)
             continue;
-        if (chosen == NONE32 && f->next_avail <= now) {
-            chosen = slot;
+        if (pick && *pick == NONE32 && f->next_avail <= now) {
+            *pick = slot;
             continue;
         }
         simtime_t t = f->next_avail > now ? f->next_avail : now;
         if (t < earliest)
             earliest = t;
     }
+    return earliest;
+}
+
+uint32_t host_dequeue(struct net *n, struct host *h)
+{
+    struct port *pt = host_port(n, h);
+    simtime_t now = n->el.now;
+    /* MAC control (never paused), then classes high->low that are not paused. */
+    uint32_t ready = pt->qmask & ~(uint32_t)pt->paused;
+    if (ready) {
+        /* The plan stays exact across a control frame: a rate increase or
+         * an opened window while the port was busy must count when this
+         * frame ends, not at a wake-up planned before it. */
+        h->next_ready = h->n_active ? scan_flows(n, h, pt, now, NULL) : SIMTIME_NEVER;
+        return port_q_pop(n, pt, 31u - (uint32_t)__builtin_clz(ready));
+    }
+    if (h->n_done)
+        host_compact(n, h);
+    /* The first flow ready now is served; the others tell when the host
+     * could send next (next_ready), so the port arms exactly one event for
+     * that time. */
+    uint32_t chosen = NONE32;
+    simtime_t earliest = scan_flows(n, h, pt, now, &chosen);
     if (chosen == NONE32) {
         h->next_ready = earliest;
         if (earliest != SIMTIME_NEVER)

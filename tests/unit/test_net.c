@@ -287,6 +287,41 @@ TEST(single_flow_exact_timing)
  * (1082 B on the wire) takes 1236572 ps per hop, so it reaches h1 at
  * 2 * 1236572 + 2 us = 4473144 ps.  At 25G (exact, 320 ps/B): 2 * 346240 +
  * 2 us = 2692480 ps. */
+/* A NIC that sends both data and ACKs keeps an exact send plan.  h0 paces
+ * its own flow at 1 Gb/s while it ACKs h1's line-rate flow.  The rate goes
+ * up to 100 Gb/s while h0 serializes one of its data frames with an ACK
+ * queued behind it: the new rate makes the flow ready at the end of that
+ * frame, but the ACK goes first.  The next data frame must follow that ACK
+ * at once -- not wait for the wake-up planned at the old 1 Gb/s pace (8.66
+ * us later), as it did when a control frame left the plan stale. */
+TEST(rate_increase_behind_control_frame)
+{
+    struct net *n = line3(1, G100, 1 * US, NULL);
+    CHECK(n);
+    CHECK_EQ(add_flow(n, 0, 1, UINT64_MAX, 0, 1), 0);
+    CHECK_EQ(add_flow(n, 1, 0, UINT64_MAX, 0, 2), 1);
+    CHECK_EQ(net_flows_ready(n), 0);
+    struct flow *f = &n->flows[0];
+    net_run_until(n, 0);
+    flow_set_cc_rate(n, f, 1000000000ull);
+    uint32_t port = n->hosts[0].port;
+    const struct port *pt = &n->ports[port];
+    simtime_t t = 5 * US;
+    int found = 0;
+    for (; t < 40 * US && !found; t += 1000) {
+        net_run_until(n, t);
+        found = pt->busy_until > t && pt->qmask && pt->wire.count &&
+                pkt(&n->pool, pt->wire.tail)->type == PKT_DATA && pkt(&n->pool, pt->wire.tail)->flow == 0;
+    }
+    CHECK(found);
+    simtime_t frame_end = pt->busy_until, sent_before = f->last_tx;
+    flow_set_cc_rate(n, f, G100);
+    net_run_until(n, frame_end + 6880);             /* the ACK: 86 B at 80 ps/B */
+    CHECK(f->last_tx != sent_before);
+    CHECK_EQ(f->last_tx, frame_end + 6880);
+    CHECK(conservation_ok(n));
+}
+
 TEST(odd_rate_port_timing)
 {
     struct net *n = line3(1, 7000000000ull, 1 * US, NULL);
@@ -702,6 +737,7 @@ int main(void)
     test_crash_guard();
     RUN_NET(tx_time_exact);
     RUN_NET(single_flow_exact_timing);
+    RUN_NET(rate_increase_behind_control_frame);
     RUN_NET(odd_rate_port_timing);
     RUN_NET(short_last_frame_timing);
     RUN_NET(two_flows_share_bottleneck);
