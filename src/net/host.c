@@ -20,6 +20,8 @@
  * CNPs are held for the NIC reaction delay (RoCC §6: 15 us) in a FIFO -- the
  * delay is constant, so one pending event serves all of them.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "net/net.h"
@@ -228,6 +230,40 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     return pi;
 }
 
+/* Whether kicking h's port now would only remake the plan it already has.
+ * While the port is idle the NIC keeps a plan: no flow is ready, and one
+ * wake-up is armed at or before the earliest pacer slot.  host_dequeue
+ * makes the plan after every frame, control frames included, and every
+ * change that can bring a flow forward -- a rate increase, a flow start, a
+ * PFC resume, a link coming up, an RTO rewind, an ACK that opens a window
+ * -- kicks the port, which remakes it.  Not covered, so still kicked: a
+ * busy port (its kick arms the transmit-done event), queued control
+ * frames, and a wake-up or transmit-done due at this very instant (the kick
+ * would send before that event runs, and the order of what follows could
+ * differ).  Saves the walk over the host's flows on every ACK of a paced
+ * flow. */
+static inline int idle_plan_holds(const struct net *n, const struct host *h)
+{
+    const struct port *pt = &n->ports[h->port];
+    simtime_t now = n->el.now;
+    return pt->busy_until <= now && !pt->txdone_pending && !pt->qmask && !pt->down && h->wake_at > now;
+}
+
+#ifdef ROCC_AUDIT
+/* The skipped kick would have found nothing to send and armed nothing new. */
+static void audit_idle_plan(const struct net *n, const struct host *h)
+{
+    simtime_t now = n->el.now;
+    simtime_t earliest = scan_flows(n, h, &n->ports[h->port], now, NULL);
+    if (earliest <= now || earliest < h->wake_at) {
+        fprintf(stderr, "audit: host %u at %llu ps: an ACK skipped the kick, but the plan is stale "
+                "(earliest %llu, wake at %llu)\n", (unsigned)(h - n->hosts), (unsigned long long)now,
+                (unsigned long long)earliest, (unsigned long long)h->wake_at);
+        abort();
+    }
+}
+#endif
+
 static void flow_check_done(struct net *n, struct flow *f)
 {
     if (!(f->flags & FL_DONE) && f->snd_una >= f->size) {
@@ -283,7 +319,9 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
         net_consume(n, pi);
         return;
     case PKT_ACK:
-    case PKT_NACK:
+    case PKT_NACK: {
+        uint64_t window0 = f->window, rate0 = f->rate_bps;
+        simtime_t avail0 = f->next_avail;
         f->acked_delta = p->seq > f->snd_una ? p->seq - f->snd_una : 0;
         if (p->seq > f->snd_una) {
             f->snd_una = p->seq;
@@ -297,11 +335,20 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
         }
         if (f->tp->on_ack)
             f->tp->on_ack(n, f, p);
+        /* A plain ACK that moved neither the window nor the pacer leaves an
+         * idle port's plan exact: no kick needed (see idle_plan_holds). */
+        int plain = p->type == PKT_ACK && !window0 && !f->window && f->rate_bps == rate0 &&
+                    f->next_avail == avail0;
         flow_check_done(n, f);
         net_consume(n, pi);
-        if (flow_has_data(f))
+        if (flow_has_data(f) && !(plain && idle_plan_holds(n, h)))
             port_kick(n, h->port);
+#ifdef ROCC_AUDIT
+        else if (flow_has_data(f))
+            audit_idle_plan(n, h);
+#endif
         return;
+    }
     case PKT_CNP: {
         int was_empty = h->nic_delay.count == 0;
         p->due = now + n->cfg.nic_delay_ps;
