@@ -3,7 +3,11 @@
  * See eventlist.h for the model.
  *
  * Invariants (t = an event's time):
- *   cur      holds exactly the pending events with t <  cur_end;
+ *   cur      holds exactly the pending events with t <  cur_end, in
+ *            cur[0 .. cur_n): in descending (time, seq) order (the earliest
+ *            last), or, with cur_heap set, as a 4-ary min-heap; cur_heap
+ *            is 0 when cur is empty and 1 only with EL_SORTED_MAX or more
+ *            events or after it had that many;
  *   wheel    holds those with cur_end <= t < wheel_end, each in bucket
  *            (t >> EL_WHEEL_SHIFT) mod EL_WHEEL_SIZE; they lie in the
  *            absolute buckets bucket+1 .. bucket+EL_WHEEL_SIZE-1, so a
@@ -168,8 +172,35 @@ static inline void release_bucket(struct eventlist *el, uint32_t b, uint32_t fir
         el->summary &= ~(1ull << (b >> 6));
 }
 
-/* Move every event of bucket b into the (empty) current heap.  Their order
- * there does not matter: the heap orders by (time, seq), which is unique. */
+/* Insert ev into the descending run cur[0 .. *np), which has room after
+ * it.  Walking from the end costs nothing for the usual case: a bucket's
+ * list gives its events newest first, so each is the earliest so far. */
+static inline void run_insert(struct event *cur, size_t *np, struct event ev)
+{
+    evkey_t k = ev_key(&ev);
+    size_t i = (*np)++;
+    while (i > 0 && ev_key(&cur[i - 1]) < k) {
+        cur[i] = cur[i - 1];
+        i--;
+    }
+    cur[i] = ev;
+}
+
+/* A run that reached EL_SORTED_MAX becomes a heap: reversed into
+ * ascending order it already is one. */
+static void run_to_heap(struct eventlist *el)
+{
+    for (size_t i = 0, j = el->cur_n - 1; i < j; i++, j--) {
+        struct event t = el->cur[i];
+        el->cur[i] = el->cur[j];
+        el->cur[j] = t;
+    }
+    el->cur_heap = 1;
+}
+
+/* Move every event of bucket b into the (empty) current bucket: sorted by
+ * insertion while they are few, else a heap.  Their list order does not
+ * matter: (time, seq) is unique. */
 static void fill_cur(struct eventlist *el, uint32_t b)
 {
     uint32_t first = el->head[b];
@@ -177,7 +208,12 @@ static void fill_cur(struct eventlist *el, uint32_t b)
         return;
     struct el_node *nd = &el->nodes[first];
     for (;;) {
-        heap_push(el->cur, &el->cur_n, nd->ev);
+        if (!el->cur_heap && el->cur_n == EL_SORTED_MAX)
+            run_to_heap(el);
+        if (el->cur_heap)
+            heap_push(el->cur, &el->cur_n, nd->ev);
+        else
+            run_insert(el->cur, &el->cur_n, nd->ev);
         if (nd->next == NO_NODE)
             break;
         nd = &el->nodes[nd->next];
@@ -242,6 +278,7 @@ void el_free(struct eventlist *el)
     el->cur = el->far = NULL;
     el->nodes = NULL;
     el->n = el->cap = el->cur_n = el->far_n = 0;
+    el->cur_heap = 0;
 }
 
 int el_push_slow(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj)
@@ -251,8 +288,14 @@ int el_push_slow(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t o
         return -1;                      /* doubling: only while the set grows */
     struct event ev = { time, el->next_seq++, kind, obj };
     el->n++;
-    if (time < el->cur_end)
-        heap_push(el->cur, &el->cur_n, ev);
+    if (time < el->cur_end) {
+        if (!el->cur_heap && el->cur_n == EL_SORTED_MAX)
+            run_to_heap(el);
+        if (el->cur_heap)
+            heap_push(el->cur, &el->cur_n, ev);
+        else
+            run_insert(el->cur, &el->cur_n, ev);
+    }
     else if (time < el->wheel_end)
         el_wheel_put_(el, &ev);
     else
@@ -310,6 +353,8 @@ int el_pop_next_(struct eventlist *el, simtime_t until, struct event *out)
 void el_cur_pop_(struct eventlist *el, struct event *out)
 {
     heap_pop(el->cur, &el->cur_n, out);
+    if (el->cur_n == 0)
+        el->cur_heap = 0;                   /* empty: the next bucket starts a run */
 }
 
 int el_pop(struct eventlist *el, struct event *out)
@@ -322,7 +367,7 @@ simtime_t el_peek_slow(struct eventlist *el)
     if (el->n == 0)
         return SIMTIME_NEVER;
     refill(el);
-    return el->cur_n ? el->cur[0].time : el->far[0].time;
+    return el->cur_n ? el_peek_time(el) : el->far[0].time;
 }
 
 /* ------------------------------------------------------------ integrity */
@@ -339,9 +384,17 @@ const char *el_check(const struct eventlist *el)
 {
     if (el->n > el->cap || el->cur_n > el->cap || el->far_n > el->cap)
         return "a count exceeds the capacity";
+    if (el->cur_heap && el->cur_n == 0)
+        return "an empty current bucket still marked as a heap";
+    if (!el->cur_heap && el->cur_n > EL_SORTED_MAX)
+        return "a sorted run longer than EL_SORTED_MAX";
+    if (!el->cur_heap)
+        for (size_t i = 1; i < el->cur_n; i++)
+            if (ev_key(&el->cur[i]) > ev_key(&el->cur[i - 1]))
+                return "the current bucket's run is out of order";
     if (el->cur_end != bucket_start(el->bucket + 1) || el->wheel_end != bucket_start(el->bucket + EL_WHEEL_SIZE))
         return "cur_end/wheel_end do not follow the current bucket";
-    const char *why = check_heap(el->cur, el->cur_n);
+    const char *why = el->cur_heap ? check_heap(el->cur, el->cur_n) : NULL;
     if (!why)
         why = check_heap(el->far, el->far_n);
     if (why)

@@ -13,8 +13,11 @@
  * network schedules is due within a few microseconds (a frame's end, its
  * arrival after one link delay, a paced sender's next slot):
  *
- *   current bucket  all events before cur_end: a 4-ary min-heap, usually
- *                   holding zero to a few events;
+ *   current bucket  all events before cur_end: usually a sorted run (a
+ *                   bucket's events are sorted once when it becomes
+ *                   current, earliest last, and pop off the end); a 4-ary
+ *                   min-heap when EL_SORTED_MAX or more pile up (a
+ *                   lock-step fabric can put hundreds in one bucket);
  *   wheel           events in [cur_end, wheel_end): EL_WHEEL_SIZE buckets
  *                   of 2^EL_WHEEL_SHIFT ps each, unordered lists, with a
  *                   bitmap to find the next non-empty bucket;
@@ -59,6 +62,10 @@ struct event {
  * rate the papers use. */
 #define EL_WHEEL_SHIFT 14
 #define EL_WHEEL_SIZE  1024
+/* Below this many events the current bucket is kept as a sorted run:
+ * inserting by shifting beats heap pushes and pops at that size (the
+ * benchmarks' buckets mostly hold 1 to 8 events). */
+#define EL_SORTED_MAX  32
 
 struct el_node {                        /* a wheel entry, in a free-listed pool */
     struct event ev;
@@ -72,8 +79,9 @@ struct eventlist {
     size_t         n;                   /* pending, all tiers */
     size_t         cap;                 /* each tier can hold cap events */
 
-    struct event  *cur;                 /* tier 1: heap of events < cur_end */
-    size_t         cur_n;
+    struct event  *cur;                 /* tier 1: events < cur_end in */
+    size_t         cur_n;               /*   cur[0 .. cur_n), latest first, */
+    int            cur_heap;            /*   or with cur_heap a min-heap */
     simtime_t      cur_end;
 
     struct el_node *nodes;              /* tier 2: the wheel */
@@ -132,12 +140,15 @@ static inline int el_pop_until(struct eventlist *el, simtime_t until, struct eve
 {
     if (el->cur_n == 0)
         return el_pop_next_(el, until, out);
-    if (el->cur[0].time > until)
-        return 0;
-    if (el->cur_n == 1) {
-        *out = el->cur[0];
-        el->cur_n = 0;
+    if (!el->cur_heap) {
+        const struct event *first = &el->cur[el->cur_n - 1];
+        if (first->time > until)
+            return 0;
+        *out = *first;
+        el->cur_n--;
     } else {
+        if (el->cur[0].time > until)
+            return 0;
         el_cur_pop_(el, out);
     }
     el->n--;
@@ -156,7 +167,9 @@ const char *el_check(const struct eventlist *el);
 simtime_t el_peek_slow(struct eventlist *el);
 static inline simtime_t el_peek_time(struct eventlist *el)
 {
-    return el->cur_n ? el->cur[0].time : el_peek_slow(el);
+    if (el->cur_n == 0)
+        return el_peek_slow(el);
+    return el->cur[el->cur_heap ? 0 : el->cur_n - 1].time;
 }
 
 #endif
