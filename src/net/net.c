@@ -272,6 +272,8 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
             pktq_init(&pt->q[q]);
         pktq_init(&pt->wire);
         pt->agent = NONE32;
+        pt->owner_kind = n->nodes[pt->node].kind;
+        pt->owner = n->nodes[pt->node].idx;
         if (n->nodes[pt->node].kind == NODE_SWITCH) {
             pt->ecn_kmin = swcfg->ecn_kmin;
             pt->ecn_kmax = swcfg->ecn_kmax;

@@ -76,8 +76,10 @@ struct port {
     uint8_t  txdone_pending;
     uint8_t  paused;            /* classes the peer told us to stop (bit mask) */
     uint8_t  down;              /* the link failed: nothing is sent or received */
+    uint8_t  owner_kind;        /* nodes[node].kind, kept here for the per-frame paths */
     uint16_t qmask;             /* bit q set iff q[q] holds frames (port_q_push/pop) */
     uint32_t agent;             /* first agent on this port (chain via .next), or NONE32 */
+    uint32_t owner;             /* nodes[node].idx: the index into hosts[] or sws[] */
     uint64_t rate_bps;
     uint64_t ps_per_byte;       /* 8e12 / rate_bps when exact (all usual rates), else 0 */
     simtime_t delay_ps;

@@ -11,10 +11,10 @@
 
 static uint32_t node_dequeue(struct net *n, uint32_t port)
 {
-    const struct node *nd = &n->nodes[n->ports[port].node];
-    if (nd->kind == NODE_SWITCH)
-        return switch_dequeue(n, &n->sws[nd->idx], port);
-    return host_dequeue(n, &n->hosts[nd->idx]);
+    const struct port *pt = &n->ports[port];
+    if (pt->owner_kind == NODE_SWITCH)
+        return switch_dequeue(n, &n->sws[pt->owner], port);
+    return host_dequeue(n, &n->hosts[pt->owner]);
 }
 
 void port_kick(struct net *n, uint32_t port)
@@ -55,9 +55,8 @@ void port_kick(struct net *n, uint32_t port)
     if (pt->qmask) {                    /* something is queued */
         next = pt->busy_until;
     } else {
-        const struct node *nd = &n->nodes[pt->node];
-        if (nd->kind == NODE_HOST) {
-            struct host *h = &n->hosts[nd->idx];
+        if (pt->owner_kind == NODE_HOST) {
+            struct host *h = &n->hosts[pt->owner];
             if (h->next_ready <= pt->busy_until)
                 next = pt->busy_until;
             else if (h->next_ready != SIMTIME_NEVER)
@@ -118,11 +117,11 @@ void port_wire_arrive(struct net *n, uint32_t port)
         net_consume(n, pi);
         return;
     }
-    const struct node *nd = &n->nodes[n->ports[at].node];
-    if (nd->kind == NODE_SWITCH)
-        switch_receive(n, &n->sws[nd->idx], at, pi);
+    const struct port *in = &n->ports[at];
+    if (in->owner_kind == NODE_SWITCH)
+        switch_receive(n, &n->sws[in->owner], at, pi);
     else
-        host_receive(n, &n->hosts[nd->idx], pi);
+        host_receive(n, &n->hosts[in->owner], pi);
 }
 
 void port_enqueue_ctrl(struct net *n, uint32_t port, uint32_t pi)

@@ -150,7 +150,7 @@ void switch_receive(struct net *n, struct sw *s, uint32_t port, uint32_t pi)
 {
     struct packet *p = pkt(&n->pool, pi);
     uint32_t out = net_route(n, s->node, p->dst, flow_hash_for(n, p));
-    uint32_t local = port - n->nodes[s->node].first_port;
+    uint32_t local = n->ports[port].local;
     if (out == NONE32 || n->ports[out].down) {   /* no route after a link failure */
         net_drop(n, port, pi);
         n->failure_drops++;
