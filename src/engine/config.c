@@ -631,10 +631,9 @@ static int get_u64(struct cfg *c, const char *sec, const char *key, uint64_t dfl
     const struct cfg_entry *e = cfg_find(c, sec, key);
     const char *why = NULL;
     uint64_t v;
-    if (!e) {
-        *out = dflt;
+    *out = dflt;                        /* defined even when the value is bad */
+    if (!e)
         return 0;
-    }
     if (parse(e->value, &v, &why)) return bad_value(err, e, what, why);
     *out = v;
     return 0;
@@ -664,10 +663,9 @@ int cfg_double(struct cfg *c, const char *sec, const char *key, double dflt, dou
 {
     const struct cfg_entry *e = cfg_find(c, sec, key);
     double v;
-    if (!e) {
-        *out = dflt;
+    *out = dflt;                        /* defined even when the value is bad */
+    if (!e)
         return 0;
-    }
     if (units_parse_double(e->value, &v)) return bad_value(err, e, "a number", NULL);
     *out = v;
     return 0;
@@ -677,10 +675,9 @@ int cfg_percent(struct cfg *c, const char *sec, const char *key, double dflt, do
 {
     const struct cfg_entry *e = cfg_find(c, sec, key);
     double v;
-    if (!e) {
-        *out = dflt;
+    *out = dflt;                        /* defined even when the value is bad */
+    if (!e)
         return 0;
-    }
     if (units_parse_percent(e->value, &v)) return bad_value(err, e, "a percentage like 90%", NULL);
     *out = v;
     return 0;
@@ -690,10 +687,9 @@ int cfg_bool(struct cfg *c, const char *sec, const char *key, int dflt, int *out
 {
     const struct cfg_entry *e = cfg_find(c, sec, key);
     int v;
-    if (!e) {
-        *out = dflt;
+    *out = dflt;                        /* defined even when the value is bad */
+    if (!e)
         return 0;
-    }
     if (units_parse_bool(e->value, &v)) return bad_value(err, e, "true/false, on/off, yes/no or 1/0", NULL);
     *out = v;
     return 0;
@@ -714,10 +710,9 @@ int cfg_enum(struct cfg *c, const char *sec, const char *key, const char *const 
     const struct cfg_entry *e = cfg_find(c, sec, key);
     char list[400];
     size_t n = 0, count = 0;
-    if (!e) {
-        *out = dflt;
+    *out = dflt;                        /* defined even when the value is bad */
+    if (!e)
         return 0;
-    }
     for (; names[count]; count++) {
         if (strcmp(e->value, names[count]) == 0) {
             *out = (int)count;

@@ -87,7 +87,8 @@ void cfg_touch(struct cfg *c, const char *section, const char *const *keys);
 
 /* Typed getters.  Absent key: *out = dflt, return 0.  Malformed value:
  * "FILE:LINE: [sec] key: expected a time like 1.5us, got 'xyz' (unknown
- * unit)", return -1, *out untouched.  No range checks: see cfg_errorf(). */
+ * unit)", return -1, *out = dflt (always defined).  No range checks: see
+ * cfg_errorf(). */
 int cfg_time(struct cfg *c, const char *sec, const char *key, uint64_t dflt, uint64_t *out, struct cfg_err *err);
 int cfg_rate(struct cfg *c, const char *sec, const char *key, uint64_t dflt, uint64_t *out, struct cfg_err *err);
 int cfg_bytes(struct cfg *c, const char *sec, const char *key, uint64_t dflt, uint64_t *out, struct cfg_err *err);
