@@ -9,18 +9,16 @@
  *            is 0 when cur is empty and 1 only with EL_SORTED_MAX or more
  *            events or after it had that many;
  *   wheel    holds those with cur_end <= t < wheel_end, each in bucket
- *            (t >> EL_WHEEL_SHIFT) mod EL_WHEEL_SIZE; they lie in the
- *            absolute buckets bucket+1 .. bucket+EL_WHEEL_SIZE-1, so a
- *            circular scan of the bitmap from bucket+1 meets them in time
- *            order of buckets;
+ *            (t >> shift) & mask; they lie in the absolute buckets
+ *            bucket+1 .. bucket+mask, so a circular scan of the bitmap
+ *            from bucket+1 meets them in time order of buckets;
  *   far      holds those with t >= wheel_end;
  *   cur_end = start of absolute bucket `bucket` + 1, wheel_end = start of
- *   bucket + EL_WHEEL_SIZE (both saturate at SIMTIME_NEVER);
- *   bucket b's list is non-empty iff bit b of bits[] is set, and bit w of
- *   summary is set iff bits[w] != 0 -- so the wheel is empty iff summary
- *   is 0 (no separate count to keep in step);
- *   n = cur_n + events in the wheel + far_n <= cap; the nodes not in the
- *   wheel form the free list.
+ *   bucket + mask + 1 (both saturate at SIMTIME_NEVER);
+ *   bucket b's list is non-empty iff bit b of bits[] is set;
+ *   n = cur_n + events in the wheel + far_n <= cap (so the wheel is empty
+ *   iff n == cur_n + far_n: no count of its own to keep); the nodes not in
+ *   the wheel form the free list.
  * el_check() verifies all of this (the tests call it).
  * So the earliest event is cur's root when cur is non-empty; otherwise the
  * next non-empty bucket holds it, or, with the wheel empty, the far root.
@@ -30,7 +28,6 @@
 #include <assert.h>
 #include <stdlib.h>
 
-#define WHEEL_MASK (EL_WHEEL_SIZE - 1)
 #define NO_NODE    UINT32_MAX
 
 /* (time, seq) as one 128-bit key: one wide compare instead of two branches. */
@@ -86,24 +83,28 @@ static inline void heap_pop(struct event *h, size_t *np, struct event *out)
 
 /* ------------------------------------------------------------ the wheel */
 
-/* Start time of absolute bucket b, saturating at SIMTIME_NEVER. */
-static inline simtime_t bucket_start(uint64_t b)
+/* Start time of absolute bucket b of width 2^shift, saturating at
+ * SIMTIME_NEVER. */
+static inline simtime_t bucket_start(uint64_t b, uint32_t shift)
 {
-    return b > (SIMTIME_NEVER >> EL_WHEEL_SHIFT) ? SIMTIME_NEVER : b << EL_WHEEL_SHIFT;
+    return b > (SIMTIME_NEVER >> shift) ? SIMTIME_NEVER : b << shift;
 }
 
 /* Index of the first non-empty bucket at or after index `from`, circularly.
  * The wheel must not be empty. */
-static uint32_t wheel_next(const struct eventlist *el, uint32_t from)
+static inline uint32_t wheel_next(const struct eventlist *el, uint32_t from)
 {
     uint32_t w = from >> 6;
     uint64_t m = el->bits[w] & (~0ull << (from & 63));
     if (m)
         return w << 6 | (uint32_t)__builtin_ctzll(m);
-    uint64_t s = w + 1 < EL_WHEEL_SIZE / 64 ? el->summary & (~0ull << (w + 1)) : 0;
-    if (!s)
-        s = el->summary;                /* wrap around */
-    w = (uint32_t)__builtin_ctzll(s);
+    /* The following words, circularly.  Short in practice: a wheel of many
+     * buckets exists because events are dense (and it widens again when
+     * they are not), so the next event is rarely more than a few words on. */
+    uint32_t last = el->mask >> 6;
+    do
+        w = w == last ? 0 : w + 1;
+    while (!el->bits[w]);
     return w << 6 | (uint32_t)__builtin_ctzll(el->bits[w]);
 }
 
@@ -123,12 +124,12 @@ static __attribute__((noinline)) void migrate(struct eventlist *el, simtime_t ho
 static inline void set_bucket(struct eventlist *el, uint64_t nb)
 {
     el->bucket = nb;
-    if (nb < (SIMTIME_NEVER >> EL_WHEEL_SHIFT) - EL_WHEEL_SIZE) {
-        el->cur_end = (nb + 1) << EL_WHEEL_SHIFT;       /* the usual case: no overflow */
-        el->wheel_end = (nb + EL_WHEEL_SIZE) << EL_WHEEL_SHIFT;
+    if (nb < el->sat_bucket) {
+        el->cur_end = (nb + 1) << el->shift;    /* the usual case: no overflow */
+        el->wheel_end = el->cur_end + el->span;
     } else {
-        el->cur_end = bucket_start(nb + 1);
-        el->wheel_end = bucket_start(nb + EL_WHEEL_SIZE);
+        el->cur_end = bucket_start(nb + 1, el->shift);
+        el->wheel_end = bucket_start(nb + el->mask + 1, el->shift);
     }
     if (el->far_n && el->far[0].time < el->wheel_end)
         migrate(el, el->wheel_end);
@@ -138,8 +139,8 @@ static inline void set_bucket(struct eventlist *el, uint64_t nb)
  * bucket after the current one. */
 static inline uint64_t next_wheel_bucket(const struct eventlist *el)
 {
-    uint32_t from = (uint32_t)(el->bucket + 1) & WHEEL_MASK;
-    return el->bucket + 1 + ((wheel_next(el, from) - from) & WHEEL_MASK);
+    uint32_t from = (uint32_t)(el->bucket + 1) & el->mask;
+    return el->bucket + 1 + ((wheel_next(el, from) - from) & el->mask);
 }
 
 /* The current heap is empty: make the bucket holding the earliest event
@@ -149,15 +150,15 @@ static inline uint64_t next_wheel_bucket(const struct eventlist *el)
 static uint32_t next_bucket(struct eventlist *el)
 {
     uint64_t nb;
-    if (el->summary) {                  /* the wheel holds events */
+    if (el->n != el->cur_n + el->far_n) {       /* the wheel holds events */
         nb = next_wheel_bucket(el);
     } else if (el->far_n) {
-        nb = el->far[0].time >> EL_WHEEL_SHIFT;
+        nb = el->far[0].time >> el->shift;
     } else {
         return NO_NODE;
     }
     set_bucket(el, nb);
-    return (uint32_t)nb & WHEEL_MASK;
+    return (uint32_t)nb & el->mask;
 }
 
 /* Empty bucket b, whose list runs from node `first` to node `last`: the
@@ -168,8 +169,6 @@ static inline void release_bucket(struct eventlist *el, uint32_t b, uint32_t fir
     el->free_node = first;
     el->head[b] = NO_NODE;
     el->bits[b >> 6] &= ~(1ull << (b & 63));
-    if (!el->bits[b >> 6])
-        el->summary &= ~(1ull << (b >> 6));
 }
 
 /* Insert ev into the descending run cur[0 .. *np), which has room after
@@ -255,15 +254,40 @@ static int grow(struct eventlist *el, size_t ncap)
     return 0;
 }
 
+/* Buckets of 2^shift ps: the wheel's geometry and what follows from it. */
+static void set_geometry(struct eventlist *el, uint32_t shift)
+{
+    el->shift = shift;
+    el->mask = (1u << (EL_HORIZON_SHIFT - shift)) - 1;
+    el->sat_bucket = (SIMTIME_NEVER >> shift) - el->mask - 1;
+    el->span = (simtime_t)el->mask << shift;
+}
+
+/* Empty bucket arrays for a wheel of 2^(EL_HORIZON_SHIFT - shift) buckets. */
+static int wheel_alloc(uint32_t shift, uint32_t **head, uint64_t **bits)
+{
+    uint32_t size = 1u << (EL_HORIZON_SHIFT - shift);
+    *head = malloc(size * sizeof **head);
+    *bits = calloc(size / 64, sizeof **bits);
+    if (!*head || !*bits) {
+        free(*head);
+        free(*bits);
+        return -1;
+    }
+    for (uint32_t b = 0; b < size; b++)
+        (*head)[b] = NO_NODE;
+    return 0;
+}
+
 int el_init(struct eventlist *el, size_t cap_hint)
 {
     *el = (struct eventlist){ 0 };
     el->free_node = NO_NODE;
-    for (size_t b = 0; b < EL_WHEEL_SIZE; b++)
-        el->head[b] = NO_NODE;
-    el->cur_end = bucket_start(1);
-    el->wheel_end = bucket_start(EL_WHEEL_SIZE);
-    if (grow(el, cap_hint < 16 ? 16 : cap_hint)) {
+    set_geometry(el, EL_SHIFT_MAX);
+    el->adapt_at = EL_ADAPT_POPS;
+    el->cur_end = bucket_start(1, el->shift);
+    el->wheel_end = bucket_start((uint64_t)el->mask + 1, el->shift);
+    if (wheel_alloc(el->shift, &el->head, &el->bits) || grow(el, cap_hint < 16 ? 16 : cap_hint)) {
         el_free(el);
         return -1;
     }
@@ -275,8 +299,12 @@ void el_free(struct eventlist *el)
     free(el->cur);
     free(el->far);
     free(el->nodes);
+    free(el->head);
+    free(el->bits);
     el->cur = el->far = NULL;
     el->nodes = NULL;
+    el->head = NULL;
+    el->bits = NULL;
     el->n = el->cap = el->cur_n = el->far_n = 0;
     el->cur_heap = 0;
 }
@@ -328,13 +356,71 @@ static __attribute__((noinline)) int pop_via_cur(struct eventlist *el, simtime_t
     return 1;
 }
 
+/* Re-file the wheel for buckets of 2^shift ps (cur is empty).  The new
+ * current bucket ends where the old one did or just before, so every
+ * pending event stays at or after cur_end; wheel events beyond the new
+ * horizon go to the far heap, far events inside it come in.  Without
+ * memory for the new arrays the old geometry stays: only speed depends on
+ * it, never the order. */
+static void rebucket(struct eventlist *el, uint32_t shift)
+{
+    simtime_t start = el->cur_end;      /* every pending event is >= start */
+    if (start >= SIMTIME_NEVER / 2 || (start >> shift) == 0)
+        return;                         /* near either end of time: keep */
+    uint32_t *head;
+    uint64_t *bits;
+    if (wheel_alloc(shift, &head, &bits))
+        return;
+    uint32_t *old_head = el->head, old_size = el->mask + 1;
+    uint64_t *old_bits = el->bits;
+    el->head = head;
+    el->bits = bits;
+    set_geometry(el, shift);
+    el->bucket = (start >> shift) - 1;
+    el->cur_end = (el->bucket + 1) << shift;
+    el->wheel_end = (el->bucket + el->mask + 1) << shift;
+    for (uint32_t b = 0; b < old_size; b++) {
+        uint32_t i = old_head[b];
+        while (i != NO_NODE) {
+            uint32_t next = el->nodes[i].next;
+            struct event ev = el->nodes[i].ev;
+            el->nodes[i].next = el->free_node;      /* back to the pool ... */
+            el->free_node = i;
+            if (ev.time < el->wheel_end)
+                el_wheel_put_(el, &ev);             /* ... and out again */
+            else
+                heap_push(el->far, &el->far_n, ev);
+            i = next;
+        }
+    }
+    free(old_head);
+    free(old_bits);
+    if (el->far_n && el->far[0].time < el->wheel_end)
+        migrate(el, el->wheel_end);
+}
+
+/* The density check, EL_ADAPT_POPS pops after the last (cur is empty):
+ * how many bucket widths of simulated time they took. */
+static __attribute__((noinline)) void adapt(struct eventlist *el)
+{
+    uint64_t widths = ((el->now - el->adapt_since) >> el->shift) + 1;
+    el->adapt_at = el->n_fired + EL_ADAPT_POPS;
+    el->adapt_since = el->now;
+    if (EL_ADAPT_POPS > 8 * widths && el->shift > EL_SHIFT_MIN)
+        rebucket(el, el->shift - 2);
+    else if (4 * EL_ADAPT_POPS < widths && el->shift < EL_SHIFT_MAX)
+        rebucket(el, el->shift + 2);
+}
+
 int el_pop_next_(struct eventlist *el, simtime_t until, struct event *out)
 {
-    if (!el->summary)
+    if (__builtin_expect(el->n_fired >= el->adapt_at, 0))
+        adapt(el);
+    if (el->n == el->far_n)             /* cur is empty: so is the wheel */
         return pop_via_cur(el, until, out, NO_NODE);
     uint64_t nb = next_wheel_bucket(el);
     set_bucket(el, nb);
-    uint32_t b = (uint32_t)nb & WHEEL_MASK;
+    uint32_t b = (uint32_t)nb & el->mask;
     uint32_t first = el->head[b];                   /* non-empty: its bit was set */
     struct el_node *nd = &el->nodes[first];
     if (nd->next != NO_NODE || nd->ev.time > until)
@@ -392,7 +478,10 @@ const char *el_check(const struct eventlist *el)
         for (size_t i = 1; i < el->cur_n; i++)
             if (ev_key(&el->cur[i]) > ev_key(&el->cur[i - 1]))
                 return "the current bucket's run is out of order";
-    if (el->cur_end != bucket_start(el->bucket + 1) || el->wheel_end != bucket_start(el->bucket + EL_WHEEL_SIZE))
+    if (el->shift < EL_SHIFT_MIN || el->shift > EL_SHIFT_MAX || el->mask != (1u << (EL_HORIZON_SHIFT - el->shift)) - 1)
+        return "the bucket width or count is out of range";
+    if (el->cur_end != bucket_start(el->bucket + 1, el->shift) ||
+        el->wheel_end != bucket_start(el->bucket + el->mask + 1, el->shift))
         return "cur_end/wheel_end do not follow the current bucket";
     const char *why = el->cur_heap ? check_heap(el->cur, el->cur_n) : NULL;
     if (!why)
@@ -406,10 +495,7 @@ const char *el_check(const struct eventlist *el)
         if (el->far[i].time < el->wheel_end)
             return "a far event lies inside the wheel's horizon";
     size_t in_wheel = 0;
-    for (uint32_t w = 0; w < EL_WHEEL_SIZE / 64; w++)
-        if (!!(el->summary >> w & 1) != !!el->bits[w])
-            return "summary bit disagrees with its bitmap word";
-    for (uint32_t b = 0; b < EL_WHEEL_SIZE; b++) {
+    for (uint32_t b = 0; b <= el->mask; b++) {
         int bit = el->bits[b >> 6] >> (b & 63) & 1;
         if (bit != (el->head[b] != NO_NODE))
             return "bucket bit disagrees with its list";
@@ -419,7 +505,7 @@ const char *el_check(const struct eventlist *el)
                 return "a bucket list leaves the pool or loops";
             if (ev->time < el->cur_end || ev->time >= el->wheel_end || ev->time < el->now)
                 return "a wheel event lies outside [cur_end, wheel_end)";
-            if (((uint32_t)(ev->time >> EL_WHEEL_SHIFT) & WHEEL_MASK) != b)
+            if (((uint32_t)(ev->time >> el->shift) & el->mask) != b)
                 return "a wheel event sits in the wrong bucket";
         }
     }

@@ -18,11 +18,21 @@
  *                   current, earliest last, and pop off the end); a 4-ary
  *                   min-heap when EL_SORTED_MAX or more pile up (a
  *                   lock-step fabric can put hundreds in one bucket);
- *   wheel           events in [cur_end, wheel_end): EL_WHEEL_SIZE buckets
- *                   of 2^EL_WHEEL_SHIFT ps each, unordered lists, with a
- *                   bitmap to find the next non-empty bucket;
+ *   wheel           events in [cur_end, wheel_end): buckets of 2^shift ps
+ *                   each, unordered lists, with a bitmap to
+ *                   find the next non-empty bucket; the wheel always spans
+ *                   2^EL_HORIZON_SHIFT ps, so it has 2^(EL_HORIZON_SHIFT -
+ *                   shift) buckets;
  *   far heap        events at wheel_end or later (timers, paced flows far
  *                   below line rate): a 4-ary min-heap.
+ *
+ * The bucket width adapts to the event density, deterministically (it
+ * depends only on the event sequence): it starts at 2^EL_SHIFT_MAX ps, and
+ * every EL_ADAPT_POPS pops the simulated time they took decides -- more
+ * than 8 pops per bucket width make the buckets 4x narrower (down to
+ * 2^EL_SHIFT_MIN ps), fewer than 1 per four widths 4x wider again.  A 1024-host fabric
+ * schedules tens of events per nanosecond; with 16 ns buckets it would put
+ * hundreds in each and pay for them in the current heap.
  *
  * A push is O(1) unless it lands in one of the heaps.  When the current
  * bucket runs dry, the next non-empty bucket's events are moved into the
@@ -57,11 +67,15 @@ struct event {
     uint32_t  obj;                      /* owner-defined index */
 };
 
-/* Bucket width 2^14 ps = 16.4 ns (a 200-byte frame at 100 Gb/s), 1024
- * buckets: a 16.8 us horizon, longer than a link delay plus a frame at any
- * rate the papers use. */
-#define EL_WHEEL_SHIFT 14
-#define EL_WHEEL_SIZE  1024
+/* Bucket widths: at most 2^14 ps = 16.4 ns (a 200-byte frame at 100 Gb/s,
+ * where every run starts), at least 2^8 ps = 256 ps.  The wheel spans
+ * 2^24 ps = 16.8 us, longer than a link delay plus a frame at any rate the
+ * papers use: 1024 buckets at the widest, 65536 at the narrowest. */
+#define EL_SHIFT_MAX     14
+#define EL_SHIFT_MIN     8
+#define EL_HORIZON_SHIFT 24
+/* Pops between two looks at the density. */
+#define EL_ADAPT_POPS    32768
 /* Below this many events the current bucket is kept as a sorted run:
  * inserting by shifting beats heap pushes and pops at that size (the
  * benchmarks' buckets mostly hold 1 to 8 events). */
@@ -86,11 +100,15 @@ struct eventlist {
 
     struct el_node *nodes;              /* tier 2: the wheel */
     uint32_t       free_node;
+    uint32_t       shift, mask;         /* buckets are 2^shift ps; mask = buckets - 1 */
+    uint64_t       sat_bucket;          /* below it no bucket bound overflows */
+    simtime_t      span;                /* wheel_end - cur_end: mask << shift */
     uint64_t       bucket;              /* absolute number of the current bucket */
     simtime_t      wheel_end;
-    uint64_t       summary;             /* bit w: bits[w] != 0 */
-    uint64_t       bits[EL_WHEEL_SIZE / 64];
-    uint32_t       head[EL_WHEEL_SIZE];
+    uint32_t       *head;               /* [buckets]: first node, or UINT32_MAX */
+    uint64_t       *bits;               /* [buckets / 64]: bit b: head[b] is a list */
+    uint64_t       adapt_at;            /* n_fired at the next look at the density */
+    simtime_t      adapt_since;         /* now at the last look */
 
     struct event  *far;                 /* tier 3: heap of events >= wheel_end */
     size_t         far_n;
@@ -109,13 +127,12 @@ static inline void el_wheel_put_(struct eventlist *el, const struct event *ev)
 {
     uint32_t idx = el->free_node;
     struct el_node *nd = &el->nodes[idx];
-    uint32_t b = (uint32_t)(ev->time >> EL_WHEEL_SHIFT) & (EL_WHEEL_SIZE - 1);
+    uint32_t b = (uint32_t)(ev->time >> el->shift) & el->mask;
     el->free_node = nd->next;
     nd->ev = *ev;
     nd->next = el->head[b];
     el->head[b] = idx;
     el->bits[b >> 6] |= 1ull << (b & 63);
-    el->summary |= 1ull << (b >> 6);
 }
 
 static inline int el_push(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj)
@@ -160,7 +177,7 @@ static inline int el_pop_until(struct eventlist *el, simtime_t until, struct eve
 int  el_pop(struct eventlist *el, struct event *out);
 static inline size_t el_pending(const struct eventlist *el) { return el->n; }
 /* NULL if every invariant of the structure holds (tiers, bitmaps, counts,
- * free list), else what is broken.  O(cap + EL_WHEEL_SIZE): for tests. */
+ * free list), else what is broken.  O(cap + buckets): for tests. */
 const char *el_check(const struct eventlist *el);
 /* Time of the earliest pending event, SIMTIME_NEVER if none.  May move the
  * next bucket into the current heap, which changes nothing observable. */

@@ -367,7 +367,7 @@ TEST(el_last_buckets_before_end_of_time)
 {
     struct eventlist el;
     CHECK_EQ(el_init(&el, 4), 0);
-    const simtime_t bucket = 1ull << EL_WHEEL_SHIFT;
+    const simtime_t bucket = 1ull << EL_SHIFT_MAX;      /* the width a run starts with */
     /* From 3000 buckets before the end (the horizon still fits) into the
      * last one, in scrambled order. */
     static const uint64_t back[] = { 3000, 1500, 900, 1023, 1025, 40, 2, 600, 1, 0, 1024, 5 };
@@ -388,6 +388,71 @@ TEST(el_last_buckets_before_end_of_time)
     CHECK(bad == NULL);
     CHECK_EQ(n, NB);
     CHECK(ordered);
+}
+
+/* The bucket width follows the density.  Phase 1 keeps ~20 events within
+ * 2 ns of now (tens per 16 ns bucket): the buckets narrow step by step to
+ * the minimum.  Phase 2 keeps one event ~100 ns ahead (one per bucket): they
+ * widen back to the maximum.  Throughout, three "timers" sit 16-24 us ahead,
+ * across the wheel's horizon, so each re-filing moves events between the
+ * wheel and the far heap.  Every pop is checked against a brute-force model
+ * and the structure is audited as the wheel is re-filed. */
+static int el_adapt_run(uint32_t *narrowest, uint32_t *widest_after)
+{
+    enum { CAP = 64 };
+    struct model { simtime_t t; uint64_t seq; uint32_t obj; } m[CAP];
+    struct eventlist el;
+    struct rng r;
+    rng_seed(&r, 31337);
+    if (el_init(&el, 1))
+        return 0;
+    size_t mn = 0;
+    uint64_t seq = 0;
+    uint32_t obj = 0;
+    int ok = 1;
+    *narrowest = el.shift;
+    for (int phase = 1; phase <= 2 && ok; phase++) {
+        size_t keep = phase == 1 ? 20 : 1;
+        for (long op = 0; op < 400000 && ok; op++) {
+            while (mn < keep + 3) {
+                int timers = 0;
+                for (size_t i = 0; i < mn; i++)
+                    timers += m[i].t >= el.now + 12 * PS_PER_US;
+                simtime_t t = timers < 3 ? el.now + 16 * PS_PER_US + rng_below(&r, 8 * PS_PER_US)
+                              : el.now + (phase == 1 ? rng_below(&r, 2000) : 90000 + rng_below(&r, 20000));
+                if (el_push(&el, t, 0, obj))
+                    ok = 0;
+                m[mn++] = (struct model){ t, seq++, obj++ };
+            }
+            size_t best = 0;
+            for (size_t i = 1; i < mn; i++)
+                if (m[i].t < m[best].t || (m[i].t == m[best].t && m[i].seq < m[best].seq))
+                    best = i;
+            struct event ev;
+            if (!el_pop(&el, &ev) || ev.time != m[best].t || ev.obj != m[best].obj)
+                ok = 0;
+            m[best] = m[--mn];
+            if (el.shift < *narrowest)
+                *narrowest = el.shift;
+            if (op % 4096 == 0 && el_check(&el))
+                ok = 0;
+            if (phase == 1 && el.shift == EL_SHIFT_MIN && op > 20000)
+                break;                  /* narrowest reached: go sparse */
+        }
+    }
+    *widest_after = el.shift;
+    if (el_check(&el))
+        ok = 0;
+    el_free(&el);
+    return ok;
+}
+
+TEST(el_bucket_width_adapts)
+{
+    uint32_t narrowest = 0, widest_after = 0;
+    CHECK(el_adapt_run(&narrowest, &widest_after));
+    CHECK_EQ(narrowest, EL_SHIFT_MIN);
+    CHECK_EQ(widest_after, EL_SHIFT_MAX);
 }
 
 /* ---------------------------------------------------------------- rng */
@@ -724,6 +789,7 @@ int main(void)
     RUN_T(el_interleaved_all_tiers_vs_model);
     RUN_T(el_peek_then_push_earlier_and_end_of_time);
     RUN_T(el_last_buckets_before_end_of_time);
+    RUN_T(el_bucket_width_adapts);
     RUN_T(rng_is_xoshiro256ss);
     RUN_T(rng_same_seed_same_sequence);
     RUN_T(rng_different_seeds_differ);
