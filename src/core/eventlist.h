@@ -81,6 +81,10 @@ struct event {
  * benchmarks' buckets mostly hold 1 to 8 events). */
 #define EL_SORTED_MAX  32
 
+/* The per-event fast paths below must be inlined where they are used:
+ * with link-time optimization gcc would otherwise keep one shared copy. */
+#define EL_INLINE static inline __attribute__((always_inline))
+
 struct el_node {                        /* a wheel entry, in a free-listed pool */
     struct event ev;
     uint32_t     next;
@@ -123,7 +127,7 @@ void el_free(struct eventlist *el);
 int  el_push_slow(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj);
 
 /* Internal: file *ev in its wheel bucket (a free node exists). */
-static inline void el_wheel_put_(struct eventlist *el, const struct event *ev)
+EL_INLINE void el_wheel_put_(struct eventlist *el, const struct event *ev)
 {
     uint32_t idx = el->free_node;
     struct el_node *nd = &el->nodes[idx];
@@ -135,7 +139,7 @@ static inline void el_wheel_put_(struct eventlist *el, const struct event *ev)
     el->bits[b >> 6] |= 1ull << (b & 63);
 }
 
-static inline int el_push(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj)
+EL_INLINE int el_push(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj)
 {
     if (el->n == el->cap || time < el->cur_end || time >= el->wheel_end)
         return el_push_slow(el, time, kind, obj);
@@ -153,7 +157,7 @@ void el_cur_pop_(struct eventlist *el, struct event *out);
  * due at or before `until`; else 0 and nothing observable changes (the loop
  * "run until" in one call instead of peek + pop).  Inline: the current
  * bucket's usual single event costs a compare and a copy. */
-static inline int el_pop_until(struct eventlist *el, simtime_t until, struct event *out)
+EL_INLINE int el_pop_until(struct eventlist *el, simtime_t until, struct event *out)
 {
     if (el->cur_n == 0)
         return el_pop_next_(el, until, out);

@@ -296,7 +296,7 @@ int      net_enable_int(struct net *n);
 /* Schedule event (t, kind, obj); -1 (and the run stops: oom) only when the
  * event set cannot grow.  Inline: every hop schedules one or two events. */
 int      net_schedule_failed(struct net *n);
-static inline int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj);
+EL_INLINE int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj);
 /* Run events until the next event is later than `until`. */
 void     net_run_until(struct net *n, simtime_t until);
 /* Count packets really in queues, on wires and in delay lines; compare with
@@ -357,7 +357,7 @@ extern const struct transport_ops transport_qcn;    /* QCN RP, cc_prm: struct qc
 extern const struct transport_ops transport_dcqcn;  /* DCQCN RP + NP, cc_prm: struct dcqcn_params */
 extern const struct transport_ops transport_dcqcn_bcm; /* Broadcom DCQCN-p/-d, cc_prm: struct dcqcn_bcm_params */
 
-static inline int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj)
+EL_INLINE int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj)
 {
     if (__builtin_expect(el_push(&n->el, t, (uint32_t)kind, obj) != 0, 0))
         return net_schedule_failed(n);
