@@ -76,6 +76,10 @@ $(LIBSIM): $(SIM_OBJ)
 $(ROCCSIM): $(CLI_OBJ) $(LIBSIM) $(LIBROCC) $(FLAGS_STAMP)
 	$(CC) $(ALLCFLAGS) $(CLI_OBJ) $(LIBSIM) $(LIBROCC) $(LDLIBS) -o $@
 
+# Keep the test objects: as intermediates make would delete them after the
+# first link and rebuild every test on the next run.
+.SECONDARY: $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%.o)
+
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBSIM) $(LIBROCC) $(FLAGS_STAMP)
 	$(CC) $(ALLCFLAGS) $< $(LIBSIM) $(LIBROCC) $(LDLIBS) -o $@
 

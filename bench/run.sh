@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # bench/run.sh [ROCCSIM] -- simulator speed benchmarks (not tests).
-# Runs each bench/*.ini once, prints simulated time, wall time, events,
-# packet-hops, hops/s, ns/event, events/hop and peak RSS, and appends one
-# line per benchmark to bench/results.tsv with the commit and the machine.
+# Runs each bench/*.ini once, prints simulated time (ms), wall time, events,
+# packet-hops, M events/s, M hops/s, ns/event, events/hop and peak RSS, and
+# appends one line per benchmark to bench/results.tsv (simulated time in s,
+# no M events/s: it is 1000 / ns_per_event) with the commit and the machine.
+# Rates come from roccsim's own hops/s, which uses the unrounded wall time
+# of the run (the printed wall time has two decimals).
 set -eu
 cd "$(dirname "$0")/.."
 SIM=${1:-build/roccsim}
@@ -17,12 +20,13 @@ for ini in bench/*.ini; do
     "$SIM" run "$ini" -o "$out/$name" > "$out/$name.txt"
     line=$(grep -m1 '^  simulated' "$out/$name.txt")
     wall=$(echo "$line" | sed -n 's/.* in \([0-9.]*\) s wall.*/\1/p')
+    mhops=$(echo "$line" | sed -n 's/.*(\([0-9.]*\) M hops\/s.*/\1/p')
     rss=$(echo "$line" | sed -n 's/.*peak RSS \([0-9.]*\) MB.*/\1/p')
     events=$(grep -m1 '"events":' "$out/$name/summary.json" | tr -dc 0-9)
     hops=$(grep -m1 '"hops":' "$out/$name/summary.json" | tr -dc 0-9)
     dur=$(grep -m1 '"duration_s":' "$out/$name/summary.json" | sed 's/.*: *\([0-9.e-]*\).*/\1/')
-    read -r sim_ms mev mhops nsev evhop < <(awk -v d="$dur" -v w="$wall" -v e="$events" -v h="$hops" \
-        'BEGIN { printf "%.3f %.2f %.2f %.1f %.2f\n", d*1000, e/w/1e6, h/w/1e6, w*1e9/e, e/h }')
+    read -r sim_ms mev nsev evhop < <(awk -v d="$dur" -v m="$mhops" -v e="$events" -v h="$hops" \
+        'BEGIN { printf "%.3f %.2f %.1f %.2f\n", d*1000, m*e/h, 1000*h/(m*e), e/h }')
     printf '%-26s %8s %8s %12s %12s %9s %9s %9s %9s %8s\n' "$name" "$sim_ms" "$wall" "$events" "$hops" "$mev" "$mhops" "$nsev" "$evhop" "$rss"
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$commit" "$name" "$dur" "$wall" \
         "$events" "$hops" "$mhops" "$nsev" "$evhop" "$rss" "$machine" >> bench/results.tsv

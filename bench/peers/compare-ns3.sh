@@ -14,8 +14,9 @@
 #   ROUNDS=3        rounds; each pairs roccsim and ns-3 runs back to back
 #                   and gives one ratio; the median ratio is reported
 #   REPEAT=3        roccsim runs per round (short); their median is used
-#   NS3_REPEAT=1    ns-3 runs per round (about 0.25 s of wall per simulated
-#                   ms here)
+#   NS3_REPEAT=1    ns-3 runs per round (wall per simulated ms here: about
+#                   0.25 s with DCTCP, 0.2 s at the fair share, 1.2 s for
+#                   UDP at line rate)
 #   NS3_ARGS=...    extra arguments for the peer, e.g. "--load=0.0625" (fair
 #                   share, no loss) or "--transport=dctcp"; see README.md
 #   MATCH=1         (default) with --transport=dctcp, roccsim runs the same
@@ -24,7 +25,9 @@
 #                   unless given) of 1062-byte frames, so both simulators do
 #                   the same work; MATCH=0 keeps roccsim on RoCC.  ns-3 has no
 #                   RoCE, so the UDP variants always face roccsim's RoCC run.
-#   ROCCSIM=path    roccsim binary (default build/roccsim, built if missing)
+#   ROCCSIM=path    roccsim binary to measure (default build/roccsim, which
+#                   the script (re)builds with make; another path is used as
+#                   it is and must exist)
 set -eu
 cd "$(dirname "$0")/../.."
 SIM_TIME=${1:-20ms}
@@ -52,6 +55,9 @@ fi
 # 2. Builds.
 if [ "$ROCCSIM" = build/roccsim ]; then
     make -s all
+elif [ ! -x "$ROCCSIM" ]; then
+    echo "compare-ns3.sh: ROCCSIM=$ROCCSIM is not an executable file" >&2
+    exit 2
 fi
 make -s -C bench/peers/ns3 BUILD="$PWD/build/peers/ns3"
 
@@ -136,5 +142,5 @@ awk -v e="$r_events" -v h="$r_hops" -v m="$r_mhps" -v rss="$r_rss" 'BEGIN {
 awk -v e="$n_events" -v h="$n_hops" -v m="$n_mhps" -v ns="$n_nsev" -v rss="$n_rss" 'BEGIN {
     printf "%-8s %12d %12d %10.3f %10s %9.2f %8s\n", "ns-3", e, h, m, ns, e / h, rss }'
 echo
-echo "ratio roccsim/ns-3 (packet-hops per wall second), median of $ROUNDS round(s): $(median < "$out/ratios")x"
-echo "  per round: $(tr '\n' ' ' < "$out/ratios")"
+echo "ratio roccsim/ns-3 (packet-hops per wall second), median of $ROUNDS round(s): $(median < "$out/ratios" | awk '{ printf "%.1f", $1 }')x"
+echo "  per round: $(awk '{ printf "%.1fx ", $1 }' "$out/ratios")"
