@@ -241,7 +241,10 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
         n->nodes[i].n_ports = 0;
     }
     n->n_ports = total;
-    n->ports = calloc(total ? total : 1, sizeof *n->ports);
+    /* Cache-line aligned (struct port is, and its fields are grouped by line). */
+    n->ports = aligned_alloc(_Alignof(struct port), (total ? total : 1) * sizeof *n->ports);
+    if (n->ports)
+        memset(n->ports, 0, (total ? total : 1) * sizeof *n->ports);
     n->sws = calloc(n_sws ? n_sws : 1, sizeof *n->sws);
     n->hosts = calloc(n_hosts ? n_hosts : 1, sizeof *n->hosts);
     if (!n->ports || !n->sws || !n->hosts) {

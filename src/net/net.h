@@ -61,16 +61,23 @@ enum node_kind { NODE_HOST = 0, NODE_SWITCH = 1 };
 enum node_tier { TIER_NONE = 0, TIER_EDGE = 1, TIER_AGG = 2, TIER_CORE = 3 };
 
 struct port_stats {
+    /* updated for every frame: first, next to the wire in struct port */
     uint64_t tx_pkts, tx_bytes, tx_data_bytes;
     uint64_t tx_wire_bytes;                 /* frames + preamble + IFG: busy time */
+    uint64_t max_queue_bytes;
+    /* rare */
     uint64_t drops, drop_bytes;
     uint64_t pfc_sent, pfc_rcvd;            /* XOFF frames */
     uint64_t paused_ps[NCLASS];             /* time this port was paused, per class */
-    uint64_t max_queue_bytes;
 };
 
+/* Field order is by use, for the large fabrics whose ports do not stay in
+ * cache: the first cache line holds what every frame reads at either end,
+ * the second what a switch egress reads to schedule and mark, the third
+ * the wire and the per-frame counters; the queues, PFC timestamps and rare
+ * counters follow. */
 struct port {
-    uint32_t node;              /* owner */
+    _Alignas(64) uint32_t node; /* owner; ports start on a cache line (net_finalize) */
     uint32_t peer;              /* port index at the other end */
     uint16_t local;             /* index within the node */
     uint8_t  txdone_pending;
@@ -80,19 +87,20 @@ struct port {
     uint16_t qmask;             /* bit q set iff q[q] holds frames (port_q_push/pop) */
     uint32_t agent;             /* first agent on this port (chain via .next), or NONE32 */
     uint32_t owner;             /* nodes[node].idx: the index into hosts[] or sws[] */
-    uint64_t rate_bps;
     uint64_t ps_per_byte;       /* 8e12 / rate_bps when exact (all usual rates), else 0 */
     simtime_t delay_ps;
     simtime_t busy_until;       /* serializer busy until then */
-    struct pktq q[NQUEUE];      /* egress queues per class + MAC control */
-    struct pktq wire;
     uint64_t data_bytes;        /* queued bytes of non-strict classes (what a CP reads) */
-    uint64_t ecn_kmin, ecn_kmax; /* RED marking on data classes at dequeue (kmax 0: off) */
-    double   ecn_pmax;
+    uint64_t ecn_kmax;          /* RED marking on data classes at dequeue (0: off) */
     int32_t  deficit[NCLASS];   /* DRR */
     uint8_t  drr_next;
-    simtime_t paused_since[NCLASS];
+    uint64_t ecn_kmin;
+    double   ecn_pmax;
+    uint64_t rate_bps;
+    struct pktq wire;
     struct port_stats st;
+    struct pktq q[NQUEUE];      /* egress queues per class + MAC control */
+    simtime_t paused_since[NCLASS];
 };
 
 struct node {
