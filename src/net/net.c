@@ -344,12 +344,31 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
     return build_routes(n, 0, why, why_len);
 }
 
+/* grow() for the flow array, which must stay cache-line aligned (realloc
+ * would not keep that). */
+static struct flow *grow_flows(struct net *n, uint32_t need)
+{
+    if (need <= n->cap_flows)
+        return n->flows;
+    uint32_t ncap = n->cap_flows ? n->cap_flows : 16;
+    while (ncap < need)
+        ncap *= 2;
+    struct flow *nf = aligned_alloc(_Alignof(struct flow), (size_t)ncap * sizeof *nf);
+    if (!nf)
+        return NULL;
+    if (n->cap_flows)
+        memcpy(nf, n->flows, (size_t)n->cap_flows * sizeof *nf);
+    memset(nf + n->cap_flows, 0, (size_t)(ncap - n->cap_flows) * sizeof *nf);
+    free(n->flows);
+    n->flows = nf;
+    n->cap_flows = ncap;
+    return nf;
+}
+
 uint32_t net_add_flow(struct net *n, const struct flow *tmpl)
 {
-    struct flow *nf = grow(n->flows, &n->cap_flows, n->n_flows + 1, sizeof *nf);
-    if (!nf)
+    if (!grow_flows(n, n->n_flows + 1))
         return NONE32;
-    n->flows = nf;
     struct flow *f = &n->flows[n->n_flows];
     *f = *tmpl;
     f->nack_for = UINT64_MAX;

@@ -161,37 +161,45 @@ struct transport_ops {
 
 enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_ENDLESS = 16 };
 
+/* Field order is by use (large fabrics do not keep their flows in cache):
+ * the first cache line holds what a switch (ECMP hashes) and the sender's
+ * every frame read, the second the pacer and the receiver's per-frame
+ * state, the third timers and ACK bookkeeping; set-up, statistics and the
+ * CC's state follow.  Flows start on a cache line (net_add_flow). */
 struct flow {
-    uint32_t src, dst;          /* host indices */
-    uint32_t group;             /* scenario flow group */
+    _Alignas(64) uint32_t src; /* host indices */
+    uint32_t dst;
     uint8_t  prio, flags;
-    uint16_t sport;
+    uint16_t hdr_extra;         /* bytes added to every data frame and ACK (INT header) */
+    uint32_t last_wire_bytes;
     uint64_t hash, rhash;       /* ECMP hashes of the forward / reverse 5-tuple */
     uint64_t size;              /* bytes; UINT64_MAX while endless */
-    uint64_t snd_nxt, snd_una, snd_max;
-    simtime_t start_ps, stop_ps, finish_ps;
-    uint64_t app_rate_bps;      /* application's offered rate (0 = line) */
-    uint64_t cc_rate_bps;       /* what the CC allows (line when unlimited) */
-    uint64_t rate_bps;          /* pacing rate = min(app, cc, line) */
+    uint64_t snd_nxt, snd_una;
     uint64_t window;            /* bytes in flight allowed (0 = none) */
-    uint16_t hdr_extra;         /* bytes added to every data frame and ACK (INT header) */
+    /* pacer; receiver side */
+    uint64_t rate_bps;          /* pacing rate = min(app, cc, line) */
     simtime_t last_tx, next_avail;
-    uint32_t last_wire_bytes;
-    /* receiver side */
+    const struct transport_ops *tp;
     uint64_t rcv_nxt;
     uint64_t rx_wire_bytes;     /* in-order data received, in wire bytes */
     uint32_t since_ack;
     uint8_t  ece;               /* CE seen since the last ACK (echoed as ECE) */
+    uint64_t nack_for;          /* rcv_nxt value last NACKed (UINT64_MAX none) */
+    /* timers (a lazily re-armed single event per flow), ACK bookkeeping */
+    simtime_t cc_deadline, rto_deadline, timer_armed;
+    uint64_t snd_max;
+    uint64_t acked_delta;       /* bytes the ACK being processed acknowledged */
+    const void *cc_prm;         /* the algorithm's parameters (owned by the scenario) */
     simtime_t np_last_cnp;      /* DCQCN NP: when this flow's last CNP left */
     simtime_t np_interval;      /* DCQCN NP: minimum CNP spacing (set by the transport) */
-    uint64_t nack_for;          /* rcv_nxt value last NACKed (UINT64_MAX none) */
+    /* set-up and statistics */
+    uint64_t app_rate_bps;      /* application's offered rate (0 = line) */
+    uint64_t cc_rate_bps;       /* what the CC allows (line when unlimited) */
+    simtime_t start_ps, stop_ps, finish_ps;
     simtime_t last_nack;
-    /* timers: a lazily re-armed single event per flow */
-    simtime_t cc_deadline, rto_deadline, timer_armed;
     uint64_t retx_bytes, timeouts, nacks;
-    uint64_t acked_delta;       /* bytes the ACK being processed acknowledged */
-    const struct transport_ops *tp;
-    const void *cc_prm;         /* the algorithm's parameters (owned by the scenario) */
+    uint32_t group;             /* scenario flow group */
+    uint16_t sport;
     union {
         struct rocc_rp rocc;
         struct hpcc hpcc;
