@@ -345,7 +345,9 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
 }
 
 /* grow() for the flow array, which must stay cache-line aligned (realloc
- * would not keep that). */
+ * would not keep that).  Only the flows added so far are copied, and the
+ * spare capacity is left untouched (net_add_flow writes each new flow
+ * whole), so it costs no resident memory until used. */
 static struct flow *grow_flows(struct net *n, uint32_t need)
 {
     if (need <= n->cap_flows)
@@ -356,9 +358,8 @@ static struct flow *grow_flows(struct net *n, uint32_t need)
     struct flow *nf = aligned_alloc(_Alignof(struct flow), (size_t)ncap * sizeof *nf);
     if (!nf)
         return NULL;
-    if (n->cap_flows)
-        memcpy(nf, n->flows, (size_t)n->cap_flows * sizeof *nf);
-    memset(nf + n->cap_flows, 0, (size_t)(ncap - n->cap_flows) * sizeof *nf);
+    if (n->n_flows)
+        memcpy(nf, n->flows, (size_t)n->n_flows * sizeof *nf);
     free(n->flows);
     n->flows = nf;
     n->cap_flows = ncap;
