@@ -20,8 +20,9 @@
  *   iff n == cur_n + far_n: no count of its own to keep); the nodes not in
  *   the wheel form the free list.
  * el_check() verifies all of this (the tests call it).
- * So the earliest event is cur's root when cur is non-empty; otherwise the
- * next non-empty bucket holds it, or, with the wheel empty, the far root.
+ * So the earliest event is cur's earliest when cur is non-empty (the last
+ * of the run, or the heap's root); otherwise the next non-empty bucket
+ * holds it, or, with the wheel empty, the far root.
  */
 #include "core/eventlist.h"
 
@@ -143,7 +144,7 @@ static inline uint64_t next_wheel_bucket(const struct eventlist *el)
     return el->bucket + 1 + ((wheel_next(el, from) - from) & el->mask);
 }
 
-/* The current heap is empty: make the bucket holding the earliest event
+/* The current bucket is empty: make the bucket holding the earliest event
  * current -- the next non-empty bucket, or with the wheel empty the far
  * root's.  Returns its wheel index, or NO_NODE when only far events remain
  * (all at SIMTIME_NEVER, beyond any bucket) or none at all. */
@@ -220,7 +221,7 @@ static void fill_cur(struct eventlist *el, uint32_t b)
     release_bucket(el, b, first, nd);
 }
 
-/* The current heap is empty: activate the next bucket into it.  Afterwards
+/* The current bucket is empty: activate the next one into it.  Afterwards
  * cur is non-empty, or only far events at SIMTIME_NEVER remain. */
 static void refill(struct eventlist *el)
 {
@@ -333,7 +334,7 @@ int el_push_slow(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t o
 
 /* The pop's rare cases, out of line so the usual one stays short: bucket b
  * (already made current) holds several events or one not yet due, so it
- * goes into the current heap; or b is NO_NODE: the wheel is empty and the
+ * goes into the current bucket (run or heap); or b is NO_NODE: the wheel is empty and the
  * far root's bucket becomes current. */
 static __attribute__((noinline)) int pop_via_cur(struct eventlist *el, simtime_t until, struct event *out,
                                                  uint32_t b)

@@ -30,14 +30,16 @@
  * depends only on the event sequence): it starts at 2^EL_SHIFT_MAX ps, and
  * every EL_ADAPT_POPS pops the simulated time they took decides -- more
  * than 8 pops per bucket width make the buckets 4x narrower (down to
- * 2^EL_SHIFT_MIN ps), fewer than 1 per four widths 4x wider again.  A 1024-host fabric
- * schedules tens of events per nanosecond; with 16 ns buckets it would put
- * hundreds in each and pay for them in the current heap.
+ * 2^EL_SHIFT_MIN ps), fewer than 1 per four widths 4x wider again.  A
+ * 1024-host fabric schedules tens of events per nanosecond; with 16 ns
+ * buckets it would put hundreds in each and pay for them in the current
+ * bucket's heap.
  *
  * A push is O(1) unless it lands in one of the heaps.  When the current
- * bucket runs dry, the next non-empty bucket's events are moved into the
- * current heap (and far events that the advancing horizon now covers into
- * the wheel).  Replaying the benchmarks' push/pop sequences, this is 1.3-2x
+ * bucket runs dry, the next non-empty bucket becomes current: a single due
+ * event fires straight from its wheel node, several are sorted into the
+ * run (and far events that the advancing horizon now covers move into the
+ * wheel).  Replaying the benchmarks' push/pop sequences, this is 1.3-2x
  * faster than one 4-ary heap over all events, in exactly the same order
  * (docs/performance.md).
  *
@@ -184,7 +186,7 @@ static inline size_t el_pending(const struct eventlist *el) { return el->n; }
  * free list), else what is broken.  O(cap + buckets): for tests. */
 const char *el_check(const struct eventlist *el);
 /* Time of the earliest pending event, SIMTIME_NEVER if none.  May move the
- * next bucket into the current heap, which changes nothing observable. */
+ * next bucket into the current bucket, which changes nothing observable. */
 simtime_t el_peek_slow(struct eventlist *el);
 static inline simtime_t el_peek_time(struct eventlist *el)
 {
