@@ -351,10 +351,7 @@ static __attribute__((noinline)) int pop_via_cur(struct eventlist *el, simtime_t
     if (el->far[0].time > until)        /* only events at SIMTIME_NEVER */
         return 0;
     heap_pop(el->far, &el->far_n, out);
-    el->n--;
-    el->now = out->time;
-    el->n_fired++;
-    return 1;
+    return el_fired_(el, out);
 }
 
 /* Re-file the wheel for buckets of 2^shift ps (cur is empty).  The new
@@ -431,10 +428,7 @@ int el_pop_next_(struct eventlist *el, simtime_t until, struct event *out)
      * it fires straight from its node. */
     *out = nd->ev;
     release_bucket(el, b, first, nd);
-    el->n--;
-    el->now = out->time;
-    el->n_fired++;
-    return 1;
+    return el_fired_(el, out);
 }
 
 void el_cur_pop_(struct eventlist *el, struct event *out)

@@ -155,6 +155,15 @@ EL_INLINE int el_push(struct eventlist *el, simtime_t time, uint32_t kind, uint3
 int  el_pop_next_(struct eventlist *el, simtime_t until, struct event *out);
 void el_cur_pop_(struct eventlist *el, struct event *out);
 
+/* Internal: *out has left the set, and the clock moves to it. */
+EL_INLINE int el_fired_(struct eventlist *el, const struct event *out)
+{
+    el->n--;
+    el->now = out->time;
+    el->n_fired++;
+    return 1;
+}
+
 /* Remove the earliest event into *out and advance now, but only if it is
  * due at or before `until`; else 0 and nothing observable changes (the loop
  * "run until" in one call instead of peek + pop).  Inline: the current
@@ -174,10 +183,7 @@ EL_INLINE int el_pop_until(struct eventlist *el, simtime_t until, struct event *
             return 0;
         el_cur_pop_(el, out);
     }
-    el->n--;
-    el->now = out->time;
-    el->n_fired++;
-    return 1;
+    return el_fired_(el, out);
 }
 /* The same with no limit.  0 if empty. */
 int  el_pop(struct eventlist *el, struct event *out);

@@ -145,7 +145,7 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
             wl.v[i].dst = n->nodes[wl.v[i].dst].idx;
         }
     } else {
-        double load = 0;          /* set by cfg_percent on success */
+        double load;
         if (pat != 3 && !cfg_find(c, sec, "load")) {
             rc = cfg_section_errorf(err, c, sec, "missing required key 'load' (e.g. load = 70%%)");
             goto out;
