@@ -437,6 +437,16 @@ bad_nomsg:
 /* The CP parameters' constraints, checked in the options' own terms (bytes,
  * Mb/s; given or the default at this port's rate), before librocc's check
  * would name its fields.  Prints the reason; -1 when one fails. */
+/* "--OPT X B must be REL --OTHER (SRC: Y B) on port P, in whole --q-unit U B
+ * units": one queue threshold out of order with its neighbour, naming the
+ * option the user gave. */
+static void q_order_error(const char *opt, uint64_t opt_bytes, const char *rel, const char *other,
+                          const char *other_src, uint64_t other_bytes, uint16_t port, uint64_t unit)
+{
+    fprintf(stderr, "%s %" PRIu64 " B must be %s %s (%s: %" PRIu64 " B) on port %u, in whole --q-unit %" PRIu64
+            " B units\n", opt, opt_bytes, rel, other, other_src, other_bytes, port, unit);
+}
+
 static int cp_check_opts(const struct sw *s, uint16_t port, const struct rocc_cp_params *p)
 {
     uint64_t u = p->q_unit_bytes, link_mbps = s->eg[port].rate_bps / 1000000;
@@ -449,22 +459,17 @@ static int cp_check_opts(const struct sw *s, uint16_t port, const struct rocc_cp
     }
     if (p->q_mid <= p->q_ref) {
         if (s->o_qref)
-            fprintf(stderr, "--qref %" PRIu64 " B must be below --qmid (%s: %" PRIu64 " B)", s->o_qref,
-                    qmid_src, (uint64_t)p->q_mid * u);
+            q_order_error("--qref", s->o_qref, "below", "--qmid", qmid_src, (uint64_t)p->q_mid * u, port, u);
         else
-            fprintf(stderr, "--qmid %" PRIu64 " B must be above --qref (default at this rate: %" PRIu64 " B)",
-                    s->o_qmid, (uint64_t)p->q_ref * u);
-        fprintf(stderr, " on port %u, in whole --q-unit %" PRIu64 " B units\n", port, u);
+            q_order_error("--qmid", s->o_qmid, "above", "--qref", "default at this rate", (uint64_t)p->q_ref * u,
+                          port, u);
         return -1;
     }
     if (p->q_max <= p->q_mid) {
         if (s->o_qmax)
-            fprintf(stderr, "--qmax %" PRIu64 " B must be above --qmid (%s: %" PRIu64 " B)", s->o_qmax,
-                    qmid_src, (uint64_t)p->q_mid * u);
+            q_order_error("--qmax", s->o_qmax, "above", "--qmid", qmid_src, (uint64_t)p->q_mid * u, port, u);
         else
-            fprintf(stderr, "--qmid %" PRIu64 " B must be below --qmax (%s: %" PRIu64 " B)", s->o_qmid,
-                    qmax_src, (uint64_t)p->q_max * u);
-        fprintf(stderr, " on port %u, in whole --q-unit %" PRIu64 " B units\n", port, u);
+            q_order_error("--qmid", s->o_qmid, "below", "--qmax", qmax_src, (uint64_t)p->q_max * u, port, u);
         return -1;
     }
     if (p->f_min > p->f_max) {
