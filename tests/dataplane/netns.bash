@@ -7,7 +7,8 @@
 #   . tests/dataplane/netns.bash
 #   dp_setup TEST PREFIX "NS..." "BINARY..."   # sets LOG, PFX; creates the namespaces
 #   veth_link NS_A IF_A MAC_A NS_B IF_B MAC_B
-#   ... PIDS+=($!) for every process started ...
+#   dp_start NAME NS CMD... || exit 1          # or PIDS+=($!) for a process started by hand
+#   field "$LOG/NAME.log" '^final host' ok     # a KEY=value from an app's output
 #   [ "$fails" = 0 ]
 #
 # Teardown is unconditional (trap on EXIT): SIGINT to each PID in PIDS,
@@ -45,6 +46,7 @@ dp_cleanup() {
 # gotcha 4: autoconf/MLD frames would disturb the counters), lo up.
 dp_setup() {
     local test=$1 ns b n
+    DP_TEST=$test
     PFX="$2$$"
     LOG=$(mktemp -d "/tmp/$test.XXXXXX")
     trap dp_cleanup EXIT
@@ -96,3 +98,19 @@ wait_ready() {  # wait_ready LOGFILE PID -> 0 once the app printed "ready", 1 if
     done
     return 1
 }
+
+# dp_start NAME NETNS CMD... -- run CMD in NETNS with its output in
+# $LOG/NAME.log (NAME may name a file in an existing subdirectory of $LOG),
+# its PID in PIDS (so teardown stops it) and in PID_<NAME with '/' as '_'>,
+# and wait for its "ready" line.  1, after a FAIL line and the log, if it
+# died or never got ready.
+dp_start() {
+    local name=$1 ns=$2; shift 2
+    ip netns exec "$ns" "$@" >"$LOG/$name.log" 2>&1 &
+    PIDS+=($!)
+    eval "PID_${name//[^A-Za-z0-9_]/_}=$!"
+    wait_ready "$LOG/$name.log" "$!" || { fail "$DP_TEST: $name did not start"; cat "$LOG/$name.log"; return 1; }
+}
+
+# field FILE LINE_REGEX KEY -> value of KEY=... on the first matching line
+field() { grep -E "$2" "$1" | head -n 1 | tr ' ' '\n' | sed -n "s/^$3=//p" | head -n 1; }

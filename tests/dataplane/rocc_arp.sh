@@ -52,30 +52,23 @@ veth_link asw s3 $MAC_S3 ak eth0 $MAC_K
 ip -n ak addr add 10.99.3.2/24 dev eth0
 ip -n ak route add default via 10.99.3.1
 
-start() {  # start NAME NETNS CMD... (logs to $LOG/NAME.log)
-    local name=$1 ns=$2; shift 2
-    ip netns exec "$ns" "$@" >"$LOG/$name.log" 2>&1 &
-    PIDS+=($!)
-    eval "PID_$name=$!"
-    wait_ready "$LOG/$name.log" "$!" || { fail "rocc_arp: $name did not start"; cat "$LOG/$name.log"; exit 1; }
-}
 
 # shellcheck disable=SC2046
-start sw asw "$DP/rocc-switch" $(eal 1 sw s1 s2 s3) -- \
+dp_start sw asw "$DP/rocc-switch" $(eal 1 sw s1 s2 s3) -- \
     --port-ip 0=10.99.1.1 --port-ip 1=10.99.2.1 --port-ip 2=10.99.3.1 \
     --route 10.99.1.0/24=0 --route 10.99.2.0/24=1 --route 10.99.3.0/24=2 --route 10.99.7.0/24=2,via=10.99.3.77 \
     --arp-retry-ms 100 --arp-tries 3 --arp-hold-ms 1000 --arp-ttl-s 1 \
     --egress-rate 1=0.3 --cp 1 --cp-ip 10.99.0.1 --period 1000 \
     --qref 18750 --qmid 37500 --qmax 45000 --q-unit 300 --f-unit-mbps 1 --qcap 150000 \
-    --pcap "$LOG/sw.pcap" --pcap-snaplen 128
+    --pcap "$LOG/sw.pcap" --pcap-snaplen 128 || exit 1
 # shellcheck disable=SC2046
-start r ar "$DP/rocc-host" $(eal 0 r eth0) -- --local-ip 10.99.2.2 --gw-ip 10.99.2.1 --report-ms 500
+dp_start r ar "$DP/rocc-host" $(eal 0 r eth0) -- --local-ip 10.99.2.2 --gw-ip 10.99.2.1 --report-ms 500 || exit 1
 # shellcheck disable=SC2046
-start h1 ah1 "$DP/rocc-host" $(eal 0 h1 eth0) -- --local-ip 10.99.1.2 --gw-ip 10.99.1.1 \
+dp_start h1 ah1 "$DP/rocc-host" $(eal 0 h1 eth0) -- --local-ip 10.99.1.2 --gw-ip 10.99.1.1 \
     --flow dst=10.99.2.2,rate=line,size=inf,qpn=1 --flow dst=10.99.3.2,rate=0.01,size=inf,qpn=2 \
     --flow dst=10.99.7.5,rate=0.001,size=inf,qpn=3 \
     --cp-allow 10.99.0.0/24 --f-unit-mbps 1 --recovery-us 1375 --report-ms 500 \
-    --pcap "$LOG/h1.pcap" --pcap-snaplen 128
+    --pcap "$LOG/h1.pcap" --pcap-snaplen 128 || exit 1
 
 sleep 1
 ip netns exec ak arping -c 3 -w 5 -I eth0 10.99.3.1 >"$LOG/arping.log" 2>&1
@@ -93,7 +86,6 @@ PIDS=()
 for n in sw h1 r; do echo "--- $n"; grep -E '^(final|arp)' "$LOG/$n.log"; done
 echo "--- kernel (ak)"; cat "$LOG/arping.log" "$LOG/ping_r.log" "$LOG/ping_sw.log" | grep -Ei 'unicast|received|transmitted'
 
-field() { grep -E "$2" "$1" | head -n 1 | tr ' ' '\n' | sed -n "s/^$3=//p" | head -n 1; }
 sum_ports() {  # sum_ports KEY: KEY summed over the switch's "final port" lines
     grep '^final port' "$LOG/sw.log" | tr ' ' '\n' | sed -n "s/^$1=//p" | awk '{ s += $1 } END { print s + 0 }'
 }

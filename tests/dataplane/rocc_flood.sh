@@ -33,30 +33,23 @@ veth_link fsw s2 $MAC_S2 fr eth0 $MAC_R
 veth_link fsw s3 $MAC_S3 fx f0 $MAC_F0
 veth_link fx f1 $MAC_F1 fv eth0 $MAC_V
 
-start() {  # start NAME NETNS CMD... (logs to $LOG/NAME.log)
-    local name=$1 ns=$2; shift 2
-    ip netns exec "$ns" "$@" >"$LOG/$name.log" 2>&1 &
-    PIDS+=($!)
-    eval "PID_$name=$!"
-    wait_ready "$LOG/$name.log" "$!" || { fail "rocc_flood: $name did not start"; cat "$LOG/$name.log"; exit 1; }
-}
 
 # shellcheck disable=SC2046
-start sw fsw "$DP/rocc-switch" $(eal 1 sw s1 s2 s3) -- \
+dp_start sw fsw "$DP/rocc-switch" $(eal 1 sw s1 s2 s3) -- \
     --route 10.99.1.2/32=0,$MAC_H1 --route 10.99.2.2/32=1,$MAC_R \
     --egress-rate 1=0.3 --cp 1 --cp-ip 10.99.0.1 --period 1000 \
-    --qref 18750 --qmid 37500 --qmax 45000 --q-unit 300 --f-unit-mbps 1 --qcap 150000
+    --qref 18750 --qmid 37500 --qmax 45000 --q-unit 300 --f-unit-mbps 1 --qcap 150000 || exit 1
 # shellcheck disable=SC2046
-start r fr "$DP/rocc-host" $(eal 0 r eth0) -- --local-ip 10.99.2.2 --gw-mac $MAC_S2 --report-ms 500
+dp_start r fr "$DP/rocc-host" $(eal 0 r eth0) -- --local-ip 10.99.2.2 --gw-mac $MAC_S2 --report-ms 500 || exit 1
 # shellcheck disable=SC2046
-start h1 fh1 "$DP/rocc-host" $(eal 0 h1 eth0) -- --local-ip 10.99.1.2 --gw-mac $MAC_S1 \
+dp_start h1 fh1 "$DP/rocc-host" $(eal 0 h1 eth0) -- --local-ip 10.99.1.2 --gw-mac $MAC_S1 \
     --flow dst=10.99.2.2,rate=line,size=inf,qpn=1 --cp-allow 10.99.0.0/24 --f-unit-mbps 1 \
-    --recovery-us 1375 --report-ms 500
+    --recovery-us 1375 --report-ms 500 || exit 1
 # The victim's own flow goes to fx, where nothing answers (no IP there).
 # shellcheck disable=SC2046
-start v fv "$DP/rocc-host" $(eal 0 v eth0) -- --local-ip 10.99.5.2 --gw-mac $MAC_F1 \
+dp_start v fv "$DP/rocc-host" $(eal 0 v eth0) -- --local-ip 10.99.5.2 --gw-mac $MAC_F1 \
     --flow dst=10.99.9.9,rate=0.01,size=inf,qpn=7 --cp-allow 10.99.0.0/24 --f-unit-mbps 1 \
-    --recovery-us 1375 --report-ms 500
+    --recovery-us 1375 --report-ms 500 || exit 1
 
 sleep 1
 # Both floods at once: at the switch (CNPs for h1) and at the victim.
@@ -82,8 +75,6 @@ for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
 PIDS=()
 for n in sw h1 v r; do echo "--- $n"; grep '^final' "$LOG/$n.log"; done
 
-# field FILE LINE_REGEX KEY -> value of KEY=... on the first matching line
-field() { grep -E "$2" "$1" | head -n 1 | tr ' ' '\n' | sed -n "s/^$3=//p" | head -n 1; }
 sent() { field "$1" '^flood sent' "$2"; }
 eq() {  # eq WHAT GOT WANT
     if [ -n "$2" ] && [ "$2" = "$3" ]; then pass "rocc_flood: $1 = $2 (sent $3)"

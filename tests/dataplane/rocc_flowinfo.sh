@@ -21,29 +21,22 @@ dp_setup rocc_flowinfo roccfi "fisw fih1 fir" "rocc-switch rocc-host"
 veth_link fisw s1 02:99:00:00:01:01 fih1 eth0 02:99:00:00:01:02
 veth_link fisw s2 02:99:00:00:02:01 fir eth0 02:99:00:00:02:02
 
-start() {  # start NAME NETNS CMD...
-    local name=$1 ns=$2; shift 2
-    ip netns exec "$ns" "$@" >"$LOG/$name.log" 2>&1 &
-    PIDS+=($!)
-    wait_ready "$LOG/$name.log" "$!" || { fail "rocc_flowinfo: $name did not start"; cat "$LOG/$name.log"; return 1; }
-}
 flows=()
 for q in $(seq $NFLOWS); do flows+=(--flow "dst=10.99.2.2,rate=line,size=300000,qpn=$q,start=$((q * 60))"); done
-field() { grep -E "$2" "$1" | head -n 1 | tr ' ' '\n' | sed -n "s/^$3=//p" | head -n 1; }
 
 for ft in queue bounded; do
     L="$LOG/$ft"
     mkdir -p "$L"
     # shellcheck disable=SC2046
-    start "$ft/sw" fisw "$DP/rocc-switch" $(eal 1 "sw$ft" s1 s2) -- \
+    dp_start "$ft/sw" fisw "$DP/rocc-switch" $(eal 1 "sw$ft" s1 s2) -- \
         --route 10.99.1.2/32=0,02:99:00:00:01:02 --route 10.99.2.2/32=1,02:99:00:00:02:02 \
         --egress-rate 1=0.3 --cp 1 --cp-ip 10.99.0.1 --flow-table $ft --ft-cap 16 --period 1000 \
         --qref 18750 --qmid 37500 --qmax 45000 --q-unit 300 --f-unit-mbps 1 --qcap 150000 || continue
     # shellcheck disable=SC2046
-    start "$ft/r" fir "$DP/rocc-host" $(eal 0 "r$ft" eth0) -- --local-ip 10.99.2.2 --gw-mac 02:99:00:00:02:01 \
+    dp_start "$ft/r" fir "$DP/rocc-host" $(eal 0 "r$ft" eth0) -- --local-ip 10.99.2.2 --gw-mac 02:99:00:00:02:01 \
         --report-ms 0 || continue
     # shellcheck disable=SC2046
-    start "$ft/h1" fih1 "$DP/rocc-host" $(eal 0 "h$ft" eth0) -- --local-ip 10.99.1.2 --gw-mac 02:99:00:00:01:01 \
+    dp_start "$ft/h1" fih1 "$DP/rocc-host" $(eal 0 "h$ft" eth0) -- --local-ip 10.99.1.2 --gw-mac 02:99:00:00:01:01 \
         "${flows[@]}" --cp-allow 10.99.0.0/24 --f-unit-mbps 1 --recovery-us 1375 --report-ms 0 || continue
     sleep "$(awk -v n=$NFLOWS 'BEGIN { print n * 0.06 + 0.6 }')"
     for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done

@@ -30,30 +30,24 @@ NS=(mh1 mh2 mh3 mr1 mr2)
 for i in 1 2 3 4 5; do veth_link msw "s$i" "$(mac_sw $i)" "${NS[$((i - 1))]}" eth0 "$(mac_h $i)"; done
 ip_h() { echo "10.99.$1.2"; }
 
-start() {  # start NAME NETNS CMD...
-    local name=$1 ns=$2; shift 2
-    ip netns exec "$ns" "$@" >"$LOG/$name.log" 2>&1 &
-    PIDS+=($!)
-    wait_ready "$LOG/$name.log" "$!" || { fail "rocc_multicp: $name did not start"; cat "$LOG/$name.log"; exit 1; }
-}
 routes=()
 for i in 1 2 3 4 5; do routes+=(--route "$(ip_h $i)/32=$((i - 1)),$(mac_h $i)"); done
 # shellcheck disable=SC2046
-start sw msw "$DP/rocc-switch" $(eal 1 sw s1 s2 s3 s4 s5) -- "${routes[@]}" \
+dp_start sw msw "$DP/rocc-switch" $(eal 1 sw s1 s2 s3 s4 s5) -- "${routes[@]}" \
     --egress-rate 3=0.3 --egress-rate 4=0.1 --cp 3 --cp 4 --cp-ip 10.99.0.1 --flow-table "$FT" \
-    --period 1000 --qref 18750 --qmid 37500 --qmax 45000 --q-unit 300 --f-unit-mbps 1 --qcap 150000
+    --period 1000 --qref 18750 --qmid 37500 --qmax 45000 --q-unit 300 --f-unit-mbps 1 --qcap 150000 || exit 1
 grep '^cp port' "$LOG/sw.log"
 for i in 4 5; do
     # shellcheck disable=SC2046
-    start "r$((i - 3))" "${NS[$((i - 1))]}" "$DP/rocc-host" $(eal 0 "r$i" eth0) -- --local-ip "$(ip_h $i)" \
-        --gw-mac "$(mac_sw $i)" --report-ms 500
+    dp_start "r$((i - 3))" "${NS[$((i - 1))]}" "$DP/rocc-host" $(eal 0 "r$i" eth0) -- --local-ip "$(ip_h $i)" \
+        --gw-mac "$(mac_sw $i)" --report-ms 500 || exit 1
 done
 dst=(x 4 5 4)
 for i in 1 2 3; do
     # shellcheck disable=SC2046
-    start "h$i" "mh$i" "$DP/rocc-host" $(eal 0 "h$i" eth0) -- --local-ip "$(ip_h $i)" --gw-mac "$(mac_sw $i)" \
+    dp_start "h$i" "mh$i" "$DP/rocc-host" $(eal 0 "h$i" eth0) -- --local-ip "$(ip_h $i)" --gw-mac "$(mac_sw $i)" \
         --flow "dst=$(ip_h ${dst[$i]}),rate=line,size=inf,qpn=$i" --cp-allow 10.99.0.0/24 --f-unit-mbps 1 \
-        --recovery-us 1375 --report-ms 500
+        --recovery-us 1375 --report-ms 500 || exit 1
 done
 sleep "$DURATION"
 for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
