@@ -3,6 +3,7 @@
 #   make              build build/roccsim and build/librocc.a (warnings are errors)
 #   make test         build and run every test (unit + scenario), normal build
 #   make test-asan    the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make test-ubsan   the same built by clang with its UndefinedBehaviorSanitizer
 #   make bench        simulator speed benchmark (not a test)
 #   make clean
 #
@@ -28,6 +29,11 @@ ifeq ($(SAN),1)
   # against the long way round (e.g. host.c's idle_plan_holds).
   SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -DROCC_AUDIT
 endif
+ifeq ($(SAN),ubsan)
+  # UndefinedBehaviorSanitizer alone, meant for clang (CC=clang): its checks
+  # differ from gcc's (clang flags pointer arithmetic on NULL, gcc does not).
+  SANFLAGS = -fsanitize=undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -DROCC_AUDIT
+endif
 ALLCFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP
 LDLIBS   = -lm
 
@@ -45,7 +51,7 @@ LIBROCC    := $(BUILD)/librocc.a
 LIBSIM     := $(BUILD)/libroccsim.a
 ROCCSIM    := $(BUILD)/roccsim
 
-.PHONY: all test test-asan unit bench clean
+.PHONY: all test test-asan test-ubsan unit bench clean
 all: $(ROCCSIM) $(LIBROCC) $(TEST_BIN)
 
 # Objects depend on the compiler command: changing OPT, SAN or CC rebuilds
@@ -89,10 +95,13 @@ test: all
 test-asan:
 	$(MAKE) BUILD=build-asan SAN=1 OPT=-O1 test
 
+test-ubsan:
+	$(MAKE) BUILD=build-ubsan CC=clang SAN=ubsan OPT=-O1 test
+
 bench: all
 	bench/run.sh $(ROCCSIM)
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-ubsan
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -7,6 +7,8 @@
 # Rates come from roccsim's own hops/s, which uses the unrounded wall time
 # of the run (the printed wall time has two decimals).
 set -eu
+. "$(dirname "$0")/../scripts/lib/help.bash"
+script_help "$@"
 cd "$(dirname "$0")/.."
 SIM=${1:-build/roccsim}
 out=$(mktemp -d)

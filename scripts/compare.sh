@@ -10,6 +10,8 @@
 # Each run's own outputs are in DIR/<name>/.  Default DIR: runs/compare.
 # Exit status 1 if any run's [expect] checks failed.
 set -u
+. "$(dirname "$0")/lib/help.bash"
+script_help "$@"
 cd "$(dirname "$0")/.."
 out=runs/compare
 if [ "${1:-}" = "-o" ]; then out=${2:?-o needs a directory}; shift 2; fi

@@ -5,6 +5,8 @@
 #   anything, plus the per-flow receive rates (middle) when there are at
 #   most 16 flows.
 set -eu
+. "$(dirname "$0")/lib/help.bash"
+script_help "$@"
 dir=${1:?usage: scripts/plot.sh RUN_DIR}
 command -v gnuplot >/dev/null || { echo "plot.sh: gnuplot is not installed (apt-get install gnuplot-nox)" >&2; exit 2; }
 [ -f "$dir/queue.csv" ] || { echo "plot.sh: $dir/queue.csv not found (is $dir a roccsim run directory?)" >&2; exit 2; }

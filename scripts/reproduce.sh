@@ -4,6 +4,8 @@
 # runs/<name>/ with a plot, and end with a table of checks passed/failed.
 # Exit status 1 if any check failed.
 set -u
+. "$(dirname "$0")/lib/help.bash"
+script_help "$@"
 cd "$(dirname "$0")/.."
 make -s -j"$(nproc 2>/dev/null || echo 2)" build/roccsim || exit 2
 dirs=("$@"); [ ${#dirs[@]} -gt 0 ] || dirs=(experiments/rocc)

@@ -29,6 +29,8 @@
 #                   the script (re)builds with make; another path is used as
 #                   it is and must exist)
 set -eu
+. "$(dirname "$0")/../../scripts/lib/help.bash"
+script_help "$@"
 cd "$(dirname "$0")/../.."
 SIM_TIME=${1:-20ms}
 ROUNDS=${ROUNDS:-3}
@@ -41,16 +43,8 @@ PEER=build/peers/ns3/dumbbell
 INI=bench/dumbbell-16x100g.ini
 
 # 1. ns-3 from Debian (idempotent).
-need=""
-for p in libns3-dev g++ make; do
-    dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
-done
-if [ -n "$need" ]; then
-    echo "installing:$need"
-    if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
-fi
+. scripts/lib/deps.bash
+install_missing libns3-dev g++ make || { echo "compare-ns3.sh: could not install libns3-dev g++ make" >&2; exit 2; }
 
 # 2. Builds.
 if [ "$ROCCSIM" = build/roccsim ]; then

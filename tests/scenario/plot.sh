@@ -13,7 +13,7 @@ ok unknown_option_exit_2 "[ $rc -eq 2 ] && grep -q 'frobnicate' $tmp/badopt.log"
 mkdir -p "$tmp/empty"
 "$ROCCSIM" plot "$tmp/empty" >"$tmp/empty.log" 2>&1; rc=$?
 ok not_a_run_dir "[ $rc -eq 2 ] && grep -q 'not a roccsim run directory' $tmp/empty.log" "$tmp/empty.log"
-if ! command -v gnuplot >/dev/null; then echo "gnuplot not installed: plot rendering test skipped"; exit 0; fi
+need_cmd gnuplot "the plot rendering tests did not run" || exit 0
 for a in rocc dcqcn; do
     "$ROCCSIM" run tests/scenario/data/traffic-rocc-fattree.ini -q -o "$tmp/$a" --set cc.algorithm=$a >/dev/null 2>&1
 done

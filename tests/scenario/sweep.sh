@@ -16,10 +16,8 @@ ok points_listed "[ \$(wc -l < $tmp/local/points.tsv) -eq 10 ]"
 printf '[sweep]\nscenario = nosuch.ini\n' > "$tmp/bad.ini"
 "$ROCCSIM" sweep "$tmp/bad.ini" -o "$tmp/bad" >"$tmp/bad.log" 2>&1; rc=$?
 ok bad_scenario "[ $rc -eq 2 ] && grep -q 'bad.ini:2: \[sweep\] scenario' $tmp/bad.log" "$tmp/bad.log"
-if command -v mpirun >/dev/null; then
+if need_cmd mpirun "the MPI sweep test did not run"; then
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun --oversubscribe -np 2 \
         "$ROCCSIM" sweep experiments/sweeps/fig11-seeds.ini -o "$tmp/mpi" -j 1 >"$tmp/mpi.log" 2>&1; rc=$?
     ok mpi_two_ranks "[ $rc -eq 0 ] && cmp -s $tmp/local/sweep.tsv $tmp/mpi/sweep.tsv" "$tmp/mpi.log"
-else
-    echo "mpirun not installed: MPI sweep test skipped"
 fi

@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
 # Memory check: short runs of four scenarios, and `roccsim plot` on a run
 # with finished flows and on one without, under valgrind (normal build only;
-# the ASan build has its own checker).  Skipped when valgrind is absent.
+# the sanitizer builds have their own checkers).
 set -u
 cd "$(dirname "$0")/../.."
 ROCCSIM=${ROCCSIM:-build/roccsim}
-case "${BUILD:-build}" in *asan*) exit 0 ;; esac
-command -v valgrind >/dev/null || { echo "valgrind not installed: memory check skipped"; exit 0; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+case "${BUILD:-build}" in *asan*|*ubsan*) exit 0 ;; esac
+. tests/scenario/common.bash
+need_cmd valgrind "the memory check did not run" || exit 0
 # vg NAME ARGS...: roccsim ARGS under valgrind, judged by check_log.
 vg() {
     local name=$1; shift
@@ -38,7 +37,7 @@ check link_failure experiments/datacenter/link-failure.ini --set sim.duration=2m
 # plot reads the run directories (summary, fct.tsv, CSV headers) in C; it
 # once read a flag uninitialised, which failed ~1 run in 8 on a run whose
 # flows never finish.  gnuplot itself is not traced.
-if command -v gnuplot >/dev/null; then
+if need_cmd gnuplot "the memory check of roccsim plot did not run"; then
     check endless tests/scenario/data/good.ini --set sim.duration=1ms
     vg plot_no_finished_flows plot -o "$tmp/endless-fig" "$tmp/endless"
     vg plot_fct plot -o "$tmp/fct-fig" "$tmp/traffic_hpcc"
