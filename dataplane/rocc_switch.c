@@ -1193,6 +1193,33 @@ static unsigned tx_port(struct sw *s, uint16_t port, uint64_t tsc)
     return total;
 }
 
+/* Cycles until the first shaped port with a queued data frame has the
+ * credit to send it (0: some port can send now, or has control frames or
+ * an unshaped queue; UINT64_MAX: nothing queued).  The loop sleeps that
+ * long instead of spinning: credit accrues for the whole time since the
+ * port's last round (tx_port), so a late wake-up costs no rate, only a
+ * burst of the frames that became due meanwhile.  A switch that spins
+ * while its queue waits uses all of a CPU, and at real-time priority
+ * (the data-plane tests, tests/dataplane/netns.bash) the kernel's RT
+ * throttling then stops it for 50 ms of every second, long enough for its
+ * receive rings to overflow. */
+static uint64_t credit_wait(const struct sw *s)
+{
+    uint64_t best = UINT64_MAX;
+
+    for (uint16_t p = 0; p < s->nports; p++) {
+        const struct egress *e = &s->eg[p];
+        if (e->ch != e->ct) return 0;
+        if (e->qh == e->qt) continue;
+        if (!e->rate_bps) return 0;
+        double need = (double)(e->q[e->qh & (QSLOTS - 1)].len + PKT_WIRE_OVERHEAD) - e->tokens;
+        if (need <= 0) return 0;
+        uint64_t cyc = (uint64_t)(need * 8.0 * (double)s->hz / (double)e->rate_bps);
+        if (cyc < best) best = cyc;
+    }
+    return best;
+}
+
 static double cyc_ns(const struct sw *s, uint64_t cyc, uint64_t n)
 {
     return n ? (double)cyc * 1e9 / (double)s->hz / (double)n : 0.0;
@@ -1325,10 +1352,11 @@ static void run(struct sw *s)
             dp_pcap_flush(&s->cap.pc);
             last_rep = tsc;
         }
-        /* Sleep only when nothing is queued: a shaped queue waiting for
-         * tokens must be served on time, or the port runs below its rate. */
+        /* An idle round sleeps (dp_idle: 20 us when the next frame is
+         * more than 10 us away), also while a shaped queue waits for
+         * credit (credit_wait); --busy-poll never sleeps. */
         if (work) s->busy_cyc += rte_get_tsc_cycles() - tsc;
-        else if (!queued && !s->busy_poll) dp_idle(UINT64_MAX, s->hz);
+        else if (!s->busy_poll) dp_idle(queued ? credit_wait(s) : UINT64_MAX, s->hz);
         else rte_pause();
     }
     s->end_tsc = rte_get_tsc_cycles();
