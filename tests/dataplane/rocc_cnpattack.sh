@@ -18,22 +18,38 @@
 #   hostport  the spoofed CNPs of `spoof`, sent from the host port (ax)
 #   junk      ~JUNK_MBPS of 1000..1400-byte ICMP type 253 junk (random
 #             code, checksum, body) from ay to r, through the shaped port
-# and a last control phase.  It measures the victim's rate at the sink over
-# each phase (after a SETTLE-second lead-in), and judges each attack by its
-# share of the mean of the control phases just before and after it, so a
-# busy machine that slows everything alike (or drifts slowly) does not
-# decide the result.  The counters of the rule that stopped each attack are
-# checked too: they say why, the rates say that it mattered.
+# and a last control phase.  What is judged is chosen to hold on a machine
+# whose other processes starve the switch (the victim then gets far less
+# than 300 Mb/s, and its rate swings between phases whatever the attack):
+#   - CNP attacks, defence on: the frames the rule meant for the attack
+#     stopped (switch cnp_own_addr for spoof, h1 unbound for madeup, switch
+#     cnp_host_port for hostport; each rule sees only its attack), as a
+#     fraction of what cnpforge sent: none got to h1's RP;
+#   - CNP attacks, defence off: the forged CNPs that reached h1's RP = h1's
+#     matched-CNP count (`cnps` of its tx lines) over the phase, minus the
+#     mean over the control phases around it (real CNPs), as a fraction of
+#     what cnpforge sent.  Each sets the victim's rate to 5 Mb/s (Alg. 2):
+#     the attack's effect, counted rather than timed;
+#   - junk: the victim's share of the frames port 1 (the shaped port) sent
+#     during the phase, data + control FIFO (`stat` lines);
+#   - all attacks: the victim's sink rate as a share of the mean of the
+#     control phases around it (after a SETTLE-second lead-in).
 #   Round "on":  switch --host-port 0,1,2 (filtering + validation), hosts
-#                --cp-bind 1=10.99.0.1.  PASS when every attack keeps the
-#                share >= ON_MIN and the counter of the rule that stopped
-#                it moved (switch cnp_own_addr, h1 unbound, switch
-#                cnp_host_port, switch cnp_invalid).
+#                --cp-bind 1=10.99.0.1.  PASS when each rule stopped at
+#                least ON_STOP of its attack's frames (junk: switch
+#                cnp_invalid, ON_STOP_JUNK), the victim keeps >= ON_JUNK of port 1 under
+#                junk, its rate share is >= ON_MIN (loose: between phases
+#                of one run the rate swung 0.75-4x with no attack effect at
+#                all, under load average 15 on 2 cores), and h1 still
+#                accepted real CNPs.
 #   Round "off": switch --no-cnp-filter, hosts without --cp-bind (the
-#                behaviour before issue 11).  PASS when each CNP attack
-#                cuts the share below OFF_CNP_MAX and the junk below
-#                OFF_JUNK_MAX: the attacks are real, so round "on" shows
-#                the defence, not a harmless attack.
+#                behaviour before issue 11).  PASS when at least OFF_REACH
+#                of the forged CNPs reach the RP and the victim's share of
+#                port 1 under junk is below OFF_JUNK: the attacks are real,
+#                so round "on" shows the defence, not a harmless attack.
+#                Its rate shares are printed, not judged (under CPU
+#                starvation the RP's recovery between delayed forged CNPs
+#                dilutes them; on a quiet machine they are ~0.02-0.1).
 # Set-up checks and teardown: tests/dataplane/netns.bash.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -43,10 +59,14 @@ SETTLE=${SETTLE:-1}
 WARMUP=${WARMUP:-2}
 JUNK_MBPS=${JUNK_MBPS:-150}
 CNP_MBPS=${CNP_MBPS:-2}            # ~2,270 forged CNPs/s (110 wire bytes each)
-ON_MIN=${ON_MIN:-0.8}
-CONTROL_MIN=${CONTROL_MIN:-30}     # Mb/s: below it the switch is starved, not attacked
-OFF_CNP_MAX=${OFF_CNP_MAX:-0.5}
-OFF_JUNK_MAX=${OFF_JUNK_MAX:-0.8}
+ON_MIN=${ON_MIN:-0.5}
+ON_STOP=${ON_STOP:-0.99}
+ON_STOP_JUNK=${ON_STOP_JUNK:-0.9}  # junk at ~15 kpps may overflow the switch's af_packet ring:
+                                   # lost frames reach nothing either (port 1's share says so)
+ON_JUNK=${ON_JUNK:-0.99}
+OFF_REACH=${OFF_REACH:-0.5}
+OFF_JUNK=${OFF_JUNK:-0.8}
+CONTROL_MIN=${CONTROL_MIN:-20}     # Mb/s: below it the switch is starved, not attacked
 ROUNDS=${ROUNDS:-"on off"}
 . tests/dataplane/netns.bash
 dp_setup rocc_cnpattack roccca "asw ah1 ar ax ay" "rocc-switch rocc-host cnpforge"
@@ -68,6 +88,9 @@ phase_rate() {
         END { if (n) printf "%.1f", s / n; else print "" }' "$1"
 }
 lines() { wc -l <"$1"; }
+# upto FILE N REGEX KEY: KEY=value of the last line matching REGEX among lines 1..N
+upto() { awk -v n="$2" -v re="$3" -v k="$4" 'NR <= n && $0 ~ re { for (i = 1; i <= NF; i++)
+    if (index($i, k "=") == 1) v = substr($i, length(k) + 2) } END { print v + 0 }' "$1"; }
 mean2() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "") printf "%.1f", (a + b) / 2 }'; }
 share() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a != "") printf "%.2f", a / b; else print "" }'; }
 
@@ -79,7 +102,7 @@ run_round() {
     # shellcheck disable=SC2046
     dp_start "$mode/sw" asw "$DP/rocc-switch" $(eal 1 "sw$mode" s1 s2 s3 s4) -- \
         --route $H1/32=0,"$(mac_h 1)" --route $R/32=1,"$(mac_h 2)" \
-        --route 10.99.3.2/32=2,"$(mac_h 3)" --route 10.99.4.2/32=3,"$(mac_h 4)" \
+        --route 10.99.3.2/32=2,"$(mac_h 3)" --route 10.99.4.2/32=3,"$(mac_h 4)" --report-ms 250 \
         --egress-rate 1=0.3 --cp 1 --cp-ip $CP --switch-id 1 --period 1000 \
         --qref 18750 --qmid 37500 --qmax 45000 --q-unit 300 --f-unit-mbps 1 --qcap 150000 "${swopt[@]}" || return 1
     # shellcheck disable=SC2046
@@ -88,11 +111,11 @@ run_round() {
     # shellcheck disable=SC2046
     dp_start "$mode/h1" ah1 "$DP/rocc-host" $(eal 0 "h1$mode" eth0) -- --local-ip $H1 --gw-mac "$(mac_sw 1)" \
         --flow dst=$R,rate=line,size=inf,qpn=1 --cp-allow 10.99.0.0/24 "${hopt[@]}" --f-unit-mbps 1 \
-        --recovery-us 1375 --report-ms 500 || return 1
+        --recovery-us 1375 --report-ms 250 || return 1
     sleep "$WARMUP"
-    local rl=$LOG/$mode/r.log a b ph
+    local rl=$LOG/$mode/r.log hl=$LOG/$mode/h1.log sl=$LOG/$mode/sw.log a b ph ha hb sa sb
     for ph in c0 spoof c1 madeup c2 hostport c3 junk c4; do
-        a=$(lines "$rl")
+        a=$(lines "$rl"); ha=$(lines "$hl"); sa=$(lines "$sl")
         case $ph in
         c?)       sleep "$PHASE" ;;
         spoof)    ip netns exec ay "$DP/cnpforge" eth0 "$(mac_sw 4)" cnp "$CNP_MBPS" "$PHASE" $CP $H1 $H1 $R 1 0x101 5 ;;
@@ -100,8 +123,13 @@ run_round() {
         hostport) ip netns exec ax "$DP/cnpforge" eth0 "$(mac_sw 3)" cnp "$CNP_MBPS" "$PHASE" $CP $H1 $H1 $R 1 0x101 5 ;;
         junk)     ip netns exec ay "$DP/cnpforge" eth0 "$(mac_sw 4)" junk "$JUNK_MBPS" "$PHASE" 10.99.9.9 $R ;;
         esac >"$LOG/$mode/forge_$ph.log" 2>&1
-        b=$(lines "$rl")
+        b=$(lines "$rl"); hb=$(lines "$hl"); sb=$(lines "$sl")
         eval "RATE_${mode}_$ph=\$(phase_rate \"\$rl\" $a $b)"
+        # CNPs matched to h1's flow, and port 1's data / control frames, during the phase
+        eval "CNPS_${mode}_$ph=$(( $(upto "$hl" "$hb" '^tx ' cnps) - $(upto "$hl" "$ha" '^tx ' cnps) ))"
+        eval "DATA_${mode}_$ph=$(( $(upto "$sl" "$sb" '^stat .*port=1 ' tx_pkts) - $(upto "$sl" "$sa" '^stat .*port=1 ' tx_pkts) ))"
+        eval "CTL_${mode}_$ph=$(( $(upto "$sl" "$sb" '^stat .*port=1 ' ctl_fwd) - $(upto "$sl" "$sa" '^stat .*port=1 ' ctl_fwd) ))"
+        eval "SENT_${mode}_$ph=$(sed -n 's/.* sent=\([0-9]*\) .*/\1/p' "$LOG/$mode/forge_$ph.log" 2>/dev/null | head -n 1)"
         echo "round $mode phase $ph: victim $(eval echo "\$RATE_${mode}_$ph") Mb/s; $(cat "$LOG/$mode/forge_$ph.log" 2>/dev/null)"
         sleep 0.5   # the RP recovers (Alg. 2 doubling) before the next phase
     done
@@ -110,28 +138,61 @@ run_round() {
     for n in sw h1; do echo "--- $mode $n"; grep -E '^final (control|host|port 1 )' "$LOG/$mode/$n.log"; done
 }
 
+v() { eval echo "\${$1:-}"; }   # v NAME: the value of variable NAME (empty if unset)
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a + 0 >= b + 0) }'; }
+lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a + 0 < b + 0) }'; }
+
 for mode in $ROUNDS; do
     run_round "$mode" || { fail "rocc_cnpattack: round $mode did not start"; continue; }
     k=0
     for ph in spoof madeup hostport junk; do
-        c=$(mean2 "$(eval echo "\${RATE_${mode}_c$k:-}")" "$(eval echo "\${RATE_${mode}_c$((k + 1)):-}")")
+        c=$(mean2 "$(v RATE_${mode}_c$k)" "$(v RATE_${mode}_c$((k + 1)))")
+        cc=$(mean2 "$(v CNPS_${mode}_c$k)" "$(v CNPS_${mode}_c$((k + 1)))")
         k=$((k + 1))
-        if ! awk -v c="${c:-0}" -v m="$CONTROL_MIN" 'BEGIN { exit !(c >= m) }'; then
-            fail "rocc_cnpattack: round $mode $ph: the control phases around it averaged ${c:-?} Mb/s" \
-                 "(of 300, < $CONTROL_MIN): the machine is too busy to judge"
-            continue
-        fi
-        r=$(eval echo "\$RATE_${mode}_$ph"); sh=$(share "$r" "$c")
-        if [ "$mode" = on ]; then
-            lim=$ON_MIN; ok=$(awk -v s="${sh:-0}" -v l="$lim" 'BEGIN { print (s >= l) }')
-            what=">= $lim (no effect)"
+        r=$(v RATE_${mode}_$ph); sh=$(share "$r" "$c"); sent=$(v SENT_${mode}_$ph)
+        echo "round $mode $ph: victim $r Mb/s, controls around it $c Mb/s (share ${sh:-?});" \
+             "CNPs matched $(v CNPS_${mode}_$ph) vs $cc in controls; port 1 data $(v DATA_${mode}_$ph)" \
+             "control $(v CTL_${mode}_$ph) frames; sent ${sent:-?}"
+        if [ $ph = junk ]; then
+            d=$(v DATA_${mode}_$ph); x=$(v CTL_${mode}_$ph)
+            vs=$(awk -v d="$d" -v x="$x" 'BEGIN { if (d + x > 0) printf "%.3f", d / (d + x) }')
+            if [ "$mode" = on ]; then
+                st=$(field "$LOG/on/sw.log" '^final control' cnp_invalid)
+                stf=$(awk -v a="${st:-0}" -v s="${sent:-0}" 'BEGIN { if (s > 0) printf "%.3f", a / s }')
+                ge "$stf" "$ON_STOP_JUNK" && pass "rocc_cnpattack: round on junk: switch cnp_invalid stopped $st of $sent junk frames (>= $ON_STOP_JUNK)" \
+                    || fail "rocc_cnpattack: round on junk: switch cnp_invalid stopped ${st:-?} of ${sent:-?} junk frames, wanted >= $ON_STOP_JUNK"
+                ge "$vs" "$ON_JUNK" && pass "rocc_cnpattack: round on junk: victim's share of port 1 = $vs (>= $ON_JUNK; $x junk frames in its control FIFO)" \
+                    || fail "rocc_cnpattack: round on junk: victim's share of port 1 = ${vs:-?}, wanted >= $ON_JUNK ($x junk frames sent)"
+            else
+                lt "$vs" "$OFF_JUNK" && pass "rocc_cnpattack: round off junk: victim's share of port 1 = $vs (< $OFF_JUNK: $x junk frames took the strict-priority FIFO)" \
+                    || fail "rocc_cnpattack: round off junk: victim's share of port 1 = ${vs:-?}, wanted < $OFF_JUNK (the attack should work without the defence)"
+            fi
         else
-            lim=$OFF_CNP_MAX; [ $ph = junk ] && lim=$OFF_JUNK_MAX
-            ok=$(awk -v s="${sh:-9}" -v l="$lim" 'BEGIN { print (s != "" && s < l) }')
-            what="< $lim (the attack works without the defence)"
+            reach=$(awk -v a="$(v CNPS_${mode}_$ph)" -v c="$cc" -v s="${sent:-0}" \
+                'BEGIN { if (s > 0 && c != "") printf "%.3f", (a - c) / s }')
+            if [ "$mode" = on ]; then
+                case $ph in
+                spoof) st=$(field "$LOG/on/sw.log" '^final control' cnp_own_addr); rule="switch cnp_own_addr" ;;
+                madeup) st=$(field "$LOG/on/h1.log" '^final host' unbound); rule="h1 unbound" ;;
+                *) st=$(field "$LOG/on/sw.log" '^final control' cnp_host_port); rule="switch cnp_host_port" ;;
+                esac
+                stf=$(awk -v a="${st:-0}" -v s="${sent:-0}" 'BEGIN { if (s > 0) printf "%.3f", a / s }')
+                ge "$stf" "$ON_STOP" && pass "rocc_cnpattack: round on $ph: $rule stopped $st of $sent forged CNPs (>= $ON_STOP): none reached h1's RP" \
+                    || fail "rocc_cnpattack: round on $ph: $rule stopped ${st:-?} of ${sent:-?} forged CNPs, wanted >= $ON_STOP"
+            else
+                ge "$reach" "$OFF_REACH" && pass "rocc_cnpattack: round off $ph: forged CNPs that reached h1's RP = $reach of $sent sent (>= $OFF_REACH: the attack works without the defence)" \
+                    || fail "rocc_cnpattack: round off $ph: forged CNPs that reached h1's RP = ${reach:-?} of ${sent:-?} sent, wanted >= $OFF_REACH"
+            fi
         fi
-        if [ "$ok" = 1 ]; then pass "rocc_cnpattack: round $mode $ph: victim $r Mb/s = ${sh} of control ($c), $what"
-        else fail "rocc_cnpattack: round $mode $ph: victim ${r:-?} Mb/s = ${sh:-?} of control (${c}), wanted $what"; fi
+        if [ "$mode" = on ]; then
+            if ! ge "$c" "$CONTROL_MIN"; then
+                fail "rocc_cnpattack: round on $ph: the control phases around it averaged ${c:-?} Mb/s (of 300, < $CONTROL_MIN): the machine is too busy to judge the rate"
+            elif ge "$sh" "$ON_MIN"; then
+                pass "rocc_cnpattack: round on $ph: victim rate $r Mb/s = $sh of the controls around it ($c), >= $ON_MIN"
+            else
+                fail "rocc_cnpattack: round on $ph: victim rate ${r:-?} Mb/s = ${sh:-?} of the controls around it ($c), wanted >= $ON_MIN"
+            fi
+        fi
     done
     if [ "$mode" = on ]; then
         sw=$LOG/on/sw.log; h1=$LOG/on/h1.log
@@ -139,18 +200,7 @@ for mode in $ROUNDS; do
             if [ "${2:-0}" -gt 0 ]; then pass "rocc_cnpattack: round on: $1 = $2"
             else fail "rocc_cnpattack: round on: $1 = ${2:-?}, expected > 0"; fi
         }
-        chk "switch dropped CNPs claiming its own CP address from the fabric port (spoof)" \
-            "$(field "$sw" '^final control' cnp_own_addr)"
-        chk "h1 refused CNPs whose CP id is not bound to their source (madeup)" "$(field "$h1" '^final host' unbound)"
-        chk "switch dropped CNPs from host ports (hostport)" "$(field "$sw" '^final control' cnp_host_port)"
-        chk "switch dropped invalid ICMP 253 (junk)" "$(field "$sw" '^final control' cnp_invalid)"
         chk "h1 accepted real CNPs from the CP" "$(field "$h1" '^final host' ok)"
-        ctl=$(field "$sw" '^final port 1 ' ctl_fwd)
-        if [ "${ctl:-1}" = 0 ]; then pass "rocc_cnpattack: round on: nothing entered port 1's control FIFO (ctl_fwd 0)"
-        else fail "rocc_cnpattack: round on: port 1 ctl_fwd = ${ctl:-?}, expected 0 (junk in the control class)"; fi
-    else
-        ctl=$(field "$LOG/off/sw.log" '^final port 1 ' ctl_fwd)
-        echo "round off: junk frames the switch sent in port 1's control FIFO: ${ctl:-?}"
     fi
 done
 [ "$fails" = 0 ]
