@@ -1470,7 +1470,10 @@ int main(int argc, char **argv)
     printf("ready switch ports=%u routes=%u cps=", s->nports, s->nroutes);
     for (uint16_t i = 0, k = 0; i < s->nports; i++)
         if (s->eg[i].cp) printf("%s%u", k++ ? "," : "", i);
-    printf("\n");
+    printf(" cnp_filter=%s host_ports=", s->no_cnp_filter ? "off" : "on");
+    for (uint16_t i = 0, k = 0; i < s->nports; i++)
+        if (s->host_port[i]) printf("%s%u", k++ ? "," : "", i);
+    printf(" cp_peers=%u cnp_key=%s\n", s->npeers, s->cnp_pol.key ? "yes" : "no");
     fflush(stdout);
 
     run(s);

@@ -42,6 +42,13 @@
 #                of one run the rate swung 0.75-4x with no attack effect at
 #                all, under load average 15 on 2 cores), and h1 still
 #                accepted real CNPs.
+#   Round "auth": a fabric that cannot filter at the edge: no --host-port,
+#                the switch and h1 share a SipHash key (--cnp-key), the
+#                switch tags its own CNPs.  The same checks as "on", the
+#                stopping rules being switch cnp_own_addr (spoof, hostport:
+#                they still claim its address), switch cnp_badauth (madeup:
+#                no tag) and cnp_invalid (junk); h1 accepted the switch's
+#                authenticated CNPs (badauth 0, ok > 0).
 #   Round "off": switch --no-cnp-filter, hosts without --cp-bind (the
 #                behaviour before issue 11).  PASS when at least OFF_REACH
 #                of the forged CNPs reach the RP and the victim's share of
@@ -67,7 +74,8 @@ ON_JUNK=${ON_JUNK:-0.99}
 OFF_REACH=${OFF_REACH:-0.5}
 OFF_JUNK=${OFF_JUNK:-0.8}
 CONTROL_MIN=${CONTROL_MIN:-20}     # Mb/s: below it the switch is starved, not attacked
-ROUNDS=${ROUNDS:-"on off"}
+ROUNDS=${ROUNDS:-"on auth off"}
+KEY=000102030405060708090a0b0c0d0e0f
 . tests/dataplane/netns.bash
 dp_setup rocc_cnpattack roccca "asw ah1 ar ax ay" "rocc-switch rocc-host cnpforge"
 
@@ -96,8 +104,11 @@ share() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a != "") printf "%.2f", 
 
 run_round() {
     local mode=$1 swopt hopt
-    if [ "$mode" = on ]; then swopt=(--host-port 0 --host-port 1 --host-port 2); hopt=(--cp-bind "1=$CP")
-    else swopt=(--no-cnp-filter); hopt=(); fi
+    case $mode in
+    on)   swopt=(--host-port 0 --host-port 1 --host-port 2); hopt=(--cp-bind "1=$CP") ;;
+    auth) swopt=(--cnp-key $KEY); hopt=(--cnp-key $KEY) ;;
+    *)    swopt=(--no-cnp-filter); hopt=() ;;
+    esac
     mkdir -p "$LOG/$mode"
     # shellcheck disable=SC2046
     dp_start "$mode/sw" asw "$DP/rocc-switch" $(eal 1 "sw$mode" s1 s2 s3 s4) -- \
@@ -156,13 +167,13 @@ for mode in $ROUNDS; do
         if [ $ph = junk ]; then
             d=$(v DATA_${mode}_$ph); x=$(v CTL_${mode}_$ph)
             vs=$(awk -v d="$d" -v x="$x" 'BEGIN { if (d + x > 0) printf "%.3f", d / (d + x) }')
-            if [ "$mode" = on ]; then
-                st=$(field "$LOG/on/sw.log" '^final control' cnp_invalid)
+            if [ "$mode" != off ]; then
+                st=$(field "$LOG/$mode/sw.log" '^final control' cnp_invalid)
                 stf=$(awk -v a="${st:-0}" -v s="${sent:-0}" 'BEGIN { if (s > 0) printf "%.3f", a / s }')
-                ge "$stf" "$ON_STOP_JUNK" && pass "rocc_cnpattack: round on junk: switch cnp_invalid stopped $st of $sent junk frames (>= $ON_STOP_JUNK)" \
-                    || fail "rocc_cnpattack: round on junk: switch cnp_invalid stopped ${st:-?} of ${sent:-?} junk frames, wanted >= $ON_STOP_JUNK"
-                ge "$vs" "$ON_JUNK" && pass "rocc_cnpattack: round on junk: victim's share of port 1 = $vs (>= $ON_JUNK; $x junk frames in its control FIFO)" \
-                    || fail "rocc_cnpattack: round on junk: victim's share of port 1 = ${vs:-?}, wanted >= $ON_JUNK ($x junk frames sent)"
+                ge "$stf" "$ON_STOP_JUNK" && pass "rocc_cnpattack: round $mode junk: switch cnp_invalid stopped $st of $sent junk frames (>= $ON_STOP_JUNK)" \
+                    || fail "rocc_cnpattack: round $mode junk: switch cnp_invalid stopped ${st:-?} of ${sent:-?} junk frames, wanted >= $ON_STOP_JUNK"
+                ge "$vs" "$ON_JUNK" && pass "rocc_cnpattack: round $mode junk: victim's share of port 1 = $vs (>= $ON_JUNK; $x junk frames in its control FIFO)" \
+                    || fail "rocc_cnpattack: round $mode junk: victim's share of port 1 = ${vs:-?}, wanted >= $ON_JUNK ($x junk frames sent)"
             else
                 lt "$vs" "$OFF_JUNK" && pass "rocc_cnpattack: round off junk: victim's share of port 1 = $vs (< $OFF_JUNK: $x junk frames took the strict-priority FIFO)" \
                     || fail "rocc_cnpattack: round off junk: victim's share of port 1 = ${vs:-?}, wanted < $OFF_JUNK (the attack should work without the defence)"
@@ -170,37 +181,41 @@ for mode in $ROUNDS; do
         else
             reach=$(awk -v a="$(v CNPS_${mode}_$ph)" -v c="$cc" -v s="${sent:-0}" \
                 'BEGIN { if (s > 0 && c != "") printf "%.3f", (a - c) / s }')
-            if [ "$mode" = on ]; then
-                case $ph in
-                spoof) st=$(field "$LOG/on/sw.log" '^final control' cnp_own_addr); rule="switch cnp_own_addr" ;;
-                madeup) st=$(field "$LOG/on/h1.log" '^final host' unbound); rule="h1 unbound" ;;
-                *) st=$(field "$LOG/on/sw.log" '^final control' cnp_host_port); rule="switch cnp_host_port" ;;
+            if [ "$mode" != off ]; then
+                case $mode/$ph in
+                on/spoof|auth/spoof|auth/hostport) rule=cnp_own_addr; st=$(field "$LOG/$mode/sw.log" '^final control' $rule) ;;
+                on/madeup) rule=unbound; st=$(field "$LOG/on/h1.log" '^final host' $rule) ;;
+                auth/madeup) rule=cnp_badauth; st=$(field "$LOG/auth/sw.log" '^final control' $rule) ;;
+                *) rule=cnp_host_port; st=$(field "$LOG/on/sw.log" '^final control' $rule) ;;
                 esac
+                [ $rule = unbound ] && rule="h1 $rule" || rule="switch $rule"
+                # Round auth: spoof and hostport both end at cnp_own_addr (no host port declared).
+                [ "$mode" = auth ] && [ "$rule" = "switch cnp_own_addr" ] && \
+                    sent=$(( $(v SENT_auth_spoof) + $(v SENT_auth_hostport) )) rule="$rule (with the other of spoof/hostport)"
                 stf=$(awk -v a="${st:-0}" -v s="${sent:-0}" 'BEGIN { if (s > 0) printf "%.3f", a / s }')
-                ge "$stf" "$ON_STOP" && pass "rocc_cnpattack: round on $ph: $rule stopped $st of $sent forged CNPs (>= $ON_STOP): none reached h1's RP" \
-                    || fail "rocc_cnpattack: round on $ph: $rule stopped ${st:-?} of ${sent:-?} forged CNPs, wanted >= $ON_STOP"
+                ge "$stf" "$ON_STOP" && pass "rocc_cnpattack: round $mode $ph: $rule stopped $st of $sent forged CNPs (>= $ON_STOP): none reached h1's RP" \
+                    || fail "rocc_cnpattack: round $mode $ph: $rule stopped ${st:-?} of ${sent:-?} forged CNPs, wanted >= $ON_STOP"
             else
                 ge "$reach" "$OFF_REACH" && pass "rocc_cnpattack: round off $ph: forged CNPs that reached h1's RP = $reach of $sent sent (>= $OFF_REACH: the attack works without the defence)" \
                     || fail "rocc_cnpattack: round off $ph: forged CNPs that reached h1's RP = ${reach:-?} of ${sent:-?} sent, wanted >= $OFF_REACH"
             fi
         fi
-        if [ "$mode" = on ]; then
+        if [ "$mode" != off ]; then
             if ! ge "$c" "$CONTROL_MIN"; then
-                fail "rocc_cnpattack: round on $ph: the control phases around it averaged ${c:-?} Mb/s (of 300, < $CONTROL_MIN): the machine is too busy to judge the rate"
+                fail "rocc_cnpattack: round $mode $ph: the control phases around it averaged ${c:-?} Mb/s (of 300, < $CONTROL_MIN): the machine is too busy to judge the rate"
             elif ge "$sh" "$ON_MIN"; then
-                pass "rocc_cnpattack: round on $ph: victim rate $r Mb/s = $sh of the controls around it ($c), >= $ON_MIN"
+                pass "rocc_cnpattack: round $mode $ph: victim rate $r Mb/s = $sh of the controls around it ($c), >= $ON_MIN"
             else
-                fail "rocc_cnpattack: round on $ph: victim rate ${r:-?} Mb/s = ${sh:-?} of the controls around it ($c), wanted >= $ON_MIN"
+                fail "rocc_cnpattack: round $mode $ph: victim rate ${r:-?} Mb/s = ${sh:-?} of the controls around it ($c), wanted >= $ON_MIN"
             fi
         fi
     done
-    if [ "$mode" = on ]; then
-        sw=$LOG/on/sw.log; h1=$LOG/on/h1.log
-        chk() {  # chk WHAT VALUE
-            if [ "${2:-0}" -gt 0 ]; then pass "rocc_cnpattack: round on: $1 = $2"
-            else fail "rocc_cnpattack: round on: $1 = ${2:-?}, expected > 0"; fi
-        }
-        chk "h1 accepted real CNPs from the CP" "$(field "$h1" '^final host' ok)"
+    if [ "$mode" != off ]; then
+        h1=$LOG/$mode/h1.log
+        ok=$(field "$h1" '^final host' ok); ba=$(field "$h1" '^final host' badauth)
+        if [ "${ok:-0}" -gt 0 ] && [ "${ba:-1}" = 0 ]; then
+            pass "rocc_cnpattack: round $mode: h1 accepted $ok real CNPs from the CP (badauth $ba)"
+        else fail "rocc_cnpattack: round $mode: h1 accepted ${ok:-?} real CNPs, badauth ${ba:-?} (expected > 0 and 0)"; fi
     fi
 done
 [ "$fails" = 0 ]
