@@ -47,7 +47,7 @@ tshark -X lua_script:$LUA -r "$tmp/cnp.pcap" -T fields -e frame.number -e rocc_c
     -e _ws.expert.message >"$tmp/fields.txt" 2>"$tmp/tshark.err"
 cat "$tmp/fields.txt" "$tmp/tshark.err" >"$tmp/all.txt"
 row() { awk -F'\t' -v n="$1" '$1 == n' "$tmp/fields.txt"; }
-ok valid_decoded '[ "$(row 1 | cut -f2)" = 0x00000101 ]' "$tmp/all.txt"
+ok valid_decoded '[ "$(row 1 | cut -f2)" = 0x00000101 ] && [ -z "$(row 1 | cut -f4)" ]' "$tmp/all.txt"
 ok short_by_ip_length '[ -z "$(row 2 | cut -f2)" ] && row 2 | grep -q "by the IPv4 total length"' "$tmp/all.txt"
 ok trailer_ignored '[ "$(row 3 | cut -f2)" = 0x00000101 ]' "$tmp/all.txt"
 ok wrong_length '[ -z "$(row 4 | cut -f2)" ] && row 4 | grep -q "56 bytes by the IPv4 total length, want 52"' "$tmp/all.txt"
