@@ -54,9 +54,11 @@
 #                of the forged CNPs reach the RP and the victim's share of
 #                port 1 under junk is below OFF_JUNK: the attacks are real,
 #                so round "on" shows the defence, not a harmless attack.
-#                Its rate shares are printed, not judged (under CPU
+#                Its rate shares are printed, not judged: under CPU
 #                starvation the RP's recovery between delayed forged CNPs
-#                dilutes them; on a quiet machine they are ~0.02-0.1).
+#                dilutes them, and a spoof carrying the real CP id is undone
+#                by the CP's next CNP (measured 0.08-0.09 in one run,
+#                0.10-0.83 in another, both at load average ~15).
 # Set-up checks and teardown: tests/dataplane/netns.bash.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
