@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "rocc_cnp.h"
+#include "rocc_cnpauth.h"
 
 #define PKT_ETH_LEN   14
 #define PKT_IP4_LEN   20   /* we build headers without options */
@@ -28,6 +29,8 @@
 /* RoCEv2 headers in front of the payload (Eth+IP+UDP+BTH) plus ICRC. */
 #define PKT_ROCE_HDRS (PKT_ETH_LEN + PKT_IP4_LEN + PKT_UDP_LEN + PKT_BTH_LEN + PKT_ICRC_LEN)
 #define PKT_CNP_FRAME_LEN (PKT_ETH_LEN + PKT_IP4_LEN + ROCC_CNP_ICMP_BYTES)
+/* The same with the 8-byte SipHash tag (rocc_cnpauth.h): 94 bytes. */
+#define PKT_CNP_AUTH_FRAME_LEN (PKT_ETH_LEN + PKT_IP4_LEN + ROCC_CNP_AUTH_ICMP_BYTES)
 
 enum pkt_result {
     PKT_OK = 0,
@@ -68,6 +71,13 @@ size_t pkt_build_roce(uint8_t *f, size_t cap, const uint8_t src_mac[6], const ui
  * Returns PKT_CNP_FRAME_LEN, or 0 if cap is too small. */
 size_t pkt_build_cnp(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
                      uint32_t src_ip, uint32_t dst_ip, const struct rocc_cnp *c);
+
+/* Build Eth + IPv4 + the 60-byte authenticated CNP of rocc_cnp_encode_auth()
+ * (tag over src_ip, dst_ip and the CNP under key).  Returns
+ * PKT_CNP_AUTH_FRAME_LEN, or 0 if cap is too small. */
+size_t pkt_build_cnp_auth(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                          uint32_t src_ip, uint32_t dst_ip, const struct rocc_cnp *c,
+                          const uint8_t key[ROCC_CNP_KEY_BYTES]);
 
 /* Decrement TTL and patch the IPv4 header checksum in place (RFC 1624).
  * Returns 0, or -1 when the TTL was already <= 1 (caller drops). */

@@ -3,13 +3,18 @@
  *
  *   rocc-host <EAL args> -- --local-ip A.B.C.D [--gw-mac MAC | --gw-ip A.B.C.D (needed by --flow)]
  *       [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS]]...
- *       [--cp-allow PREFIX/LEN] [--line-gbps G] [--payload BYTES]
+ *       [--cp-allow PREFIX/LEN] [--cp-bind SWITCH_ID=A.B.C.D ...] [--cnp-key HEX32]
+ *       [--line-gbps G] [--payload BYTES]
  *       [--f-unit-mbps N] [--recovery-us US] [--cnp-delay-us US] [--ecn-capable]
  *       [--report-ms MS] [--port N] [--arp-retry-ms MS]
  *       [--pcap FILE] [--pcap-dir rx|tx|both] [--pcap-snaplen N]
  *
  * Sender: every --flow is paced at min(RP rate, flow rate) where the RP is
  * librocc's Alg. 2 rate limiter, driven by CNPs from CPs inside --cp-allow.
+ * A CNP counts only if librocc's rocc_cnp_check accepts it (exact length
+ * from the IPv4 total length, checksum, quote; with --cp-bind its CP id's
+ * switch must be bound to its source address, with --cnp-key its SipHash
+ * tag must verify): docs/dataplane.md "Forged CNPs".
  * Sink: counts RoCEv2 frames addressed to --local-ip per (src IP, dest QPN).
  * ARP: answers requests for --local-ip; without --gw-mac it resolves --gw-ip
  * (a request every --arp-retry-ms until answered; flows start then) and
@@ -37,6 +42,7 @@
 
 #include "dp_common.h"
 #include "pkt.h"
+#include "rocc_cnpauth.h"
 #include "rocc_rp.h"
 
 #define MAX_FLOWS 64
@@ -48,6 +54,7 @@
 #define CATCHUP_US 500
 /* CNPs waiting out the NIC reaction delay (FIFO: one delay for all). */
 #define CNPQ 1024
+#define MAX_BIND 64               /* --cp-bind entries */
 
 /* The one global: the signal handler's stop request (DPDK examples idiom). */
 static volatile bool force_quit;
@@ -98,6 +105,9 @@ struct host {
     uint32_t pcap_snaplen;
     uint32_t allow_net, allow_mask;
     bool have_allow;
+    struct rocc_cp_bind bind[MAX_BIND];
+    uint8_t key[ROCC_CNP_KEY_BYTES];
+    struct rocc_cnp_policy cnp_pol;
     uint32_t payload;
     uint64_t line_bps;
     uint64_t report_ms;
@@ -112,7 +122,7 @@ struct host {
     uint64_t hz, t0;
     /* counters */
     struct pkt_drops bad;
-    uint64_t cnp_ok, cnp_bad, cnp_denied, cnp_nomatch, cnp_rejected;
+    uint64_t cnp_ok, cnp_bad, cnp_denied, cnp_nomatch, cnp_rejected, cnp_unbound, cnp_badauth;
     uint64_t rx_other, rx_not_mine, sink_full, tx_fail, alloc_fail, cnp_delay_full;
     uint64_t cnp_delayed, cnp_delay_sum, cnp_delay_min, cnp_delay_max;   /* cycles, CNP arrival -> applied */
     uint64_t arp_req_rx, arp_rep_rx, arp_replies_tx, arp_req_tx, arp_bad, arp_ignored, echo_replied;
@@ -126,6 +136,9 @@ static void usage(FILE *out, const char *prg)
         "  [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS]]...\n"
         "  [--cp-allow PREFIX/LEN]  (CNPs from outside it are counted denied and ignored;\n"
         "                            without it every CNP is: give it whenever there is a --flow)\n"
+        "  [--cp-bind SWITCH_ID=A.B.C.D ...]  (a CNP counts only if its CP id's switch is bound to its\n"
+        "                            source address; without it any address in --cp-allow may use any id)\n"
+        "  [--cnp-key HEX32]  (CNPs must carry a valid SipHash-2-4 tag under this 16-byte key)\n"
         "  [--line-gbps G (1)] [--payload BYTES (1000)] [--f-unit-mbps N (10)]\n"
         "  [--recovery-us US (55)] [--cnp-delay-us US (15)] [--ecn-capable]\n"
         "  [--report-ms MS (500)] [--port N (0)] [--arp-retry-ms MS (100)]\n"
@@ -195,6 +208,7 @@ static int parse_args(struct host *h, int argc, char **argv)
     static const struct option opts[] = {
         {"local-ip", required_argument, NULL, 'i'}, {"gw-mac", required_argument, NULL, 'g'},
         {"flow", required_argument, NULL, 'f'}, {"cp-allow", required_argument, NULL, 'a'},
+        {"cp-bind", required_argument, NULL, 'B'}, {"cnp-key", required_argument, NULL, 'K'},
         {"line-gbps", required_argument, NULL, 'l'}, {"payload", required_argument, NULL, 's'},
         {"f-unit-mbps", required_argument, NULL, 'u'}, {"recovery-us", required_argument, NULL, 'r'},
         {"report-ms", required_argument, NULL, 'R'}, {"port", required_argument, NULL, 'p'},
@@ -245,6 +259,21 @@ static int parse_args(struct host *h, int argc, char **argv)
         case 'a':
             if (pkt_parse_prefix(optarg, &h->allow_net, &h->allow_mask)) goto bad;
             h->have_allow = true;
+            break;
+        case 'B': {
+            char *eq = strchr(optarg, '=');
+            unsigned long long id;
+            if (!eq || h->cnp_pol.nbind >= MAX_BIND || *optarg < '0' || *optarg > '9') goto bad;
+            *eq = 0;
+            id = strtoull(optarg, &end, 10);
+            if (*end || id > 0xffffff || pkt_parse_ip(eq + 1, &h->bind[h->cnp_pol.nbind].addr)) goto bad;
+            h->bind[h->cnp_pol.nbind++].node = (uint32_t)id;
+            h->cnp_pol.bind = h->bind;
+            break;
+        }
+        case 'K':
+            if (rocc_cnp_parse_key(optarg, h->key)) goto bad;
+            h->cnp_pol.key = h->key;
             break;
         case 'l': {
             double g = strtod(optarg, &end);
@@ -345,9 +374,11 @@ static void handle_cnp(struct host *h, const uint8_t *f, const struct pkt_info *
         h->cnp_denied++;
         return;
     }
-    if (rocc_cnp_decode(f + pi->l4_off, pi->l4_len, &c) != ROCC_CNP_OK) {
-        h->cnp_bad++;
-        return;
+    switch (rocc_cnp_check(&h->cnp_pol, pi->src_ip, pi->dst_ip, f + pi->l4_off, pi->l4_len, &c)) {
+    case ROCC_CNP_OK: break;
+    case ROCC_CNP_EBIND: h->cnp_unbound++; return;
+    case ROCC_CNP_EAUTH: h->cnp_badauth++; return;
+    default: h->cnp_bad++; return;
     }
     for (unsigned i = 0; i < h->nflows; i++) {
         struct flow *fl = &h->flows[i];
@@ -601,10 +632,12 @@ static void final_stats(struct host *h)
     printf("final host malformed: truncated=%" PRIu64 " not_ipv4=%" PRIu64 " bad_ip_hdr=%" PRIu64
            " | cnp ok=%" PRIu64 " rejected_by_rp=%" PRIu64 " bad=%" PRIu64 " denied=%" PRIu64
            " nomatch=%" PRIu64 " | not_mine=%" PRIu64 " other=%" PRIu64 " tx_fail=%" PRIu64
-           " alloc_fail=%" PRIu64 " sink_full=%" PRIu64 " cnp_delay_full=%" PRIu64 " echo_replied=%" PRIu64 "\n",
+           " alloc_fail=%" PRIu64 " sink_full=%" PRIu64 " cnp_delay_full=%" PRIu64 " echo_replied=%" PRIu64
+           " | cnp unbound=%" PRIu64 " badauth=%" PRIu64 "\n",
            h->bad.n[PKT_ETRUNC], h->bad.n[PKT_ENOTIP4], h->bad.n[PKT_EIPHDR], h->cnp_ok,
            h->cnp_rejected, h->cnp_bad, h->cnp_denied, h->cnp_nomatch, h->rx_not_mine, h->rx_other,
-           h->tx_fail, h->alloc_fail, h->sink_full, h->cnp_delay_full, h->echo_replied);
+           h->tx_fail, h->alloc_fail, h->sink_full, h->cnp_delay_full, h->echo_replied, h->cnp_unbound,
+           h->cnp_badauth);
     printf("final cnp_delay us=%" PRIu64 " applied=%" PRIu64 " min_us=%.1f mean_us=%.1f max_us=%.1f\n",
            h->cnp_delay_us, h->cnp_delayed,
            h->cnp_delayed ? (double)h->cnp_delay_min * 1e6 / (double)h->hz : 0.0,
@@ -731,15 +764,18 @@ int main(int argc, char **argv)
     if (h->nflows && !h->have_allow)
         fprintf(stderr, "warning: no --cp-allow: every CNP will be counted as denied and ignored "
                         "(the flows run without congestion control)\n");
+    else if (h->nflows && !h->cnp_pol.nbind && !h->cnp_pol.key)
+        fprintf(stderr, "warning: no --cp-bind or --cnp-key: any address in --cp-allow may send CNPs "
+                        "under any CP id (docs/dataplane.md, Forged CNPs)\n");
     {
         char an[16] = "none";
         unsigned plen = 0;
         for (uint32_t m = h->allow_mask; m & 0x80000000u; m <<= 1) plen++;
         if (h->have_allow) pkt_ip_str(h->allow_net, an, sizeof an);
         printf("ready host flows=%u line_mbps=%" PRIu64 " f_unit_mbps=%u recovery_us=%" PRIu64
-               " cnp_delay_us=%" PRIu64 " gw=%s cp_allow=%s",
+               " cnp_delay_us=%" PRIu64 " cp_bind=%zu cnp_key=%s gw=%s cp_allow=%s",
                h->nflows, h->line_bps / 1000000, h->rpp.f_unit_mbps, h->rpp.recovery_ps / 1000000,
-               h->cnp_delay_us, h->gw_static ? "static" : h->gw_ip ? "arp" : "none", an);
+               h->cnp_delay_us, h->cnp_pol.nbind, h->cnp_pol.key ? "yes" : "no", h->gw_static ? "static" : h->gw_ip ? "arp" : "none", an);
         if (h->have_allow) printf("/%u", plen);
         printf("\n");
     }

@@ -18,6 +18,10 @@
  *       [--arp-retry-ms MS] [--arp-tries N] [--arp-hold-ms MS] [--arp-ttl-s S]
  *       [--pcap FILE] [--pcap-dir rx|tx|both] [--pcap-snaplen N] [--busy-poll]
  *       [--cp-timing]                     time the CP's work (ns/packet, ns/period)
+ *       [--host-port PORT ...]            ports facing hosts: every CNP arriving there is dropped
+ *       [--cp-peer ID=A.B.C.D ...]        other switches' CP addresses (transit CNPs must match)
+ *       [--cnp-key HEX32]                 SipHash-2-4 key: own CNPs carry a tag, transit ones must
+ *       [--no-cnp-filter]                 defence off (tests only): any ICMP 253 is forwarded as control
  *
  * Why a software queue: af_packet over veth has no link rate of its own, so
  * the bottleneck queue the CP must watch is created here, by draining each
@@ -25,6 +29,15 @@
  * own CNPs, CNPs in transit, ARP) go to a separate per-port control FIFO
  * served first (strict priority), like the strict control class of
  * docs/rocc.md, and are never counted in a CP's queue nor ECN-marked.
+ *
+ * CNP filtering (issue 11 part 5, docs/dataplane.md "Forged CNPs"): the
+ * control FIFO is strict priority, so only CNPs this switch can vouch for
+ * enter it.  An ICMP type 253 arriving from a port is dropped when the port
+ * faces hosts (--host-port: hosts never send CNPs), when it claims this
+ * switch's own --cp-ip (only we send those, and never receive them), or
+ * when librocc's rocc_cnp_check refuses it (length from the IPv4 total
+ * length, checksum, quote; CP id bound to the source by --cp-peer; tag with
+ * --cnp-key).  What is left is forwarded in the control FIFO.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -42,6 +55,7 @@
 
 #include "dp_common.h"
 #include "pkt.h"
+#include "rocc_cnpauth.h"
 #include "rocc_cp.h"
 #include "rocc_flowtable.h"
 
@@ -51,6 +65,7 @@
 #define CSLOTS      1024          /* control FIFO slots per port (power of two) */
 #define FT_CAP      1024          /* largest CP flow table / flow-info size (power of two) */
 #define FI_GC_PERIODS 64          /* flow-info slots of flows gone from the table are freed this often */
+#define MAX_PEERS   64            /* --cp-peer entries */
 #define NEIGH_CAP   256           /* ARP neighbour table slots (power of two) */
 #define NEIGH_QLEN  16            /* frames held per unresolved neighbour */
 #define STALL_MAX_US 5000          /* link time a descheduled switch may catch up */
@@ -196,6 +211,14 @@ struct sw {
     bool cp_on[MAX_PORTS];
     uint32_t switch_id;
     bool have_cp_ip;
+    /* CNP filtering (header comment) */
+    bool host_port[MAX_PORTS];
+    bool no_cnp_filter;
+    struct rocc_cp_bind peers[MAX_PEERS];
+    unsigned npeers;
+    uint8_t key[ROCC_CNP_KEY_BYTES];
+    struct rocc_cnp_policy cnp_pol; /* transit CNPs: peers (if any) and key (if any) */
+    uint64_t cnp_host_port, cnp_own_addr, cnp_invalid, cnp_unbound, cnp_badauth;
 };
 
 static void usage(FILE *out, const char *prg)
@@ -212,7 +235,8 @@ static void usage(FILE *out, const char *prg)
         "  [--qcap BYTES (300000)] [--burst BYTES (4000)] [--switch-id N (1)] [--report-ms MS (0)]\n"
         "  [--arp-retry-ms MS (100)] [--arp-tries N (3)] [--arp-hold-ms MS (1000)] [--arp-ttl-s S (60)]\n"
         "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (14..262144, 65535)] [--busy-poll]\n"
-        "  [--cp-timing]\n",
+        "  [--cp-timing] [--host-port PORT ...] [--cp-peer SWITCH_ID=A.B.C.D ...] [--cnp-key HEX32]\n"
+        "  [--no-cnp-filter]  (tests only: forward every ICMP 253 in the control class, as before issue 11)\n",
         prg);
 }
 
@@ -345,7 +369,9 @@ static int parse_args(struct sw *s, int argc, char **argv)
         {"arp-ttl-s", required_argument, NULL, 21}, {"pcap", required_argument, NULL, 22},
         {"pcap-dir", required_argument, NULL, 23}, {"pcap-snaplen", required_argument, NULL, 24},
         {"busy-poll", no_argument, NULL, 25}, {"ft-cap", required_argument, NULL, 26},
-        {"cp-timing", no_argument, NULL, 27},
+        {"cp-timing", no_argument, NULL, 27}, {"host-port", required_argument, NULL, 28},
+        {"cp-peer", required_argument, NULL, 29}, {"cnp-key", required_argument, NULL, 30},
+        {"no-cnp-filter", no_argument, NULL, 31},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end = NULL;
@@ -408,12 +434,33 @@ static int parse_args(struct sw *s, int argc, char **argv)
             s->ft_cap = (uint32_t)v;
             break;
         case 27: s->cp_timing = true; break;
+        case 28: {
+            uint16_t port;
+            if (parse_port(s, optarg, &port)) goto bad;
+            s->host_port[port] = true;
+            break;
+        }
+        case 29: {
+            char *eq = strchr(optarg, '=');
+            if (!eq || s->npeers >= MAX_PEERS) goto bad;
+            *eq = 0;
+            if (parse_u64(optarg, &v, 0, 0xffffff) || pkt_parse_ip(eq + 1, &s->peers[s->npeers].addr)) goto bad;
+            s->peers[s->npeers++].node = (uint32_t)v;
+            break;
+        }
+        case 30:
+            if (rocc_cnp_parse_key(optarg, s->key)) goto bad;
+            s->cnp_pol.key = s->key;
+            break;
+        case 31: s->no_cnp_filter = true; break;
         case 'h': usage(stdout, argv[0]); return 1;   /* asked for: not an error */
         default: goto bad;
         }
         idx = -1;
     }
     if (optind < argc) { fprintf(stderr, "unexpected argument: %s\n", argv[optind]); goto bad_nomsg; }
+    s->cnp_pol.bind = s->peers;
+    s->cnp_pol.nbind = s->npeers;
     s->arp_retry_cyc = dp_us_to_cycles(retry_ms * 1000, s->hz);
     s->arp_hold_cyc = dp_us_to_cycles(hold_ms * 1000, s->hz);
     s->arp_ttl_cyc = dp_us_to_cycles(ttl_s * 1000000, s->hz);
@@ -937,6 +984,23 @@ static bool is_cnp(const uint8_t *f, const struct pkt_info *pi)
     return pi->proto == 1 && pi->is_first_frag && pi->l4_len >= 1 && f[pi->l4_off] == ROCC_CNP_ICMP_TYPE;
 }
 
+/* May this ICMP type 253 frame from `port` enter the control FIFO?  Counts
+ * why not (header comment: CNP filtering). */
+static bool cnp_admit(struct sw *s, uint16_t port, const uint8_t *f, const struct pkt_info *pi)
+{
+    int r;
+
+    if (s->no_cnp_filter) return true;
+    if (s->host_port[port]) { s->cnp_host_port++; return false; }
+    if (s->have_cp_ip && pi->src_ip == s->cp_ip) { s->cnp_own_addr++; return false; }
+    r = rocc_cnp_check(&s->cnp_pol, pi->src_ip, pi->dst_ip, f + pi->l4_off, pi->l4_len, NULL);
+    if (r == ROCC_CNP_OK) return true;
+    if (r == ROCC_CNP_EBIND) s->cnp_unbound++;
+    else if (r == ROCC_CNP_EAUTH) s->cnp_badauth++;
+    else s->cnp_invalid++;
+    return false;
+}
+
 static void rx_port(struct sw *s, uint16_t port, uint64_t tsc)
 {
     struct rte_mbuf *rx[DP_BURST];
@@ -976,6 +1040,7 @@ static void rx_port(struct sw *s, uint16_t port, uint64_t tsc)
         if (!rt) { s->noroute++; rte_pktmbuf_free(m); continue; }
         if (pkt_ip4_dec_ttl(f, &pi)) { s->ttl_expired++; rte_pktmbuf_free(m); continue; }
         if (is_cnp(f, &pi)) {
+            if (!cnp_admit(s, port, f, &pi)) { rte_pktmbuf_free(m); continue; }
             /* Another CP's CNP: control class, not in this switch's CP queues. */
             s->transit_cnp++;
             forward(s, rt, pi.dst_ip, m, K_TRANSIT_CNP, &pi, tsc);
@@ -1001,13 +1066,16 @@ static void send_cnps(struct sw *s, struct cpstate *cp, uint32_t f_units, uint64
         static const uint8_t zero[6];
         struct rte_mbuf *m;
         uint8_t *p;
+        size_t flen;
 
         if (!rt) { cp->cnp_noroute++; continue; }
         m = rte_pktmbuf_alloc(s->pool);
         if (!m) { cp->cnp_alloc_fail++; continue; }
-        p = (uint8_t *)rte_pktmbuf_append(m, PKT_CNP_FRAME_LEN);
+        flen = s->cnp_pol.key ? PKT_CNP_AUTH_FRAME_LEN : PKT_CNP_FRAME_LEN;
+        p = (uint8_t *)rte_pktmbuf_append(m, flen);
         /* MACs are filled in by deliver() once the next hop is known. */
-        if (!p || !pkt_build_cnp(p, PKT_CNP_FRAME_LEN, zero, zero, s->cp_ip, src_ip, &c)) {
+        if (!p || !(s->cnp_pol.key ? pkt_build_cnp_auth(p, flen, zero, zero, s->cp_ip, src_ip, &c, s->cnp_pol.key)
+                                   : pkt_build_cnp(p, flen, zero, zero, s->cp_ip, src_ip, &c))) {
             rte_pktmbuf_free(m);
             cp->cnp_alloc_fail++;
             continue;
@@ -1276,7 +1344,10 @@ static void print_stats(const struct sw *s)
            s->bad.n[PKT_ETRUNC], s->bad.n[PKT_ENOTIP4], s->bad.n[PKT_EIPHDR], s->noroute, s->ttl_expired,
            s->alloc_fail);
     printf("final control transit_cnp=%" PRIu64 " self_cnp=%" PRIu64 " self_icmp=%" PRIu64
-           " self_other=%" PRIu64 "\n", s->transit_cnp, s->self_cnp, s->self_icmp, s->self_other);
+           " self_other=%" PRIu64 " cnp_host_port=%" PRIu64 " cnp_own_addr=%" PRIu64 " cnp_invalid=%" PRIu64
+           " cnp_unbound=%" PRIu64 " cnp_badauth=%" PRIu64 " cnp_filter=%s\n", s->transit_cnp, s->self_cnp,
+           s->self_icmp, s->self_other, s->cnp_host_port, s->cnp_own_addr, s->cnp_invalid, s->cnp_unbound,
+           s->cnp_badauth, s->no_cnp_filter ? "off" : "on");
     printf("final arp req_rx=%" PRIu64 " rep_rx=%" PRIu64 " replies_tx=%" PRIu64 " req_tx=%" PRIu64
            " learned=%" PRIu64 " bad=%" PRIu64 " ignored=%" PRIu64 " queued=%" PRIu64
            " unresolved_drop=%" PRIu64 " queue_drop=%" PRIu64 " failed=%" PRIu64 " refresh=%" PRIu64
@@ -1339,8 +1410,8 @@ static void run(struct sw *s)
         if (rep_every && tsc - last_rep >= rep_every) {
             for (uint16_t p = 0; p < s->nports; p++)
                 printf("stat t=%.3f port=%u rx_pkts=%" PRIu64 " tx_pkts=%" PRIu64 " drops_qfull=%" PRIu64
-                       " drops_tx=%" PRIu64 "\n", (double)(tsc - s->t0) / (double)s->hz, p, s->eg[p].rx_pkts,
-                       s->eg[p].tx_pkts, s->eg[p].drop_qfull, s->eg[p].drop_tx);
+                       " drops_tx=%" PRIu64 " ctl_fwd=%" PRIu64 "\n", (double)(tsc - s->t0) / (double)s->hz, p,
+                       s->eg[p].rx_pkts, s->eg[p].tx_pkts, s->eg[p].drop_qfull, s->eg[p].drop_tx, s->eg[p].ctl_fwd);
             for (uint16_t p = 0; p < s->nports; p++) {
                 const struct cpstate *cp = s->eg[p].cp;
                 if (cp)
@@ -1427,7 +1498,10 @@ int main(int argc, char **argv)
     printf("ready switch ports=%u routes=%u cps=", s->nports, s->nroutes);
     for (uint16_t i = 0, k = 0; i < s->nports; i++)
         if (s->eg[i].cp) printf("%s%u", k++ ? "," : "", i);
-    printf("\n");
+    printf(" cnp_filter=%s host_ports=", s->no_cnp_filter ? "off" : "on");
+    for (uint16_t i = 0, k = 0; i < s->nports; i++)
+        if (s->host_port[i]) printf("%s%u", k++ ? "," : "", i);
+    printf(" cp_peers=%u cnp_key=%s\n", s->npeers, s->cnp_pol.key ? "yes" : "no");
     fflush(stdout);
 
     run(s);

@@ -127,6 +127,9 @@ const char *rocc_cnp_strerror(int err)
     case ROCC_CNP_ECSUM:  return "bad ICMP checksum";
     case ROCC_CNP_EIPHDR: return "bad quoted IPv4 header";
     case ROCC_CNP_EARG:   return "NULL buffer";
+    case ROCC_CNP_ELEN:   return "wrong CNP length";
+    case ROCC_CNP_EAUTH:  return "CNP authenticator missing or wrong";
+    case ROCC_CNP_EBIND:  return "CP id not bound to the source address";
     default:              return "unknown CNP error";
     }
 }

@@ -61,7 +61,11 @@ enum {
     ROCC_CNP_ETYPE = -2,     /* ICMP type/code is not 253/0 */
     ROCC_CNP_ECSUM = -3,     /* ICMP checksum does not verify */
     ROCC_CNP_EIPHDR = -4,    /* quoted IPv4: version != 4, IHL != 5 or protocol != 17 */
-    ROCC_CNP_EARG = -5       /* NULL buffer */
+    ROCC_CNP_EARG = -5,      /* NULL buffer */
+    /* rocc_cnp_check (rocc_cnpauth.h) only: */
+    ROCC_CNP_ELEN = -6,      /* ICMP length (from the IPv4 total length) is not 52 / 60 */
+    ROCC_CNP_EAUTH = -7,     /* authenticator missing or wrong */
+    ROCC_CNP_EBIND = -8      /* CP id not bound to the CNP's source address */
 };
 
 struct rocc_cnp {

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "core/units.h"
+#include "engine/attack.h"
 #include "engine/ccsel.h"
 #include "engine/fct.h"
 #include "engine/workload.h"
@@ -133,7 +134,14 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
         fprintf(f, "%s\"%s\": {\"created\": %llu, \"consumed\": %llu, \"dropped\": %llu}", t ? ", " : "",
                 type_names[t], (unsigned long long)n->created[t], (unsigned long long)n->consumed[t],
                 (unsigned long long)n->dropped[t]);
-    fprintf(f, "}, \"failure_drops\": %llu},\n  \"conservation\": ", (unsigned long long)n->failure_drops);
+    fprintf(f, "}, \"failure_drops\": %llu, \"cnp_filtered_switch\": %llu, \"cnp_filtered_host\": %llu},\n",
+            (unsigned long long)n->failure_drops, (unsigned long long)n->cnp_filtered_sw,
+            (unsigned long long)n->cnp_filtered_host);
+    fprintf(f, "  \"attacks\": [");
+    for (uint32_t i = 0; i < sc->n_attacks; i++)
+        fprintf(f, "%s{\"name\": \"%s\", \"sent\": %llu}", i ? ", " : "", sc->attacks[i].name,
+                (unsigned long long)sc->attacks[i].sent);
+    fprintf(f, "],\n  \"conservation\": ");
     jstr(f, ri->conservation);
     fprintf(f, ",\n  \"groups\": [");
     for (uint32_t g = 0; g < sc->n_groups; g++) {

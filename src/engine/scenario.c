@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "core/units.h"
+#include "engine/attack.h"
 #include "engine/ccsel.h"
 #include "engine/topology.h"
 #include "engine/traffic.h"
@@ -359,6 +360,7 @@ static int build_network(struct scenario *sc, struct cfg *c, struct switch_cfg *
         return cfg_errorf(err, cfg_find(c, "network", "ctrl_class"), "must be 0..7 and differ from data_class");
     nc->ctrl_prio = (uint8_t)v;
     TRY(cfg_bool(c, "network", "ack_high_prio", 1, &nc->ack_high_prio, err));
+    TRY(cfg_bool(c, "network", "cnp_filter", 1, &nc->cnp_filter, err));   /* issue 11: docs/rocc.md */
     TRY(cfg_u64(c, "network", "ack_interval", 1, &v, err));
     if (v < 1 || v > 1000000)
         return cfg_errorf(err, cfg_find(c, "network", "ack_interval"), "must be 1..1000000 packets");
@@ -827,6 +829,10 @@ static void hook(void *arg, uint32_t id)
         take_sample(sc, id);
         return;
     }
+    if (id >= ATTACK_HOOK_BASE) {
+        attack_fire(sc, id - ATTACK_HOOK_BASE);
+        return;
+    }
     const struct link_event *ev = &sc->events[id - 1];
     if (net_set_link(&sc->net, ev->port, ev->up, sc->event_error, sizeof sc->event_error))
         sc->net.oom = 1;
@@ -990,6 +996,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 
     if (build_monitors(sc))
         return cfg_section_errorf(err, c, "sim", "out of memory");
+    TRY(attack_build(sc, c, err));
     /* [fct]: which flows the FCT statistics cover and how sizes are binned. */
     uint64_t warmup, cooldown;
     TRY(cfg_time(c, "fct", "warmup", 0, &warmup, err));
@@ -1082,6 +1089,7 @@ void scenario_free(struct scenario *sc)
     free(sc->groups);
     free(sc->fct_bins);
     free(sc->events);
+    free(sc->attacks);
     free(sc->mon);
     free(sc->s_flow_bytes);
     free(sc->s_queue);

@@ -61,6 +61,8 @@ struct scenario {
     struct link_event { simtime_t t; uint32_t port; uint8_t up; } *events;   /* [events] */
     uint32_t n_events;
     char     event_error[256];    /* set if applying an event failed (out of memory) */
+    struct attack *attacks;       /* [attack.NAME] sections (attack.c) */
+    uint32_t n_attacks;
     /* progress */
     int      progress;
     double   wall_start;

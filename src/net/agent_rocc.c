@@ -65,6 +65,8 @@ static void rocc_timer(struct net *n, void *st)
             p->bytes = ROCC_CNP_FRAME_BYTES;
             p->rate_units = f;
             p->cp_id = a->cp_id;
+            p->cnp_src = pt->node;          /* the CP's address: its switch */
+            p->cnp_kind = CNP_ROCC;
             p->ts = n->el.now;
             a->cnps_sent++;
             switch_inject(n, s, pi, fl->rhash);

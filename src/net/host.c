@@ -350,6 +350,14 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
         return;
     }
     case PKT_CNP: {
+        /* Junk of the CNP's ICMP type matches no queue pair; with the
+         * forged-CNP defence a RoCC CNP whose CP id is not bound to its
+         * source has no effect either (docs/rocc.md "Forged CNPs"). */
+        if (p->cnp_kind == CNP_JUNK || (p->cnp_kind == CNP_ROCC && n->cfg.cnp_filter && !net_cnp_bound(n, p))) {
+            n->cnp_filtered_host++;
+            net_consume(n, pi);
+            return;
+        }
         int was_empty = h->nic_delay.count == 0;
         p->due = now + n->cfg.nic_delay_ps;
         pktq_push(&n->pool, &h->nic_delay, pi);

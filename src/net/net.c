@@ -31,6 +31,7 @@ int net_init(struct net *n, uint64_t seed)
     n->cfg.preamble_ifg = 20;           /* 802.3: 7 B preamble + 1 B SFD + 12 B IFG */
     n->cfg.data_prio = 3;               /* HPCC simulator: data in class 3 */
     n->cfg.ctrl_prio = 7;               /* highest 802.1p class for CNP/ACK */
+    n->cfg.cnp_filter = 1;              /* issue 11: forged CNPs have no effect */
     n->cfg.ack_high_prio = 1;
     n->cfg.ack_interval = 1;            /* HPCC L2_ACK_INTERVAL */
     n->cfg.nic_delay_ps = 15 * PS_PER_US;   /* RoCC §6: NIC reaction delay 15 us */

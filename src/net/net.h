@@ -247,6 +247,7 @@ struct net_cfg {
     simtime_t nic_delay_ps;      /* RP reaction delay for CNPs (15 us, RoCC §6) */
     simtime_t rto_ps;            /* retransmission timeout (lossy mode) */
     simtime_t nack_interval_ps;  /* minimum gap between NACKs for one flow */
+    int      cnp_filter;         /* [network] cnp_filter: forged-CNP defence (switch.c, host.c) */
 };
 
 struct net {
@@ -281,6 +282,8 @@ struct net {
     uint64_t created[PKT_NTYPES], consumed[PKT_NTYPES], dropped[PKT_NTYPES];
     uint64_t delivered_bytes;
     uint64_t failure_drops;      /* packets lost to link failures (flushed or unroutable) */
+    uint64_t cnp_filtered_sw;    /* RoCC/junk CNPs a switch dropped (cnp_filter) */
+    uint64_t cnp_filtered_host;  /* RoCC/junk CNPs a host refused (cnp_filter, or junk) */
     uint64_t flows_done;
     int      oom;                /* set when memory ran out: the run stops */
 };
@@ -331,6 +334,18 @@ void     port_tx_done(struct net *n, uint32_t port);
 void     port_wire_arrive(struct net *n, uint32_t port);
 void     port_set_pause(struct net *n, uint32_t port, uint8_t cls, int on);
 void     switch_receive(struct net *n, struct sw *s, uint32_t port, uint32_t pi);
+/* The forged-CNP policy (issue 11 part 5): may a RoCC CNP or junk type-253
+ * frame that claims to come from node cnp_src with CP id cp_id count?
+ * The binding of docs/rocc.md: CP id = switch node << 8 | port, and a CP's
+ * address is its switch, so cp_id >> 8 must name the claimed source and
+ * that node must be a switch (rocc_cnp_bound with every switch bound to
+ * its own id). */
+static inline int net_cnp_bound(const struct net *n, const struct packet *p)
+{
+    uint32_t node = p->cp_id >> 8;
+    return p->cnp_kind == CNP_ROCC && node == p->cnp_src && node < n->n_nodes &&
+           n->nodes[node].kind == NODE_SWITCH;
+}
 uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port);
 /* Inject a packet the switch itself made (a CNP) toward its destination. */
 void     switch_inject(struct net *n, struct sw *s, uint32_t pi, uint64_t hash);

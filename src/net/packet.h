@@ -65,6 +65,8 @@ struct packet {
     uint8_t   nhop;         /* INT hops recorded (see struct int_rec) */
     uint8_t   flags;        /* PF_* */
     uint8_t   pad_[3];
+    uint32_t  cnp_src;      /* RoCC CNP: the node it claims to come from (its outer
+                             * source address; the CP's switch, unless forged) */
 };
 
 /* What a PKT_CNP carries. */
@@ -72,6 +74,8 @@ enum cnp_kind {
     CNP_ROCC = 0,   /* RoCC ICMP CNP: rate_units = F, cp_id = CP (RoCC §3.3) */
     CNP_ECN  = 1,   /* RoCEv2 CNP from the receiver (NP) after ECN marks (DCQCN) */
     CNP_QCN  = 2,   /* QCN feedback from a switch CP: rate_units = |Fb| quantized */
+    CNP_JUNK = 3,   /* an ICMP type-253 frame that is no valid CNP (wrong length or
+                     * checksum): only attack traffic makes these */
 };
 /* RoCEv2 CNP frame: Eth + IPv4 + UDP + BTH + 16 B reserved + ICRC + FCS = 78 B. */
 #define ROCE_CNP_FRAME (ETH_HDR_BYTES + IPV4_HDR_BYTES + UDP_HDR_BYTES + BTH_BYTES + 16 + ICRC_BYTES + FCS_BYTES)

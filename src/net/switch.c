@@ -146,9 +146,27 @@ static inline uint64_t flow_hash_for(const struct net *n, const struct packet *p
     return p->type == PKT_DATA ? f->hash : f->rhash;
 }
 
+/* Forged-CNP filter (docs/rocc.md "Forged CNPs"): a RoCC CNP (or junk of
+ * its ICMP type) that arrives from a host (hosts never send them), claims
+ * this switch as its source (only we send those), is junk (wrong length or
+ * checksum), or whose CP id is not bound to its claimed source is dropped
+ * before it can take the strict-priority control class. */
+static int cnp_refused(const struct net *n, const struct sw *s, uint32_t port, const struct packet *p)
+{
+    if (!n->cfg.cnp_filter || p->type != PKT_CNP || (p->cnp_kind != CNP_ROCC && p->cnp_kind != CNP_JUNK))
+        return 0;
+    return n->nodes[n->ports[n->ports[port].peer].node].kind == NODE_HOST || p->cnp_src == s->node ||
+           !net_cnp_bound(n, p);
+}
+
 void switch_receive(struct net *n, struct sw *s, uint32_t port, uint32_t pi)
 {
     struct packet *p = pkt(&n->pool, pi);
+    if (cnp_refused(n, s, port, p)) {
+        n->cnp_filtered_sw++;
+        net_consume(n, pi);
+        return;
+    }
     uint32_t out = net_route(n, s->node, p->dst, flow_hash_for(n, p));
     uint32_t local = n->ports[port].local;
     if (out == NONE32 || n->ports[out].down) {   /* no route after a link failure */

@@ -159,5 +159,58 @@ int main(void)
         CHECK(dp_pcap_open(&pc, "/nonexistent-dir/x.pcap", 100) == -1 && dp_pcap_close(&pc) == 0);
     }
     printf("%s pkt: %d failures\n", fails ? "FAIL" : "PASS", fails);
+    /* Malformed CNPs (issue 11): what a switch or host validates is the ICMP
+     * message as long as the IPv4 total length says, via rocc_cnp_check. */
+    {
+        static const uint8_t key[16] = {1, 2, 3};
+        struct rocc_cp_bind bind = {.node = 1, .addr = 0x0a630001};
+        struct rocc_cnp_policy pol = {.bind = &bind, .nbind = 1}, kpol = {.key = key};
+        uint8_t h[256];
+        struct rocc_cnp e = c;
+        e.cp_id = 0x101;
+        n = pkt_build_cnp(h, sizeof h, a, b, 0x0a630001, c.src_ip, &e);
+        CHECK(pkt_parse(h, n, &pi) == PKT_OK && pi.l4_len == ROCC_CNP_ICMP_BYTES);
+        CHECK(rocc_cnp_check(&pol, pi.src_ip, pi.dst_ip, h + pi.l4_off, pi.l4_len, NULL) == ROCC_CNP_OK);
+        /* padding after the IPv4 packet is not part of the CNP */
+        memset(h + n, 0xee, 40);
+        CHECK(pkt_parse(h, n + 40, &pi) == PKT_OK && pi.l4_len == ROCC_CNP_ICMP_BYTES);
+        CHECK(rocc_cnp_check(&pol, pi.src_ip, pi.dst_ip, h + pi.l4_off, pi.l4_len, NULL) == ROCC_CNP_OK);
+        /* short: tot_len says 20 + 40 (checksum patched so only the length is wrong) */
+        h[PKT_ETH_LEN + 3] = PKT_IP4_LEN + 40; h[PKT_ETH_LEN + 10] = h[PKT_ETH_LEN + 11] = 0;
+        { uint16_t k = rocc_inet_checksum(h + PKT_ETH_LEN, PKT_IP4_LEN);
+          h[PKT_ETH_LEN + 10] = (uint8_t)(k >> 8); h[PKT_ETH_LEN + 11] = (uint8_t)k; }
+        CHECK(pkt_parse(h, n, &pi) == PKT_OK && pi.l4_len == 40);
+        CHECK(rocc_cnp_check(&pol, pi.src_ip, pi.dst_ip, h + pi.l4_off, pi.l4_len, NULL) == ROCC_CNP_ESHORT);
+        /* wrong length: tot_len says 20 + 56 (4 padding bytes counted in) */
+        memset(h + n, 0, 4);
+        h[PKT_ETH_LEN + 3] = PKT_IP4_LEN + 56; h[PKT_ETH_LEN + 10] = h[PKT_ETH_LEN + 11] = 0;
+        { uint16_t k = rocc_inet_checksum(h + PKT_ETH_LEN, PKT_IP4_LEN);
+          h[PKT_ETH_LEN + 10] = (uint8_t)(k >> 8); h[PKT_ETH_LEN + 11] = (uint8_t)k; }
+        CHECK(pkt_parse(h, n + 4, &pi) == PKT_OK && pi.l4_len == 56);
+        CHECK(rocc_cnp_check(&pol, pi.src_ip, pi.dst_ip, h + pi.l4_off, pi.l4_len, NULL) == ROCC_CNP_ELEN);
+        /* bad checksum */
+        n = pkt_build_cnp(h, sizeof h, a, b, 0x0a630001, c.src_ip, &e);
+        h[PKT_ETH_LEN + PKT_IP4_LEN + 6] ^= 0x40;      /* the rate, checksum not patched */
+        CHECK(pkt_parse(h, n, &pi) == PKT_OK);
+        CHECK(rocc_cnp_check(&pol, pi.src_ip, pi.dst_ip, h + pi.l4_off, pi.l4_len, NULL) == ROCC_CNP_ECSUM);
+        /* made-up CP id from the bound address; real id from another address */
+        e.cp_id = 0x999;
+        n = pkt_build_cnp(h, sizeof h, a, b, 0x0a630001, c.src_ip, &e);
+        CHECK(pkt_parse(h, n, &pi) == PKT_OK);
+        CHECK(rocc_cnp_check(&pol, pi.src_ip, pi.dst_ip, h + pi.l4_off, pi.l4_len, NULL) == ROCC_CNP_EBIND);
+        e.cp_id = 0x101;
+        n = pkt_build_cnp(h, sizeof h, a, b, 0x0a630007, c.src_ip, &e);
+        CHECK(pkt_parse(h, n, &pi) == PKT_OK);
+        CHECK(rocc_cnp_check(&pol, pi.src_ip, pi.dst_ip, h + pi.l4_off, pi.l4_len, NULL) == ROCC_CNP_EBIND);
+        /* authenticated frame: 94 bytes, verifies under the key, not without the tag */
+        CHECK(pkt_build_cnp_auth(h, PKT_CNP_AUTH_FRAME_LEN - 1, a, b, 0x0a630001, c.src_ip, &e, key) == 0);
+        n = pkt_build_cnp_auth(h, sizeof h, a, b, 0x0a630001, c.src_ip, &e, key);
+        CHECK(n == PKT_CNP_AUTH_FRAME_LEN && n == 94);
+        CHECK(pkt_parse(h, n, &pi) == PKT_OK && pi.l4_len == ROCC_CNP_AUTH_ICMP_BYTES);
+        CHECK(rocc_cnp_check(&kpol, pi.src_ip, pi.dst_ip, h + pi.l4_off, pi.l4_len, NULL) == ROCC_CNP_OK);
+        n = pkt_build_cnp(h, sizeof h, a, b, 0x0a630001, c.src_ip, &e);
+        CHECK(pkt_parse(h, n, &pi) == PKT_OK);
+        CHECK(rocc_cnp_check(&kpol, pi.src_ip, pi.dst_ip, h + pi.l4_off, pi.l4_len, NULL) == ROCC_CNP_EAUTH);
+    }
     return fails != 0;
 }

@@ -16,11 +16,20 @@
 --
 -- Filters: rocc_cnp, rocc_cnp.rate_units, rocc_cnp.rate_mbps, rocc_cnp.cp_id,
 -- rocc_cnp.flow_src, rocc_cnp.flow_dst, rocc_cnp.flow_sport,
--- rocc_cnp.flow_dport, rocc_cnp.dest_qpn, rocc_cnp.psn.  A CNP shorter than
--- 52 bytes gets an expert error (rocc_cnp.short) instead of fields.
+-- rocc_cnp.flow_dport, rocc_cnp.dest_qpn, rocc_cnp.psn, rocc_cnp.tag.
+--
+-- The CNP's length is what the outer IPv4 header says (total length minus
+-- header length), never what is left of the frame: Ethernet pads short
+-- frames to 60 bytes and a capture may hold trailing bytes, so the frame
+-- length would let padding pass for CNP fields.  A CNP shorter than 52 bytes
+-- gets an expert error (rocc_cnp.short) instead of fields; one of another
+-- length than 52 (code 0) or 60 (code 1, with the SipHash tag of
+-- src/cc/rocc_cnpauth.h) gets rocc_cnp.badlen, as the data plane drops it.
 
 local CNP_TYPE = 253     -- RFC 4727 experimental type used by §6.2's prototype
 local CNP_BYTES = 52     -- 8 ICMP header + 4 CP id + 20 IPv4 + 8 UDP + 12 BTH
+local AUTH_CODE = 1      -- authenticated CNP: the 52 bytes + 8-byte SipHash-2-4 tag
+local AUTH_BYTES = 60
 
 local cnp = Proto("rocc_cnp", "RoCC Congestion Notification")
 
@@ -37,31 +46,51 @@ local pf = {
     flow_dport = ProtoField.uint16("rocc_cnp.flow_dport", "Flow UDP destination port", base.DEC),
     dest_qpn   = ProtoField.uint24("rocc_cnp.dest_qpn", "Flow destination QP", base.DEC),
     psn        = ProtoField.uint24("rocc_cnp.psn", "Quoted PSN", base.DEC),
+    tag        = ProtoField.uint64("rocc_cnp.tag", "SipHash-2-4 tag (little-endian)", base.HEX),
 }
 cnp.fields = { pf.rate_units, pf.rate_mbps, pf.cp_id, pf.flow_src, pf.flow_dst,
-               pf.flow_sport, pf.flow_dport, pf.dest_qpn, pf.psn }
+               pf.flow_sport, pf.flow_dport, pf.dest_qpn, pf.psn, pf.tag }
 
 local ef_short = ProtoExpert.new("rocc_cnp.short", "RoCC CNP shorter than 52 bytes",
                                  expert.group.MALFORMED, expert.severity.ERROR)
-cnp.experts = { ef_short }
+local ef_badlen = ProtoExpert.new("rocc_cnp.badlen", "RoCC CNP of the wrong length (not 52, or 60 with a tag)",
+                                  expert.group.MALFORMED, expert.severity.ERROR)
+cnp.experts = { ef_short, ef_badlen }
 
 local f_icmp = Field.new("icmp")
 local f_icmp_type = Field.new("icmp.type")
+local f_icmp_code = Field.new("icmp.code")
+local f_ip_len = Field.new("ip.len")
+local f_ip_hdr_len = Field.new("ip.hdr_len")
 
 function cnp.dissector(tvb, pinfo, tree)
     local ty = f_icmp_type()
     if not ty or ty.value ~= CNP_TYPE then return end
     local off = f_icmp().offset
-    local avail = tvb:len() - off
-    if avail < CNP_BYTES then
-        local t = tree:add(cnp, tvb(off, avail))
-        t:add_proto_expert_info(ef_short, string.format("%d of %d bytes", avail, CNP_BYTES))
+    -- The outer IPv4 header comes first (quoted headers inside ICMP come later).
+    local ip_len, ip_hdr = f_ip_len(), f_ip_hdr_len()
+    if not ip_len or not ip_hdr then return end
+    local icmp_len = ip_len.value - ip_hdr.value
+    local captured = tvb:len() - off
+    local shown = math.max(0, math.min(icmp_len, captured))
+    local code = f_icmp_code()
+    local want = (code and code.value == AUTH_CODE) and AUTH_BYTES or CNP_BYTES
+    if icmp_len < CNP_BYTES or captured < want then
+        local t = shown > 0 and tree:add(cnp, tvb(off, shown)) or tree:add(cnp)
+        t:add_proto_expert_info(ef_short, string.format("%d bytes by the IPv4 total length (%d captured), want %d",
+            icmp_len, captured, want))
+        return
+    end
+    if icmp_len ~= want then
+        local t = shown > 0 and tree:add(cnp, tvb(off, shown)) or tree:add(cnp)
+        t:add_proto_expert_info(ef_badlen, string.format("%d bytes by the IPv4 total length, want %d",
+            icmp_len, want))
         return
     end
 
     local units = tvb(off + 4, 4):uint()
     local mbps = UInt64(units) * cnp.prefs.f_unit_mbps
-    local t = tree:add(cnp, tvb(off, CNP_BYTES))
+    local t = tree:add(cnp, tvb(off, want))
     t:add(pf.rate_units, tvb(off + 4, 4))
     t:add(pf.rate_mbps, tvb(off + 4, 4), mbps):set_generated()
     t:add(pf.cp_id, tvb(off + 8, 4))
@@ -74,6 +103,7 @@ function cnp.dissector(tvb, pinfo, tree)
     -- quoted BTH at off+40: dest QP in bytes 5..7, PSN in bytes 9..11
     t:add(pf.dest_qpn, tvb(off + 45, 3))
     t:add(pf.psn, tvb(off + 49, 3))
+    if want == AUTH_BYTES then t:add_le(pf.tag, tvb(off + CNP_BYTES, 8)) end
 
     pinfo.cols.protocol = "RoCC CNP"
     pinfo.cols.info = string.format("RoCC CNP: F = %s Mb/s to %s:%d QP %d (CP 0x%08x)",
