@@ -56,6 +56,7 @@ struct scenario {
     uint64_t *s_queue;            /* [k * n_mon + m]: data-queue bytes */
     uint64_t *s_tx;               /* [k * n_mon + m]: wire bytes sent (all frames) */
     uint32_t *s_fair;             /* [k * n_mon + m]: CP F in ΔF units (0: no CP) */
+    uint32_t *s_md;               /* [k * n_mon + m]: CP's MDs so far, both branches (0: no CP) */
     uint32_t *s_pfc;              /* [k * n_mon + m]: XOFF frames received (cumulative) */
     char     warnings[1024];      /* "roccsim: warning: ...\n" lines for the CLI */
     struct link_event { simtime_t t; uint32_t port; uint8_t up; } *events;   /* [events] */
