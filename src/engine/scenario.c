@@ -1032,6 +1032,15 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     }
     TRY(cfg_bool(c, "output", "hpcc_fct", 0, &sc->hpcc_fct, err));
     TRY(cfg_bool(c, "output", "hpcc_flows", 0, &sc->hpcc_flows, err));
+    const struct cfg_entry *rte = cfg_find(c, "output", "rocc_trace");
+    if (rte && strcmp(rte->value, "none") != 0) {
+        const struct group *g = scenario_group(sc, rte->value);
+        if (!g)
+            return cfg_errorf(err, rte, "'%s' is not a flow group (or 'none')", rte->value);
+        sc->net.trace_f0 = g->first;
+        sc->net.trace_f1 = g->first + g->count;
+        sc->rocc_trace = 1;
+    }
     uint64_t segs;
     TRY(cfg_u64(c, "output", "pfc_segments", 50, &segs, err));   /* RoCC Fig. 17b: 50 segments */
     if (segs < 1 || segs > 10000)

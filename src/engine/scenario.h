@@ -48,6 +48,7 @@ struct scenario {
     int      hpcc_fct;            /* [output] hpcc_fct: also write fct.txt */
     int      hpcc_flows;          /* [output] hpcc_flows: also write flows.txt */
     uint32_t pfc_segments;        /* [output] pfc_segments: time segments for PFC counts */
+    int      rocc_trace;          /* [output] rocc_trace names a group: write rocc_trace.csv */
     struct cc_sel *ccs;           /* algorithm profiles and parameter blocks */
     struct topo_layout layout;    /* of the built-in datacenter fabrics (zero otherwise) */
     /* samples at t = k * sample_interval, k = 0..n_samples-1 */
