@@ -3,7 +3,8 @@
  *
  * CALCULATE_FAIR_RATE, one call per period T:
  *
- *   Qcur ≥ Qmax        and F > Fmax/8  ->  F = Fmin        (MD, line 3)
+ *   Qcur ≥ Qmax        and F > Fmax/8  ->  F = Fmin        (MD, line 3;
+ *                                          F/2 with md_qmax = HALF)
  *   Qcur − Qold ≥ Qmid and F > Fmax/8  ->  F = F/2         (MD, line 5)
  *   otherwise                          ->  F = F − step    (PI, line 8)
  *   clamp F to [Fmin, Fmax]; Qold = Qcur                  (lines 9-13)
@@ -76,6 +77,7 @@ void rocc_cp_params_default(struct rocc_cp_params *p, uint64_t link_bps)
     p->q_unit_bytes = Q_UNIT_BYTES;
     p->f_unit_mbps = F_UNIT_MBPS;
     p->pi_round = ROCC_CP_ROUND_TRUNC;
+    p->md_qmax = ROCC_CP_MDQ_FMIN;
 
     if (link_bps < BPS_MID_10_40) {
         p->alpha_q16 = A_030_Q16; p->beta_q16 = B_150_Q16;
@@ -139,6 +141,8 @@ int rocc_cp_params_check(const struct rocc_cp_params *p, char *why, size_t why_l
         return cc_fail(why, why_len, "beta_q16 must be <= 2^24 (256.0)");
     if (p->pi_round != ROCC_CP_ROUND_TRUNC && p->pi_round != ROCC_CP_ROUND_AUTHORS)
         return cc_fail(why, why_len, "pi_round must be TRUNC or AUTHORS");
+    if (p->md_qmax != ROCC_CP_MDQ_FMIN && p->md_qmax != ROCC_CP_MDQ_HALF)
+        return cc_fail(why, why_len, "md_qmax must be FMIN or HALF");
     return 0;
 }
 
@@ -166,8 +170,14 @@ uint32_t rocc_cp_update(struct rocc_cp *cp, const struct rocc_cp_params *p, uint
     int64_t dq = (int64_t)qcur - (int64_t)cp->q_old;
 
     if (qcur >= p->q_max && f > guard) {
-        f = p->f_min;
-        cp->n_md_fmin++;
+        cp->n_md_qmax++;
+        if (p->md_qmax == ROCC_CP_MDQ_HALF) {
+            f = f / 2;
+            cp->n_md_half++;
+        } else {
+            f = p->f_min;
+            cp->n_md_fmin++;
+        }
         cp->last_ratio = 0;
     } else if (dq >= (int64_t)p->q_mid && f > guard) {
         f = f / 2;

@@ -37,6 +37,24 @@ enum rocc_cp_round {
     ROCC_CP_ROUND_AUTHORS = 1
 };
 
+/* What the Qmax branch of MD does (an addition to the paper; see
+ * docs/rocc.md, "Several saturated CPs in series").
+ *
+ * FMIN, the paper (Alg. 1 line 3): F = Fmin.  Every flow with a packet in the
+ * queue gets Fmin, which is below any other rate it may follow, so the CP
+ * takes all of them over, including flows whose fair share is set by a
+ * downstream CP.  They then climb back at the PI's smallest (F < Fmax/32)
+ * gain.  When a CP carries mostly such flows, the auto-tune's F-level is
+ * high while few flows follow F, the Qmax MD keeps recurring and every
+ * recurrence resets all flows through the port: a limit cycle.
+ * HALF: F = F/2, the same cut as the Qmid branch (line 5).  A flow limited
+ * elsewhere at rate R is captured only if F/2 < R, and then at F/2, near
+ * its fair share instead of at Fmin. */
+enum rocc_cp_md_qmax {
+    ROCC_CP_MDQ_FMIN = 0,   /* paper, default */
+    ROCC_CP_MDQ_HALF = 1
+};
+
 struct rocc_cp_params {
     uint32_t q_unit_bytes;   /* ΔQ, 600 B (§6) */
     uint32_t f_unit_mbps;    /* ΔF, 10 Mb/s (§6) */
@@ -46,6 +64,7 @@ struct rocc_cp_params {
     uint64_t period_ps;             /* T */
     uint32_t f_init;                /* F before the first update (our choice, see below) */
     uint32_t pi_round;              /* enum rocc_cp_round; default ROCC_CP_ROUND_TRUNC */
+    uint32_t md_qmax;               /* enum rocc_cp_md_qmax; default ROCC_CP_MDQ_FMIN */
 };
 
 /* Largest α̃/β̃ accepted (Q16.16 value 256.0): keeps every PI product inside
@@ -62,7 +81,7 @@ struct rocc_cp_params {
  * from the 40G set (floored, then forced to 1 <= Qref < Qmid < Qmax),
  * α̃/β̃ and T from the nearest profile by ratio (link < 20G: 10G profile,
  * < 63.2G = √(40·100) G: 40G, else 100G).  Fmin = min(10, Fmax).
- * f_init = f_max; pi_round = ROCC_CP_ROUND_TRUNC. */
+ * f_init = f_max; pi_round = ROCC_CP_ROUND_TRUNC; md_qmax = ROCC_CP_MDQ_FMIN. */
 void rocc_cp_params_default(struct rocc_cp_params *p, uint64_t link_bps);
 
 /* 0 if valid; otherwise fills why (e.g. "q_mid must be > q_ref") and returns -1.
@@ -75,6 +94,7 @@ struct rocc_cp {
     int32_t  f;          /* current fair rate, ΔF units */
     uint32_t q_old;      /* ΔQ units */
     uint64_t n_updates, n_md_fmin, n_md_half, n_pi;  /* counters of which branch ran */
+    uint64_t n_md_qmax;  /* Qmax-branch MDs (line 3), whatever md_qmax made them do */
     uint64_t n_clamp_min, n_clamp_max;  /* updates whose result was clamped (lines 9-12) */
     uint32_t last_ratio; /* AUTO_TUNE ratio of the last PI update; 0 if MD ran */
 };

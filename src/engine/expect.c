@@ -25,6 +25,7 @@ static const struct metric_def {
     { "queue_mean", U_BYTES, SEL_PORT }, { "queue_p99", U_BYTES, SEL_PORT },
     { "queue_max", U_BYTES, SEL_PORT }, { "fair_rate", U_RATE, SEL_PORT },
     { "settle", U_TIME, SEL_PORT },     { "util", U_FRAC, SEL_PORT },
+    { "md", U_NUM, SEL_PORT },
     { "drops", U_NUM, SEL_NONE },       { "pfc_pauses", U_NUM, SEL_NONE },
     { "timeouts", U_NUM, SEL_NONE },    { "retx_bytes", U_BYTES, SEL_NONE },
     { "cnps", U_NUM, SEL_NONE },
@@ -168,7 +169,7 @@ static void parse_one(const struct cfg_entry *e, void *arg)
             x.m = &metrics[i];
     if (!x.m) {
         pc->rc = cfg_errorf(pc->err, e, "unknown metric '%s' (rate, rate_mean, jain, completed, queue_mean, "
-                            "queue_p99, queue_max, fair_rate, settle, util, drops, pfc_pauses, timeouts, retx_bytes, cnps, "
+                            "queue_p99, queue_max, fair_rate, settle, util, md, drops, pfc_pauses, timeouts, retx_bytes, cnps, "
                             "fct_avg, fct_p99, slowdown_avg, slowdown_p99)",
                             name ? name : "");
         return;
@@ -227,7 +228,8 @@ static void parse_one(const struct cfg_entry *e, void *arg)
             return;
         }
         x.mon = (uint32_t)(m - sc->mon);
-        if ((!strcmp(x.m->name, "fair_rate") || !strcmp(x.m->name, "settle")) && m->agent == NONE32) {
+        if ((!strcmp(x.m->name, "fair_rate") || !strcmp(x.m->name, "settle") || !strcmp(x.m->name, "md"))
+            && m->agent == NONE32) {
             pc->rc = cfg_errorf(pc->err, e, "port %s has no RoCC CP", sel);
             return;
         }
@@ -354,6 +356,8 @@ int expect_eval(const struct expectations *ex, const struct scenario *sc, struct
                 metrics_fair(sc, x->mon, x->t0, x->t1, &v, &lo, &hi);
             } else if (!strcmp(mn, "settle")) {
                 v = metrics_fair_settle(sc, x->mon, x->t0, x->t1, 0.10);
+            } else if (!strcmp(mn, "md")) {
+                v = metrics_md(sc, x->mon, x->t0, x->t1);
             } else if (!strcmp(mn, "util")) {
                 v = metrics_util(sc, x->mon, x->t0, x->t1);
             } else {

@@ -138,6 +138,14 @@ double metrics_fair_settle(const struct scenario *sc, uint32_t m, simtime_t t0, 
     return (double)(settled - t0);
 }
 
+double metrics_md(const struct scenario *sc, uint32_t m, simtime_t t0, simtime_t t1)
+{
+    uint32_t a, b;
+    if (sc->mon[m].agent == NONE32 || metrics_window(sc, t0, t1, &a, &b))
+        return NAN;
+    return (double)(sc->s_md[(size_t)b * sc->n_mon + m] - sc->s_md[(size_t)a * sc->n_mon + m]);
+}
+
 double metrics_util(const struct scenario *sc, uint32_t m, simtime_t t0, simtime_t t1)
 {
     uint32_t a, b;

@@ -26,6 +26,9 @@ void   metrics_queue(const struct scenario *sc, uint32_t m, simtime_t t0, simtim
 /* Mean / min / max CP fair rate in bits/s; NAN when the port has no CP. */
 void   metrics_fair(const struct scenario *sc, uint32_t m, simtime_t t0, simtime_t t1,
                     double *mean, double *min, double *max);
+/* Multiplicative decreases (Alg. 1 lines 3 and 5) the port's CP made
+ * between the first and the last sample of [t0, t1]; NAN without a CP. */
+double metrics_md(const struct scenario *sc, uint32_t m, simtime_t t0, simtime_t t1);
 /* Settling time of the CP's fair rate in [t0, t1]: from t0 to the end of the
  * last 200 us block whose mean F is outside ±band of F's mean over the last
  * quarter of the window.  In ps; NAN if no CP. */

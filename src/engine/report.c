@@ -777,6 +777,39 @@ int report_check_dir(const char *dir, char *why, size_t why_len)
     return 0;
 }
 
+/* rocc_trace.csv: the RP events of the traced group ([output] rocc_trace). */
+static const char *cp_name(const struct scenario *sc, uint32_t cp_id)
+{
+    if (cp_id == ROCC_CP_NONE)
+        return "-";
+    for (uint32_t m = 0; m < sc->n_mon; m++)
+        if (sc->mon[m].agent != NONE32
+            && ((const struct rocc_agent *)sc->net.agents[sc->mon[m].agent].state)->cp_id == cp_id)
+            return sc->mon[m].name;
+    return "?";
+}
+
+static void w_rptrace(FILE *f, const struct scenario *sc, const struct run_info *ri)
+{
+    const struct net *n = &sc->net;
+    (void)ri;
+    fprintf(f, "time_s,flow,event,cp,rate_gbps,accepted,cp_after,rate_after_gbps\n");
+    for (uint32_t i = 0; i < n->n_rp_trace; i++) {
+        const struct rp_trace_rec *r = &n->rp_trace[i];
+        char name[64];
+        flow_name(sc, r->flow, name, sizeof name);
+        fprintf(f, "%.9f,%s,%s,%s,", (double)r->t / PS_PER_S, name, r->timer ? "timer" : "cnp", cp_name(sc, r->cp_id));
+        if (r->timer)
+            fprintf(f, "-,-,");
+        else
+            fprintf(f, "%.3f,%d,", (double)r->rate_units * n->rp_params.f_unit_mbps / 1000.0, r->accepted);
+        fprintf(f, "%s,%.3f\n", cp_name(sc, r->cp_after), (double)r->rate_after_mbps / 1000.0);
+    }
+    if (n->rp_trace_lost)
+        fprintf(f, "# %llu later events not recorded (limit %u records or out of memory)\n",
+                (unsigned long long)n->rp_trace_lost, RP_TRACE_MAX);
+}
+
 int report_write(const struct scenario *sc, const struct run_info *ri, const char *dir, char *why, size_t why_len)
 {
     if (mkdir_p(dir)) {
@@ -795,6 +828,9 @@ int report_write(const struct scenario *sc, const struct run_info *ri, const cha
     if (sc->hpcc_fct ? write_file(dir, "fct.txt", sc, ri, w_hpcc, why, why_len) : remove_stale(dir, "fct.txt", why, why_len))
         return -1;
     if (sc->hpcc_flows ? write_hpcc_flows(sc, dir, why, why_len) : remove_stale(dir, "flows.txt", why, why_len))
+        return -1;
+    if (sc->rocc_trace ? write_file(dir, "rocc_trace.csv", sc, ri, w_rptrace, why, why_len)
+                       : remove_stale(dir, "rocc_trace.csv", why, why_len))
         return -1;
     if (sc->flow_series)
         return write_file(dir, "flow_rate.csv", sc, ri, w_frate, why, why_len);

@@ -419,6 +419,7 @@ struct rocc_over {               /* [rocc] keys the user set (0 = per-link defau
     uint64_t period, q_ref, q_mid, q_max, f_min, f_max, f_init, q_unit, f_unit;
     double alpha, beta;
     int has_alpha, has_beta;
+    int md_qmax;                 /* enum rocc_cp_md_qmax */
 };
 
 static int rocc_params_for(struct scenario *sc, struct cfg *c, const struct rocc_over *o, uint32_t port,
@@ -449,6 +450,7 @@ static int rocc_params_for(struct scenario *sc, struct cfg *c, const struct rocc
     p->f_init = o->f_init ? (uint32_t)(o->f_init / unit) : p->f_max;
     if (o->has_alpha) p->alpha_q16 = (uint32_t)(o->alpha * 65536.0 + 0.5);
     if (o->has_beta) p->beta_q16 = (uint32_t)(o->beta * 65536.0 + 0.5);
+    p->md_qmax = (uint32_t)o->md_qmax;
     char why[160];
     if (rocc_cp_params_check(p, why, sizeof why)) {
         const struct net *n = &sc->net;
@@ -492,6 +494,10 @@ static int build_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct c
         return cfg_section_errorf(err, c, "rocc", "alpha and beta must be in (0, 256)");
     int cnp_at_fmax;
     TRY(cfg_bool(c, "rocc", "cnp_at_fmax", 0, &cnp_at_fmax, err));
+    /* Qmax-branch MD: the paper's F = Fmin, or F/2 (docs/rocc.md, several
+     * saturated CPs in series). Order = enum rocc_cp_md_qmax. */
+    static const char *const mdq[] = { "fmin", "half", NULL };
+    TRY(cfg_enum(c, "rocc", "md_qmax", mdq, 0, &o.md_qmax, err));
     static const char *const kinds[] = { "queue", "bounded", "elephant", NULL };
     int kind;
     TRY(cfg_enum(c, "rocc", "flow_table", kinds, 0, &kind, err));
@@ -852,8 +858,10 @@ static void take_sample(struct scenario *sc, uint32_t id)
             sc->s_queue[i] = pt->data_bytes;
             sc->s_tx[i] = pt->st.tx_wire_bytes;
             sc->s_pfc[i] = (uint32_t)pt->st.pfc_rcvd;
-            sc->s_fair[i] = sc->mon[m].agent != NONE32
-                ? ((const struct rocc_agent *)n->agents[sc->mon[m].agent].state)->last_f : 0;
+            const struct rocc_agent *ra = sc->mon[m].agent != NONE32
+                ? n->agents[sc->mon[m].agent].state : NULL;
+            sc->s_fair[i] = ra ? ra->last_f : 0;
+            sc->s_md[i] = ra ? (uint32_t)(ra->cp.n_md_fmin + ra->cp.n_md_half) : 0;
         }
         sc->n_samples++;
     }
@@ -1031,6 +1039,15 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     }
     TRY(cfg_bool(c, "output", "hpcc_fct", 0, &sc->hpcc_fct, err));
     TRY(cfg_bool(c, "output", "hpcc_flows", 0, &sc->hpcc_flows, err));
+    const struct cfg_entry *rte = cfg_find(c, "output", "rocc_trace");
+    if (rte && strcmp(rte->value, "none") != 0) {
+        const struct group *g = scenario_group(sc, rte->value);
+        if (!g)
+            return cfg_errorf(err, rte, "'%s' is not a flow group (or 'none')", rte->value);
+        sc->net.trace_f0 = g->first;
+        sc->net.trace_f1 = g->first + g->count;
+        sc->rocc_trace = 1;
+    }
     uint64_t segs;
     TRY(cfg_u64(c, "output", "pfc_segments", 50, &segs, err));   /* RoCC Fig. 17b: 50 segments */
     if (segs < 1 || segs > 10000)
@@ -1044,10 +1061,11 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     sc->s_queue = malloc(nm * sizeof *sc->s_queue);
     sc->s_tx = malloc(nm * sizeof *sc->s_tx);
     sc->s_fair = malloc(nm * sizeof *sc->s_fair);
+    sc->s_md = malloc(nm * sizeof *sc->s_md);
     sc->s_pfc = malloc(nm * sizeof *sc->s_pfc);
     if (sc->flow_series)
         sc->s_flow_bytes = malloc((size_t)sc->cap_samples * (sc->net.n_flows ? sc->net.n_flows : 1) * sizeof *sc->s_flow_bytes);
-    if (!sc->s_queue || !sc->s_tx || !sc->s_fair || !sc->s_pfc || (sc->flow_series && !sc->s_flow_bytes))
+    if (!sc->s_queue || !sc->s_tx || !sc->s_fair || !sc->s_md || !sc->s_pfc || (sc->flow_series && !sc->s_flow_bytes))
         return cfg_section_errorf(err, c, "sim", "out of memory for %u samples; raise sample_interval", sc->cap_samples);
     sc->net.hook = hook;
     sc->net.hook_arg = sc;
@@ -1095,6 +1113,7 @@ void scenario_free(struct scenario *sc)
     free(sc->s_queue);
     free(sc->s_tx);
     free(sc->s_fair);
+    free(sc->s_md);
     free(sc->s_pfc);
     memset(sc, 0, sizeof *sc);
 }

@@ -48,6 +48,7 @@ struct scenario {
     int      hpcc_fct;            /* [output] hpcc_fct: also write fct.txt */
     int      hpcc_flows;          /* [output] hpcc_flows: also write flows.txt */
     uint32_t pfc_segments;        /* [output] pfc_segments: time segments for PFC counts */
+    int      rocc_trace;          /* [output] rocc_trace names a group: write rocc_trace.csv */
     struct cc_sel *ccs;           /* algorithm profiles and parameter blocks */
     struct topo_layout layout;    /* of the built-in datacenter fabrics (zero otherwise) */
     /* samples at t = k * sample_interval, k = 0..n_samples-1 */
@@ -56,6 +57,7 @@ struct scenario {
     uint64_t *s_queue;            /* [k * n_mon + m]: data-queue bytes */
     uint64_t *s_tx;               /* [k * n_mon + m]: wire bytes sent (all frames) */
     uint32_t *s_fair;             /* [k * n_mon + m]: CP F in ΔF units (0: no CP) */
+    uint32_t *s_md;               /* [k * n_mon + m]: CP's MDs so far, both branches (0: no CP) */
     uint32_t *s_pfc;              /* [k * n_mon + m]: XOFF frames received (cumulative) */
     char     warnings[1024];      /* "roccsim: warning: ...\n" lines for the CLI */
     struct link_event { simtime_t t; uint32_t port; uint8_t up; } *events;   /* [events] */

@@ -57,6 +57,7 @@ void net_free(struct net *n)
     free(n->ports);
     free(n->sws);
     free(n->hosts);
+    free(n->rp_trace);
     free(n->flows);
     free(n->links);
     for (uint32_t i = 0; i < n->n_agents; i++)
@@ -633,4 +634,33 @@ int net_check_conservation(const struct net *n, char *why, size_t why_len)
         return -1;
     }
     return 0;
+}
+
+void net_rp_trace(struct net *n, const struct flow *f, int timer, uint32_t cp_id, uint32_t rate_units, int accepted)
+{
+    uint32_t id = (uint32_t)(f - n->flows);
+    if (id < n->trace_f0 || id >= n->trace_f1)
+        return;
+    if (n->n_rp_trace == n->cap_rp_trace) {
+        /* Grows by doubling: amortized, not an allocation per packet. */
+        uint32_t cap = n->cap_rp_trace ? n->cap_rp_trace * 2 : 4096;
+        if (cap > RP_TRACE_MAX)
+            cap = RP_TRACE_MAX;
+        struct rp_trace_rec *r = cap > n->cap_rp_trace ? realloc(n->rp_trace, cap * sizeof *r) : NULL;
+        if (!r) {
+            n->rp_trace_lost++;
+            return;
+        }
+        n->rp_trace = r;
+        n->cap_rp_trace = cap;
+    }
+    struct rp_trace_rec *r = &n->rp_trace[n->n_rp_trace++];
+    r->t = n->el.now;
+    r->flow = id;
+    r->cp_id = cp_id;
+    r->rate_units = rate_units;
+    r->cp_after = f->cc.rocc.limited ? f->cc.rocc.cp_id : ROCC_CP_NONE;
+    r->rate_after_mbps = f->cc.rocc.limited ? f->cc.rocc.rate_mbps : 0;
+    r->timer = (uint8_t)timer;
+    r->accepted = (uint8_t)accepted;
 }

@@ -250,6 +250,21 @@ struct net_cfg {
     int      cnp_filter;         /* [network] cnp_filter: forged-CNP defence (switch.c, host.c) */
 };
 
+/* One RoCC RP event of a traced flow ([output] rocc_trace): a CNP that
+ * reached the RP (accepted or not) or a recovery-timer expiry. */
+struct rp_trace_rec {
+    simtime_t t;
+    uint32_t flow;
+    uint32_t cp_id;            /* the CNP's CP (ROCC_CP_NONE for a timer) */
+    uint32_t rate_units;       /* the CNP's rate, ΔF units (0 for a timer) */
+    uint32_t cp_after;         /* CP_cur after the event */
+    uint64_t rate_after_mbps;  /* R_cur after the event (0: no limiter) */
+    uint8_t  timer, accepted;
+};
+/* At most this many records are kept (about 400 MB); later ones are counted
+ * in rp_trace_lost. */
+#define RP_TRACE_MAX 10000000u
+
 struct net {
     struct eventlist el;
     struct pkt_pool pool;
@@ -286,7 +301,15 @@ struct net {
     uint64_t cnp_filtered_host;  /* RoCC/junk CNPs a host refused (cnp_filter, or junk) */
     uint64_t flows_done;
     int      oom;                /* set when memory ran out: the run stops */
+    /* RoCC RP trace of flows [trace_f0, trace_f1) (none when equal) */
+    uint32_t trace_f0, trace_f1;
+    struct rp_trace_rec *rp_trace;
+    uint32_t n_rp_trace, cap_rp_trace;
+    uint64_t rp_trace_lost;      /* records not kept (RP_TRACE_MAX or no memory) */
 };
+
+/* Record an RP event of flow f if it is traced (transport.c). */
+void net_rp_trace(struct net *n, const struct flow *f, int timer, uint32_t cp_id, uint32_t rate_units, int accepted);
 
 /* --- building (net.c) --- */
 int      net_init(struct net *n, uint64_t seed);

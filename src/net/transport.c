@@ -59,14 +59,19 @@ static void rocc_on_cnp(struct net *n, struct flow *f, const struct packet *p)
     if (p->cnp_kind != CNP_ROCC)
         return;
     struct rocc_rp_params prm = rp_params_for(n, f);
-    if (rocc_rp_on_cnp(&f->cc.rocc, &prm, p->rate_units, p->cp_id, n->el.now))
+    int accepted = rocc_rp_on_cnp(&f->cc.rocc, &prm, p->rate_units, p->cp_id, n->el.now);
+    net_rp_trace(n, f, 0, p->cp_id, p->rate_units, accepted);
+    if (accepted)
         rocc_sync(n, f);
 }
 
 static void rocc_on_timer(struct net *n, struct flow *f)
 {
     struct rocc_rp_params prm = rp_params_for(n, f);
+    int due = f->cc.rocc.limited && n->el.now >= f->cc.rocc.deadline_ps;
     rocc_rp_on_timer(&f->cc.rocc, &prm, n->el.now);
+    if (due)
+        net_rp_trace(n, f, 1, ROCC_CP_NONE, 0, 0);
     rocc_sync(n, f);
 }
 

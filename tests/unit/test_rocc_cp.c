@@ -145,6 +145,9 @@ TEST(params_check_messages)
     CHECK_EQ(rocc_cp_params_check(&b, why, sizeof why), -1);
     b = p; b.pi_round = 7;
     CHECK_EQ(rocc_cp_params_check(&b, why, sizeof why), -1);
+    b = p; b.md_qmax = 2;
+    CHECK_EQ(rocc_cp_params_check(&b, why, sizeof why), -1);
+    CHECK_STR(why, "md_qmax must be FMIN or HALF");
     /* Truncated and absent why buffers. */
     b = p; b.q_mid = b.q_ref;
     CHECK_EQ(rocc_cp_params_check(&b, why, 6), -1);
@@ -418,6 +421,48 @@ TEST(md_sequence)
     CHECK_EQ(cp.n_md_half, 1); CHECK_EQ(cp.n_md_fmin, 1); CHECK_EQ(cp.n_pi, 1);
 }
 
+TEST(md_qmax_half)
+{
+    struct rocc_cp cp;
+    struct rocc_cp_params p;
+
+    /* The paper's Qmax branch is the default. */
+    rocc_cp_params_default(&p, 40000000000ull);
+    CHECK_EQ(p.md_qmax, ROCC_CP_MDQ_FMIN);
+    rocc_cp_init(&cp, &p);
+    CHECK_EQ(rocc_cp_update(&cp, &p, Q(600)), 10);
+    CHECK_EQ(cp.n_md_qmax, 1); CHECK_EQ(cp.n_md_fmin, 1); CHECK_EQ(cp.n_md_half, 0);
+
+    /* HALF: the queue sits at or above Qmax = 600 ΔQ with no growth >= Qmid
+     * after the first period.  4000 -> 2000 -> 1000 -> 500 (each F > 500,
+     * the guard); then F 500 is not above the guard, so the PI runs at
+     * ratio 4 (500 < 4000/4 but not < 4000/8): num = 19661·(700−250) +
+     * 98304·0 = 8847450, step = 8847450 / 262144 = 33.75 -> 33, F = 467. */
+    p.md_qmax = ROCC_CP_MDQ_HALF;
+    rocc_cp_init(&cp, &p);
+    CHECK_EQ(rocc_cp_update(&cp, &p, Q(600)), 2000);
+    CHECK_EQ(rocc_cp_update(&cp, &p, Q(650)), 1000);
+    CHECK_EQ(rocc_cp_update(&cp, &p, Q(700)), 500);
+    CHECK_EQ(cp.n_md_qmax, 3); CHECK_EQ(cp.n_md_half, 3); CHECK_EQ(cp.n_md_fmin, 0);
+    CHECK_EQ(cp.last_ratio, 0);
+    CHECK_EQ(rocc_cp_update(&cp, &p, Q(700)), 467);
+    CHECK_EQ(cp.last_ratio, 4); CHECK_EQ(cp.n_pi, 1); CHECK_EQ(cp.n_md_qmax, 3);
+
+    /* The Qmid (growth) branch is unchanged: Qold 0 -> 550 halves F, and
+     * is not counted as a Qmax MD. */
+    rocc_cp_init(&cp, &p);
+    CHECK_EQ(rocc_cp_update(&cp, &p, Q(550)), 2000);
+    CHECK_EQ(cp.n_md_half, 1); CHECK_EQ(cp.n_md_qmax, 0);
+
+    /* Halving is clamped at Fmin like every branch: with Fmax 16 the guard
+     * is 16/8 = 2, so F 11 > 2 at Qcur >= Qmax halves to 5 -> Fmin 10. */
+    p.f_max = 16; p.f_init = 11;
+    CHECK_EQ(rocc_cp_params_check(&p, NULL, 0), 0);
+    rocc_cp_init(&cp, &p);
+    CHECK_EQ(rocc_cp_update(&cp, &p, Q(600)), 10);
+    CHECK_EQ(cp.n_md_half, 1); CHECK_EQ(cp.n_clamp_min, 1);
+}
+
 /* Toy fluid loop: n flows all sending at the fair rate the CP computed one
  * period earlier (Eq. 2 of §5.1, F(t − T)), one bottleneck of cap_bps.
  * Gives the mean F and queue (ΔQ units) over the last 200 periods and the
@@ -505,6 +550,7 @@ int main(void)
     RUN(clamping);
     RUN(qold_updated_in_every_branch);
     RUN(md_sequence);
+    RUN(md_qmax_half);
     RUN(closed_loop_fluid_settles);
     return test_summary();
 }
