@@ -88,6 +88,8 @@ int dcqcn_bcm_params_check(const struct dcqcn_bcm_params *p, char *why, size_t w
         return cc_fail(why, why_len, "incast_n0 must be >= 1");
     if (p->pace_max == 0)
         return cc_fail(why, why_len, "pace_max must be >= 1");
+    if (p->decrease_on_cnp > 1)
+        return cc_fail(why, why_len, "decrease_on_cnp must be 0 or 1");
     return 0;
 }
 
@@ -173,6 +175,8 @@ void dcqcn_bcm_on_cnp(struct dcqcn_bcm *s, const struct dcqcn_bcm_params *p, uin
     if (s->cnp < UINT32_MAX)
         s->cnp++;
     s->n_cnp++;
+    if (p->decrease_on_cnp && s->cnp == 1 && s->period_end_ps > now_ps)
+        s->period_end_ps = now_ps;
 }
 
 /* Clamp to the line rate; within 1 b/s of it counts as the line rate (so

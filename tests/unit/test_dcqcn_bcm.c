@@ -98,6 +98,9 @@ TEST(params_check)
     q = p; q.pace_max = 0;
     CHECK(dcqcn_bcm_params_check(&q, why, sizeof why) == -1);
     CHECK_STR(why, "pace_max must be >= 1");
+    q = p; q.decrease_on_cnp = 2;
+    CHECK(dcqcn_bcm_params_check(&q, why, sizeof why) == -1);
+    CHECK_STR(why, "decrease_on_cnp must be 0 or 1");
 }
 
 TEST(cp_estimate_mode_d)
@@ -583,6 +586,52 @@ TEST(closed_loop_incast_pacing)
     }
 }
 
+/* decrease_on_cnp (diagnostic, not the note's reading): the first CNP of
+ * a period ends it at once; later CNPs of that period change nothing.
+ * P mode, g = 1/16, cp_init = 1, so CP stays 1 while every period has a
+ * CNP and each cut halves RC.  Hand-computed:
+ *   CNP @10 (idle -> start)  deadline 10;  timer @10: RT 100G, RC 50G, next end 55
+ *   CNP @20                  deadline 20;  timer @20: RT 50G,  RC 25G, next end 65
+ *   CNPs @30, @31            deadline 30;  timer @30: RT 25G,  RC 12.5G (one cut), next end 75
+ *   no CNP, timer @75:       CP = 15/16, fast recovery RC = (25 + 12.5)/2 = 18.75G
+ * With decrease_on_cnp = 0 the same CNP leaves the deadline at the period end. */
+TEST(decrease_on_cnp)
+{
+    struct dcqcn_bcm_params p;
+    struct dcqcn_bcm s;
+
+    setup(&s, &p, DCQCN_BCM_MODE_P, 1.0);
+    p.decrease_on_cnp = 1;
+    CHECK(dcqcn_bcm_params_check(&p, NULL, 0) == 0);
+    dcqcn_bcm_on_cnp(&s, &p, 10 * US);
+    CHECK_EQ(dcqcn_bcm_deadline(&s), 10 * US);
+    dcqcn_bcm_on_timer(&s, &p, 10 * US, 0.5);
+    CHECK_EQ(dcqcn_bcm_target_bps(&s), G100);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&s), 50000000000ull);
+    CHECK_EQ(dcqcn_bcm_deadline(&s), 55 * US);
+    dcqcn_bcm_on_cnp(&s, &p, 20 * US);
+    CHECK_EQ(dcqcn_bcm_deadline(&s), 20 * US);
+    dcqcn_bcm_on_timer(&s, &p, 20 * US, 0.5);
+    CHECK_EQ(dcqcn_bcm_target_bps(&s), 50000000000ull);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&s), 25000000000ull);
+    CHECK_EQ(dcqcn_bcm_deadline(&s), 65 * US);
+    dcqcn_bcm_on_cnp(&s, &p, 30 * US);
+    dcqcn_bcm_on_cnp(&s, &p, 31 * US);
+    CHECK_EQ(dcqcn_bcm_deadline(&s), 30 * US);
+    dcqcn_bcm_on_timer(&s, &p, 31 * US, 0.5);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&s), 12500000000ull);
+    CHECK_EQ(s.n_decrease, 3);
+    CHECK_EQ(dcqcn_bcm_deadline(&s), 76 * US);
+    dcqcn_bcm_on_timer(&s, &p, 76 * US, 0.5);
+    CHECK_NEAR(s.cp, 15.0 / 16, 1e-12);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&s), 18750000000ull);
+
+    setup(&s, &p, DCQCN_BCM_MODE_P, 1.0);           /* the note's default */
+    dcqcn_bcm_on_cnp(&s, &p, 10 * US);
+    CHECK_EQ(dcqcn_bcm_deadline(&s), 45 * US);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&s), G100);
+}
+
 int main(void)
 {
     test_binary_ = "test_dcqcn_bcm";
@@ -595,6 +644,7 @@ int main(void)
     RUN(incast_pacing_rule);
     RUN(idle_and_lazy_periods);
     RUN(min_rate_floor);
+    RUN(decrease_on_cnp);
     RUN(marking);
     RUN(closed_loop_p_and_d);
     RUN(closed_loop_incast_pacing);
