@@ -47,6 +47,10 @@
  *     only: decrease_on_cnp = 1 ends a period at its first CNP, so the cut
  *     is taken at once, as DCQCN does on each CNP (with per-mark CNPs
  *     that is a cut per CNP; cnp_interval_ps spaces them as DCQCN's NP).
+ *   - A silent period (no packet sent, no CNP: F = 0/0, e.g. while PFC
+ *     pauses the NIC) counts as congestion-free by default: CP decays and
+ *     the rate increases.  hold_silent = 1 (an equally possible reading)
+ *     lets such a period pass with no CP update and no rate change.
  *   - CNP generation: a CNP for every marked packet (cnp_interval_ps = 0):
  *     DCQCN-d's F = CNPs/packets needs them ("a sending flow may receive
  *     several CNPs in each control loop period").  The RP itself only
@@ -88,6 +92,7 @@ struct dcqcn_bcm_params {
     uint32_t decrease_on_cnp;   /* 0: rate changes only at period ends (the note);
                                  * 1: the first CNP of a period ends it at once */
     uint64_t cnp_interval_ps;   /* NP: min spacing of CNPs per flow (0: every mark) */
+    uint32_t hold_silent;       /* 1: a period with no TX and no CNP changes nothing */
 };
 
 /*
@@ -100,14 +105,14 @@ struct dcqcn_bcm_params {
  * rate), r_inc_max = 8·R_AI (three doublings; line/8 oscillated badly in
  * the toy loop), Rmin = 100 Mb/s (as dcqcn.h paper profile), incast_n0 =
  * 32, pace_max = 4, incast_window = 4 base periods (180 µs),
- * decrease_on_cnp = 0, cnp_interval = 0.
+ * decrease_on_cnp = 0, cnp_interval = 0, hold_silent = 0.
  */
 void dcqcn_bcm_params_default(struct dcqcn_bcm_params *p, uint64_t line_bps, enum dcqcn_bcm_mode mode);
 
 /* 0 if valid, else -1 and a reason in why (may be NULL / why_len 0).
  * period > 0, jitter_ppm < 10^6, 0 < g <= 1, 0 <= cp_init <= 1, known mode,
  * r_ai <= r_inc_max <= 2^53, min rate > 0, incast_n0 >= 1, pace_max >= 1,
- * decrease_on_cnp 0 or 1. */
+ * decrease_on_cnp and hold_silent 0 or 1. */
 int dcqcn_bcm_params_check(const struct dcqcn_bcm_params *p, char *why, size_t why_len);
 
 struct dcqcn_bcm {

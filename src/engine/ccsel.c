@@ -27,10 +27,10 @@ struct cc_block {
 /* [dcqcn_bcm] overrides; has_* = the key was given. */
 struct bcm_over {
     int has_period, has_jitter, has_fr, has_g, has_cp_init, has_r_ai, has_r_inc_max, has_min_rate;
-    int has_n0, has_pace_max, has_window, has_cnp_interval, has_decrease;
+    int has_n0, has_pace_max, has_window, has_cnp_interval, has_decrease, has_silent;
     uint64_t period, fr, r_ai, r_inc_max, min_rate, n0, pace_max, window, cnp_interval;
     double jitter, g, cp_init;
-    int decrease;
+    int decrease, silent;
 };
 
 struct cc_sel {
@@ -60,6 +60,7 @@ struct cc_sel {
 static int bcm_read(struct cfg *c, struct bcm_over *b, struct cfg_err *err)
 {
     static const char *const dec[] = { "period", "first_cnp", NULL };
+    static const char *const sil[] = { "increase", "hold", NULL };
     const char *S = "dcqcn_bcm";
     b->has_period = HAS(S, "period");
     b->has_jitter = HAS(S, "jitter");
@@ -74,6 +75,7 @@ static int bcm_read(struct cfg *c, struct bcm_over *b, struct cfg_err *err)
     b->has_window = HAS(S, "incast_window");
     b->has_cnp_interval = HAS(S, "cnp_interval");
     b->has_decrease = HAS(S, "decrease");
+    b->has_silent = HAS(S, "silent_period");
     TRY(cfg_time(c, S, "period", 0, &b->period, err));
     TRY(cfg_percent(c, S, "jitter", 0, &b->jitter, err));
     TRY(cfg_u64(c, S, "fr_steps", 0, &b->fr, err));
@@ -87,6 +89,7 @@ static int bcm_read(struct cfg *c, struct bcm_over *b, struct cfg_err *err)
     TRY(cfg_time(c, S, "incast_window", 0, &b->window, err));
     TRY(cfg_time(c, S, "cnp_interval", 0, &b->cnp_interval, err));
     TRY(cfg_enum(c, S, "decrease", dec, 0, &b->decrease, err));
+    TRY(cfg_enum(c, S, "silent_period", sil, 0, &b->silent, err));
     if (b->has_jitter && !(b->jitter >= 0 && b->jitter < 1))
         return cfg_errorf(err, cfg_find(c, S, "jitter"), "jitter must be in 0%%..99.9999%%");
     if (b->has_fr && b->fr > 1000)
@@ -131,6 +134,8 @@ static void bcm_apply(const struct bcm_over *b, struct dcqcn_bcm_params *p)
         p->cnp_interval_ps = b->cnp_interval;
     if (b->has_decrease)
         p->decrease_on_cnp = (uint32_t)b->decrease;
+    if (b->has_silent)
+        p->hold_silent = (uint32_t)b->silent;
 }
 
 int ccsel_read(struct scenario *sc, struct cfg *c, struct cfg_err *err)

@@ -101,6 +101,9 @@ TEST(params_check)
     q = p; q.decrease_on_cnp = 2;
     CHECK(dcqcn_bcm_params_check(&q, why, sizeof why) == -1);
     CHECK_STR(why, "decrease_on_cnp must be 0 or 1");
+    q = p; q.hold_silent = 3;
+    CHECK(dcqcn_bcm_params_check(&q, why, sizeof why) == -1);
+    CHECK_STR(why, "hold_silent must be 0 or 1");
 }
 
 TEST(cp_estimate_mode_d)
@@ -632,6 +635,40 @@ TEST(decrease_on_cnp)
     CHECK_EQ(dcqcn_bcm_rate_bps(&s), G100);
 }
 
+/* hold_silent: a period with neither TX nor CNP (F = 0/0) leaves CP, RC,
+ * RT and the recovery counters alone.  P mode, g = 1/16, cp_init = 1:
+ *   period 1 (tx 4, cnp 1): CP 1, RT 100G, RC 50G
+ *   period 2 silent:        hold: nothing changes (default: FR to 75G, CP 15/16)
+ *   period 3 (tx 4, cnp 0): CP 15/16, first FR step RC = 75G
+ * so the hold delays recovery by exactly one period. */
+TEST(hold_silent)
+{
+    struct dcqcn_bcm_params p;
+    struct dcqcn_bcm s, d;
+
+    setup(&s, &p, DCQCN_BCM_MODE_P, 1.0);
+    p.hold_silent = 1;
+    period(&s, &p, 1, 4, 1);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&s), 50000000000ull);
+    period(&s, &p, 2, 0, 0);
+    CHECK_NEAR(s.cp, 1.0, 1e-12);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&s), 50000000000ull);
+    CHECK_EQ(dcqcn_bcm_target_bps(&s), G100);
+    CHECK_EQ(s.n_fr, 0);
+    CHECK_EQ(s.n_periods, 2);
+    CHECK_EQ(dcqcn_bcm_deadline(&s), 3 * T);
+    period(&s, &p, 3, 4, 0);
+    CHECK_NEAR(s.cp, 15.0 / 16, 1e-12);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&s), 75000000000ull);
+    CHECK_EQ(s.n_fr, 1);
+
+    setup(&d, &p, DCQCN_BCM_MODE_P, 1.0);            /* default: silent = no congestion */
+    period(&d, &p, 1, 4, 1);
+    period(&d, &p, 2, 0, 0);
+    CHECK_NEAR(d.cp, 15.0 / 16, 1e-12);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&d), 75000000000ull);
+}
+
 int main(void)
 {
     test_binary_ = "test_dcqcn_bcm";
@@ -645,6 +682,7 @@ int main(void)
     RUN(idle_and_lazy_periods);
     RUN(min_rate_floor);
     RUN(decrease_on_cnp);
+    RUN(hold_silent);
     RUN(marking);
     RUN(closed_loop_p_and_d);
     RUN(closed_loop_incast_pacing);
