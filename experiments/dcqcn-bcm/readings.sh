@@ -4,10 +4,11 @@
 # bcm-n100-{p,d}.ini, measured over 40-60 ms) and the 100:1 PFC incast
 # (bcm-incast100-{p,d}.ini).  Prints one row per (scenario, algorithm,
 # reading): utilization, queue mean / p99 / max of sw->r0 in the window,
-# CNPs and PFC XOFF frames over the whole run.  docs/baselines.md quotes
-# this table.  Usage: experiments/dcqcn-bcm/readings.sh [OUT_DIR]
+# CNPs and PFC XOFF frames over the whole run, Jain of the flows' rates.
+# docs/baselines.md quotes this table.  About 50 runs of ~0.5 s each.
+# Usage: experiments/dcqcn-bcm/readings.sh [OUT_DIR]
 #   ROCCSIM (default build/roccsim) picks the binary.
-case "${1:-}" in -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 set -u
 cd "$(dirname "$0")/../.."
 ROCCSIM=${ROCCSIM:-build/roccsim}
@@ -21,13 +22,13 @@ row() {   # scenario label overrides...
     if ! "$ROCCSIM" run "$ini" -q -o "$d" "$@" >"$d.log" 2>&1 && [ ! -s "$d/summary.tsv" ]; then
         echo "$(basename "$ini" .ini) $label: run failed (see $d.log)"; return
     fi
-    printf '%-20s %-22s util %5.1f%%  q mean %7.1f KB  p99 %7.1f KB  max %7.1f KB  CNPs %7s  XOFF %5s\n' \
+    printf '%-20s %-22s util %5.1f%%  q mean %7.1f KB  p99 %7.1f KB  max %7.1f KB  CNPs %7s  XOFF %5s  Jain %s\n' \
         "$(basename "$ini" .ini)" "$label" \
         "$(awk -v v="$(get "$d" 'port.sw->r0.utilization')" 'BEGIN { print v * 100 }')" \
         "$(awk -v v="$(get "$d" 'port.sw->r0.queue_mean_bytes')" 'BEGIN { print v / 1000 }')" \
         "$(awk -v v="$(get "$d" 'port.sw->r0.queue_p99_bytes')" 'BEGIN { print v / 1000 }')" \
         "$(awk -v v="$(get "$d" 'port.sw->r0.queue_max_bytes')" 'BEGIN { print v / 1000 }')" \
-        "$(cnps "$d")" "$(get "$d" pfc_pauses)"
+        "$(cnps "$d")" "$(get "$d" pfc_pauses)" "$(awk -F'\t' '$1 ~ /^group\..*\.jain$/ { print $2; exit }' "$d/summary.tsv")"
 }
 E=experiments/compare
 row $E/bcm-n100-dcqcn.ini default
@@ -44,6 +45,7 @@ for m in p d; do
     row "$ini" r_ai-4Mbps --set dcqcn_bcm.r_ai=4Mbps
     row "$ini" no-incast-pacing --set dcqcn_bcm.pace_max=1
     row "$ini" pacing-never-ends --set dcqcn_bcm.incast_window=1s
+    row "$ini" pace-max-64 --set dcqcn_bcm.pace_max=64
     row "$ini" silent-hold --set dcqcn_bcm.silent_period=hold
     row "$ini" cnp-interval-50us --set dcqcn_bcm.cnp_interval=50us
 done
