@@ -88,6 +88,10 @@ int dcqcn_bcm_params_check(const struct dcqcn_bcm_params *p, char *why, size_t w
         return cc_fail(why, why_len, "incast_n0 must be >= 1");
     if (p->pace_max == 0)
         return cc_fail(why, why_len, "pace_max must be >= 1");
+    if (p->decrease_on_cnp > 1)
+        return cc_fail(why, why_len, "decrease_on_cnp must be 0 or 1");
+    if (p->hold_silent > 1)
+        return cc_fail(why, why_len, "hold_silent must be 0 or 1");
     return 0;
 }
 
@@ -173,6 +177,8 @@ void dcqcn_bcm_on_cnp(struct dcqcn_bcm *s, const struct dcqcn_bcm_params *p, uin
     if (s->cnp < UINT32_MAX)
         s->cnp++;
     s->n_cnp++;
+    if (p->decrease_on_cnp && s->cnp == 1 && s->period_end_ps > now_ps)
+        s->period_end_ps = now_ps;
 }
 
 /* Clamp to the line rate; within 1 b/s of it counts as the line rate (so
@@ -199,6 +205,11 @@ void dcqcn_bcm_on_timer(struct dcqcn_bcm *s, const struct dcqcn_bcm_params *p, u
     if (!s->active || now_ps < t_end)
         return;
 
+    if (p->hold_silent && s->tx == 0 && s->cnp == 0) {   /* F = 0/0: no information */
+        s->n_periods++;
+        s->period_end_ps = add_sat(now_ps > t_end ? now_ps : t_end, dcqcn_bcm_period_len(p, u01));
+        return;
+    }
     if (s->cnp == 0)
         f = 0.0;
     else if (p->mode == DCQCN_BCM_MODE_P || s->tx == 0 || s->cnp >= s->tx)

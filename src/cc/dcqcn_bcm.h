@@ -42,6 +42,19 @@
  *     positive feedback on unfairness, and pacing trades utilization for a
  *     shorter queue; the defaults are therefore mild.
  *   - g, the initial CP, R_AI, the increment cap and Rmin are not given.
+ *   - Rate changes happen at period ends: "These variables are updated
+ *     periodically" (the note).  Not the note's reading, for diagnosis
+ *     only: decrease_on_cnp = 1 ends a period at its first CNP, so the cut
+ *     is taken at once, as DCQCN does on each CNP (with per-mark CNPs
+ *     that is a cut per CNP; cnp_interval_ps spaces them as DCQCN's NP).
+ *   - A silent period (no packet sent, no CNP: F = 0/0, e.g. while PFC
+ *     pauses the NIC) counts as congestion-free by default: CP decays and
+ *     the rate increases.  hold_silent = 1 (an equally possible reading)
+ *     lets such a period pass with no CP update and no rate change.
+ *   - CNP generation: a CNP for every marked packet (cnp_interval_ps = 0):
+ *     DCQCN-d's F = CNPs/packets needs them ("a sending flow may receive
+ *     several CNPs in each control loop period").  The RP itself only
+ *     counts; the interval is applied by the receiver (the NP).
  *   - Idle flows: the loop starts with the first CNP and stops once
  *     RC = RT = line rate after a CNP-free period (no deadline).  While
  *     idle, period boundaries fall on an unjittered grid of base periods
@@ -76,6 +89,10 @@ struct dcqcn_bcm_params {
     uint32_t incast_n0;         /* N̂ at which pacing starts */
     uint32_t pace_max;          /* largest pace (periods per increase) */
     uint64_t incast_window_ps;  /* max gap between congested periods to trust N̂ */
+    uint32_t decrease_on_cnp;   /* 0: rate changes only at period ends (the note);
+                                 * 1: the first CNP of a period ends it at once */
+    uint64_t cnp_interval_ps;   /* NP: min spacing of CNPs per flow (0: every mark) */
+    uint32_t hold_silent;       /* 1: a period with no TX and no CNP changes nothing */
 };
 
 /*
@@ -87,13 +104,15 @@ struct dcqcn_bcm_params {
  * more), R_AI = line/1000 (DCQCN's 40 Mb/s at 40 G scaled with the line
  * rate), r_inc_max = 8·R_AI (three doublings; line/8 oscillated badly in
  * the toy loop), Rmin = 100 Mb/s (as dcqcn.h paper profile), incast_n0 =
- * 32, pace_max = 4, incast_window = 4 base periods (180 µs).
+ * 32, pace_max = 4, incast_window = 4 base periods (180 µs),
+ * decrease_on_cnp = 0, cnp_interval = 0, hold_silent = 0.
  */
 void dcqcn_bcm_params_default(struct dcqcn_bcm_params *p, uint64_t line_bps, enum dcqcn_bcm_mode mode);
 
 /* 0 if valid, else -1 and a reason in why (may be NULL / why_len 0).
  * period > 0, jitter_ppm < 10^6, 0 < g <= 1, 0 <= cp_init <= 1, known mode,
- * r_ai <= r_inc_max <= 2^53, min rate > 0, incast_n0 >= 1, pace_max >= 1. */
+ * r_ai <= r_inc_max <= 2^53, min rate > 0, incast_n0 >= 1, pace_max >= 1,
+ * decrease_on_cnp and hold_silent 0 or 1. */
 int dcqcn_bcm_params_check(const struct dcqcn_bcm_params *p, char *why, size_t why_len);
 
 struct dcqcn_bcm {
@@ -119,7 +138,9 @@ void dcqcn_bcm_init(struct dcqcn_bcm *s, const struct dcqcn_bcm_params *p, uint6
 /* pkts packets transmitted at now. */
 void dcqcn_bcm_on_sent(struct dcqcn_bcm *s, const struct dcqcn_bcm_params *p, uint32_t pkts, uint64_t now_ps);
 
-/* A CNP for this flow arrives at now; starts the loop if idle. */
+/* A CNP for this flow arrives at now; starts the loop if idle.  With
+ * decrease_on_cnp, the first CNP of a period moves its end to now (the
+ * caller runs the timer at the new deadline). */
 void dcqcn_bcm_on_cnp(struct dcqcn_bcm *s, const struct dcqcn_bcm_params *p, uint64_t now_ps);
 
 /* Closes the current period if now >= deadline (see header comment); u01 in

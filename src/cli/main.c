@@ -67,7 +67,7 @@ static void default_dir(const char *path, char *out, size_t len)
  * (typos in finished sections are caught by cfg_check_unused_done). */
 static int is_typo(const char *msg)
 {
-    static const char *const known[] = { "sim", "network", "topology", "cc", "rocc", "dcqcn", "dcqcn_pi", "hpcc",
+    static const char *const known[] = { "sim", "network", "topology", "cc", "rocc", "dcqcn", "dcqcn_pi", "dcqcn_bcm", "hpcc",
                                          "timely", "dctcp", "qcn", "ecn", "fct", "output", "events", "expect", NULL };
     const char *sec = strstr(msg, "unknown section [");
     if (!sec)

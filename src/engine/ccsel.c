@@ -24,6 +24,15 @@ struct cc_block {
     } u;
 };
 
+/* [dcqcn_bcm] overrides; has_* = the key was given. */
+struct bcm_over {
+    int has_period, has_jitter, has_fr, has_g, has_cp_init, has_r_ai, has_r_inc_max, has_min_rate;
+    int has_n0, has_pace_max, has_window, has_cnp_interval, has_decrease, has_silent;
+    uint64_t period, fr, r_ai, r_inc_max, min_rate, n0, pace_max, window, cnp_interval;
+    double jitter, g, cp_init;
+    int decrease, silent;
+};
+
 struct cc_sel {
     int dcqcn_profile, hpcc_profile, timely_profile, dctcp_profile, qcn_profile;
     int has_eta, has_max_stage;
@@ -34,6 +43,7 @@ struct cc_sel {
     uint64_t pi_q_ref, pi_period;
     int has_pi_a, has_pi_b;
     double pi_a, pi_b;
+    struct bcm_over bcm;               /* [dcqcn_bcm] overrides */
     int ecn_set;                      /* [ecn] given: same marking on every port */
     uint64_t ecn_kmin, ecn_kmax;
     double ecn_pmax;
@@ -42,6 +52,91 @@ struct cc_sel {
 };
 
 #define TRY(x) do { if ((x) < 0) return -1; } while (0)
+
+#define HAS(sec, key) (cfg_find(c, sec, key) != NULL)
+
+/* [dcqcn_bcm]: the Broadcom note's configurable values and our readings of
+ * its open points (dcqcn_bcm.h); each key overrides the per-speed default. */
+static int bcm_read(struct cfg *c, struct bcm_over *b, struct cfg_err *err)
+{
+    static const char *const dec[] = { "period", "first_cnp", NULL };
+    static const char *const sil[] = { "increase", "hold", NULL };
+    const char *S = "dcqcn_bcm";
+    b->has_period = HAS(S, "period");
+    b->has_jitter = HAS(S, "jitter");
+    b->has_fr = HAS(S, "fr_steps");
+    b->has_g = HAS(S, "g");
+    b->has_cp_init = HAS(S, "cp_init");
+    b->has_r_ai = HAS(S, "r_ai");
+    b->has_r_inc_max = HAS(S, "r_inc_max");
+    b->has_min_rate = HAS(S, "min_rate");
+    b->has_n0 = HAS(S, "incast_n0");
+    b->has_pace_max = HAS(S, "pace_max");
+    b->has_window = HAS(S, "incast_window");
+    b->has_cnp_interval = HAS(S, "cnp_interval");
+    b->has_decrease = HAS(S, "decrease");
+    b->has_silent = HAS(S, "silent_period");
+    TRY(cfg_time(c, S, "period", 0, &b->period, err));
+    TRY(cfg_percent(c, S, "jitter", 0, &b->jitter, err));
+    TRY(cfg_u64(c, S, "fr_steps", 0, &b->fr, err));
+    TRY(cfg_double(c, S, "g", 0, &b->g, err));
+    TRY(cfg_double(c, S, "cp_init", 0, &b->cp_init, err));
+    TRY(cfg_rate(c, S, "r_ai", 0, &b->r_ai, err));
+    TRY(cfg_rate(c, S, "r_inc_max", 0, &b->r_inc_max, err));
+    TRY(cfg_rate(c, S, "min_rate", 0, &b->min_rate, err));
+    TRY(cfg_u64(c, S, "incast_n0", 0, &b->n0, err));
+    TRY(cfg_u64(c, S, "pace_max", 0, &b->pace_max, err));
+    TRY(cfg_time(c, S, "incast_window", 0, &b->window, err));
+    TRY(cfg_time(c, S, "cnp_interval", 0, &b->cnp_interval, err));
+    TRY(cfg_enum(c, S, "decrease", dec, 0, &b->decrease, err));
+    TRY(cfg_enum(c, S, "silent_period", sil, 0, &b->silent, err));
+    if (b->has_jitter && !(b->jitter >= 0 && b->jitter < 1))
+        return cfg_errorf(err, cfg_find(c, S, "jitter"), "jitter must be in 0%%..99.9999%%");
+    if (b->has_fr && b->fr > 1000)
+        return cfg_errorf(err, cfg_find(c, S, "fr_steps"), "fr_steps must be at most 1000");
+    if (b->has_n0 && (b->n0 < 1 || b->n0 > UINT32_MAX))
+        return cfg_errorf(err, cfg_find(c, S, "incast_n0"), "incast_n0 must be 1..4294967295");
+    if (b->has_pace_max && (b->pace_max < 1 || b->pace_max > 1000000))
+        return cfg_errorf(err, cfg_find(c, S, "pace_max"), "pace_max must be 1..1000000");
+    return 0;
+}
+
+/* Applies [dcqcn_bcm] to a block built from the defaults for one NIC speed.
+ * r_inc_max keeps its ratio to R_AI (8) when only r_ai is given. */
+static void bcm_apply(const struct bcm_over *b, struct dcqcn_bcm_params *p)
+{
+    if (b->has_period)
+        p->period_ps = b->period;
+    if (b->has_jitter)
+        p->jitter_ppm = (uint32_t)(b->jitter * 1e6 + 0.5);
+    if (b->has_fr)
+        p->fr_steps = (uint32_t)b->fr;
+    if (b->has_g)
+        p->g = b->g;
+    if (b->has_cp_init)
+        p->cp_init = b->cp_init;
+    if (b->has_r_ai) {
+        uint64_t mul = p->r_ai_bps ? p->r_inc_max_bps / p->r_ai_bps : 1;
+        p->r_ai_bps = b->r_ai;
+        p->r_inc_max_bps = b->r_ai > UINT64_MAX / mul ? UINT64_MAX : b->r_ai * mul;
+    }
+    if (b->has_r_inc_max)
+        p->r_inc_max_bps = b->r_inc_max;
+    if (b->has_min_rate)
+        p->min_rate_bps = b->min_rate;
+    if (b->has_n0)
+        p->incast_n0 = (uint32_t)b->n0;
+    if (b->has_pace_max)
+        p->pace_max = (uint32_t)b->pace_max;
+    if (b->has_window)
+        p->incast_window_ps = b->window;
+    if (b->has_cnp_interval)
+        p->cnp_interval_ps = b->cnp_interval;
+    if (b->has_decrease)
+        p->decrease_on_cnp = (uint32_t)b->decrease;
+    if (b->has_silent)
+        p->hold_silent = (uint32_t)b->silent;
+}
 
 int ccsel_read(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 {
@@ -76,6 +171,7 @@ int ccsel_read(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     s->has_pi_b = cfg_find(c, "dcqcn_pi", "b") != NULL;
     TRY(cfg_double(c, "dcqcn_pi", "a", 0, &s->pi_a, err));
     TRY(cfg_double(c, "dcqcn_pi", "b", 0, &s->pi_b, err));
+    TRY(bcm_read(c, &s->bcm, err));
     s->ecn_set = cfg_find(c, "ecn", "kmin") || cfg_find(c, "ecn", "kmax") || cfg_find(c, "ecn", "pmax");
     TRY(cfg_bytes(c, "ecn", "kmin", 0, &s->ecn_kmin, err));
     TRY(cfg_bytes(c, "ecn", "kmax", 0, &s->ecn_kmax, err));
@@ -153,7 +249,9 @@ static int make_block(struct scenario *sc, int algo, uint64_t line, simtime_t ba
     case CC_DCQCN_P:
     case CC_DCQCN_D:
         dcqcn_bcm_params_default(&b->u.bcm, line, algo == CC_DCQCN_P ? DCQCN_BCM_MODE_P : DCQCN_BCM_MODE_D);
+        bcm_apply(&s->bcm, &b->u.bcm);
         bad = dcqcn_bcm_params_check(&b->u.bcm, why, sizeof why);
+        sec = "dcqcn_bcm";
         break;
     case CC_QCN:
         qcn_rp_params_default(&b->u.qcn, line, s->qcn_profile == 0 ? QCN_PROFILE_DC : QCN_PROFILE_PAPER);
@@ -308,6 +406,7 @@ int ccsel_bind(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         { "dcqcn", (1u << CC_DCQCN) | (1u << CC_DCQCN_PI) }, { "hpcc", 1u << CC_HPCC },
         { "timely", 1u << CC_TIMELY }, { "dctcp", 1u << CC_DCTCP },
         { "qcn", 1u << CC_QCN }, { "dcqcn_pi", 1u << CC_DCQCN_PI },
+        { "dcqcn_bcm", (1u << CC_DCQCN_P) | (1u << CC_DCQCN_D) },
     };
     for (size_t i = 0; i < sizeof owners / sizeof owners[0]; i++)
         if (cfg_has_section(c, owners[i].sec) && !(used & owners[i].mask))

@@ -257,8 +257,9 @@ static void bcm_t_sync(struct net *n, struct flow *f)
 
 static void bcm_t_start(struct net *n, struct flow *f)
 {
-    dcqcn_bcm_init(&f->cc.bcm, f->cc_prm, flow_line_rate(n, f), n->el.now);
-    f->np_interval = 0;           /* the Broadcom RP counts every CNP (CNPs/TX ratio) */
+    const struct dcqcn_bcm_params *p = f->cc_prm;
+    dcqcn_bcm_init(&f->cc.bcm, p, flow_line_rate(n, f), n->el.now);
+    f->np_interval = p->cnp_interval_ps;  /* default 0: the RP counts every CNP (CNPs/TX ratio) */
     bcm_t_sync(n, f);
 }
 

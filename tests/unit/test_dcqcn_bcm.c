@@ -98,6 +98,12 @@ TEST(params_check)
     q = p; q.pace_max = 0;
     CHECK(dcqcn_bcm_params_check(&q, why, sizeof why) == -1);
     CHECK_STR(why, "pace_max must be >= 1");
+    q = p; q.decrease_on_cnp = 2;
+    CHECK(dcqcn_bcm_params_check(&q, why, sizeof why) == -1);
+    CHECK_STR(why, "decrease_on_cnp must be 0 or 1");
+    q = p; q.hold_silent = 3;
+    CHECK(dcqcn_bcm_params_check(&q, why, sizeof why) == -1);
+    CHECK_STR(why, "hold_silent must be 0 or 1");
 }
 
 TEST(cp_estimate_mode_d)
@@ -583,6 +589,86 @@ TEST(closed_loop_incast_pacing)
     }
 }
 
+/* decrease_on_cnp (diagnostic, not the note's reading): the first CNP of
+ * a period ends it at once; later CNPs of that period change nothing.
+ * P mode, g = 1/16, cp_init = 1, so CP stays 1 while every period has a
+ * CNP and each cut halves RC.  Hand-computed:
+ *   CNP @10 (idle -> start)  deadline 10;  timer @10: RT 100G, RC 50G, next end 55
+ *   CNP @20                  deadline 20;  timer @20: RT 50G,  RC 25G, next end 65
+ *   CNPs @30, @31            deadline 30;  timer @30: RT 25G,  RC 12.5G (one cut), next end 75
+ *   no CNP, timer @75:       CP = 15/16, fast recovery RC = (25 + 12.5)/2 = 18.75G
+ * With decrease_on_cnp = 0 the same CNP leaves the deadline at the period end. */
+TEST(decrease_on_cnp)
+{
+    struct dcqcn_bcm_params p;
+    struct dcqcn_bcm s;
+
+    setup(&s, &p, DCQCN_BCM_MODE_P, 1.0);
+    p.decrease_on_cnp = 1;
+    CHECK(dcqcn_bcm_params_check(&p, NULL, 0) == 0);
+    dcqcn_bcm_on_cnp(&s, &p, 10 * US);
+    CHECK_EQ(dcqcn_bcm_deadline(&s), 10 * US);
+    dcqcn_bcm_on_timer(&s, &p, 10 * US, 0.5);
+    CHECK_EQ(dcqcn_bcm_target_bps(&s), G100);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&s), 50000000000ull);
+    CHECK_EQ(dcqcn_bcm_deadline(&s), 55 * US);
+    dcqcn_bcm_on_cnp(&s, &p, 20 * US);
+    CHECK_EQ(dcqcn_bcm_deadline(&s), 20 * US);
+    dcqcn_bcm_on_timer(&s, &p, 20 * US, 0.5);
+    CHECK_EQ(dcqcn_bcm_target_bps(&s), 50000000000ull);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&s), 25000000000ull);
+    CHECK_EQ(dcqcn_bcm_deadline(&s), 65 * US);
+    dcqcn_bcm_on_cnp(&s, &p, 30 * US);
+    dcqcn_bcm_on_cnp(&s, &p, 31 * US);
+    CHECK_EQ(dcqcn_bcm_deadline(&s), 30 * US);
+    dcqcn_bcm_on_timer(&s, &p, 31 * US, 0.5);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&s), 12500000000ull);
+    CHECK_EQ(s.n_decrease, 3);
+    CHECK_EQ(dcqcn_bcm_deadline(&s), 76 * US);
+    dcqcn_bcm_on_timer(&s, &p, 76 * US, 0.5);
+    CHECK_NEAR(s.cp, 15.0 / 16, 1e-12);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&s), 18750000000ull);
+
+    setup(&s, &p, DCQCN_BCM_MODE_P, 1.0);           /* the note's default */
+    dcqcn_bcm_on_cnp(&s, &p, 10 * US);
+    CHECK_EQ(dcqcn_bcm_deadline(&s), 45 * US);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&s), G100);
+}
+
+/* hold_silent: a period with neither TX nor CNP (F = 0/0) leaves CP, RC,
+ * RT and the recovery counters alone.  P mode, g = 1/16, cp_init = 1:
+ *   period 1 (tx 4, cnp 1): CP 1, RT 100G, RC 50G
+ *   period 2 silent:        hold: nothing changes (default: FR to 75G, CP 15/16)
+ *   period 3 (tx 4, cnp 0): CP 15/16, first FR step RC = 75G
+ * so the hold delays recovery by exactly one period. */
+TEST(hold_silent)
+{
+    struct dcqcn_bcm_params p;
+    struct dcqcn_bcm s, d;
+
+    setup(&s, &p, DCQCN_BCM_MODE_P, 1.0);
+    p.hold_silent = 1;
+    period(&s, &p, 1, 4, 1);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&s), 50000000000ull);
+    period(&s, &p, 2, 0, 0);
+    CHECK_NEAR(s.cp, 1.0, 1e-12);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&s), 50000000000ull);
+    CHECK_EQ(dcqcn_bcm_target_bps(&s), G100);
+    CHECK_EQ(s.n_fr, 0);
+    CHECK_EQ(s.n_periods, 2);
+    CHECK_EQ(dcqcn_bcm_deadline(&s), 3 * T);
+    period(&s, &p, 3, 4, 0);
+    CHECK_NEAR(s.cp, 15.0 / 16, 1e-12);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&s), 75000000000ull);
+    CHECK_EQ(s.n_fr, 1);
+
+    setup(&d, &p, DCQCN_BCM_MODE_P, 1.0);            /* default: silent = no congestion */
+    period(&d, &p, 1, 4, 1);
+    period(&d, &p, 2, 0, 0);
+    CHECK_NEAR(d.cp, 15.0 / 16, 1e-12);
+    CHECK_EQ(dcqcn_bcm_rate_bps(&d), 75000000000ull);
+}
+
 int main(void)
 {
     test_binary_ = "test_dcqcn_bcm";
@@ -595,6 +681,8 @@ int main(void)
     RUN(incast_pacing_rule);
     RUN(idle_and_lazy_periods);
     RUN(min_rate_floor);
+    RUN(decrease_on_cnp);
+    RUN(hold_silent);
     RUN(marking);
     RUN(closed_loop_p_and_d);
     RUN(closed_loop_incast_pacing);
