@@ -14,6 +14,7 @@
 
 #include "core/units.h"
 #include "engine/ccsel.h"
+#include "engine/linkflows.h"
 #include "engine/topology.h"
 #include "engine/traffic.h"
 #include "net/agent_rocc.h"
@@ -849,6 +850,7 @@ static void take_sample(struct scenario *sc, uint32_t id)
             sc->s_fair[i] = sc->mon[m].agent != NONE32
                 ? ((const struct rocc_agent *)n->agents[sc->mon[m].agent].state)->last_f : 0;
         }
+        lf_sample(sc, k);
         sc->n_samples++;
     }
     simtime_t next = n->el.now + sc->sample_interval;
@@ -1042,6 +1044,8 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         sc->s_flow_bytes = malloc((size_t)sc->cap_samples * (sc->net.n_flows ? sc->net.n_flows : 1) * sizeof *sc->s_flow_bytes);
     if (!sc->s_queue || !sc->s_tx || !sc->s_fair || !sc->s_pfc || (sc->flow_series && !sc->s_flow_bytes))
         return cfg_section_errorf(err, c, "sim", "out of memory for %u samples; raise sample_interval", sc->cap_samples);
+    if (lf_init(sc))
+        return cfg_section_errorf(err, c, "sim", "out of memory for flows per link; raise sample_interval");
     sc->net.hook = hook;
     sc->net.hook_arg = sc;
     for (uint32_t i = 0; i < sc->n_events; i++)
@@ -1088,6 +1092,7 @@ void scenario_free(struct scenario *sc)
     free(sc->s_tx);
     free(sc->s_fair);
     free(sc->s_pfc);
+    lf_free(sc);
     memset(sc, 0, sizeof *sc);
 }
 
