@@ -95,35 +95,42 @@ void fct_bin_stats(const struct scenario *sc, int incast, uint64_t lo, uint64_t 
         free(ws);
         return;
     }
-    size_t m = 0;
+    size_t m = 0, mw = 0;
     double sf = 0, ss = 0, sw = 0, sws = 0;
+    st->w_count = st->w_unfinished = 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *fl = &n->flows[i];
-        if (fl->start_ps < t0 || fl->start_ps > t1)
-            continue;
         if ((fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED))
             continue;                          /* endless: no completion to wait for */
         if (fl->size <= lo || fl->size > hi)
             continue;
         if (incast >= 0 && sc->groups[fl->group].incast != incast)
             continue;
+        int posted = fl->start_ps >= t0 && fl->start_ps <= t1;
+        int sent = fl->first_tx_ps != SIMTIME_NEVER && fl->first_tx_ps >= t0 && fl->first_tx_ps <= t1;
         if (fl->finish_ps == SIMTIME_NEVER) {
-            st->unfinished++;
-            st->not_started += fl->first_tx_ps == SIMTIME_NEVER;
+            st->unfinished += posted;
+            st->not_started += posted && fl->first_tx_ps == SIMTIME_NEVER;
+            st->w_unfinished += sent;
             continue;
         }
         simtime_t ideal = fct_ideal(n, fl);
         if (ideal == 0)
             continue;
-        f[m] = (double)(fl->finish_ps - fl->start_ps) / PS_PER_S;
-        s[m] = (double)(fl->finish_ps - fl->start_ps) / (double)ideal;
-        w[m] = (double)(fl->finish_ps - fl->first_tx_ps) / PS_PER_S;
-        ws[m] = (double)(fl->finish_ps - fl->first_tx_ps) / (double)ideal;
-        sf += f[m];
-        ss += s[m];
-        sw += w[m];
-        sws += ws[m];
-        m++;
+        if (posted) {
+            f[m] = (double)(fl->finish_ps - fl->start_ps) / PS_PER_S;
+            s[m] = (double)(fl->finish_ps - fl->start_ps) / (double)ideal;
+            sf += f[m];
+            ss += s[m];
+            m++;
+        }
+        if (sent) {
+            w[mw] = (double)(fl->finish_ps - fl->first_tx_ps) / PS_PER_S;
+            ws[mw] = (double)(fl->finish_ps - fl->first_tx_ps) / (double)ideal;
+            sw += w[mw];
+            sws += ws[mw];
+            mw++;
+        }
     }
     st->count = m;
     if (m) {
@@ -139,15 +146,18 @@ void fct_bin_stats(const struct scenario *sc, int incast, uint64_t lo, uint64_t 
         st->s_p90 = pct(s, m, 0.9);
         st->s_p99 = pct(s, m, 0.99);
         st->s_p999 = pct(s, m, 0.999);
-        qsort(w, m, sizeof *w, cmp_double);
-        qsort(ws, m, sizeof *ws, cmp_double);
-        st->w_avg = sw / m;
-        st->w_p50 = pct(w, m, 0.5);
-        st->w_p90 = pct(w, m, 0.9);
-        st->w_p99 = pct(w, m, 0.99);
-        st->w_p999 = pct(w, m, 0.999);
-        st->ws_avg = sws / m;
-        st->ws_p99 = pct(ws, m, 0.99);
+    }
+    st->w_count = mw;
+    if (mw) {
+        qsort(w, mw, sizeof *w, cmp_double);
+        qsort(ws, mw, sizeof *ws, cmp_double);
+        st->w_avg = sw / mw;
+        st->w_p50 = pct(w, mw, 0.5);
+        st->w_p90 = pct(w, mw, 0.9);
+        st->w_p99 = pct(w, mw, 0.99);
+        st->w_p999 = pct(w, mw, 0.999);
+        st->ws_avg = sws / mw;
+        st->ws_p99 = pct(ws, mw, 0.99);
     }
     free(f);
     free(s);
@@ -162,7 +172,7 @@ uint64_t fct_flow_rates(const struct scenario *sc, simtime_t t0, simtime_t t1, d
     uint64_t k = 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *fl = &n->flows[i];
-        if (fl->finish_ps == SIMTIME_NEVER || fl->start_ps < t0 || fl->start_ps > t1 || fl->finish_ps == fl->first_tx_ps)
+        if (fl->finish_ps == SIMTIME_NEVER || fl->first_tx_ps < t0 || fl->first_tx_ps > t1 || fl->finish_ps == fl->first_tx_ps)
             continue;
         double r = (double)fl->size * 8.0 / ((double)(fl->finish_ps - fl->first_tx_ps) / PS_PER_S);
         k++;

@@ -29,19 +29,24 @@ struct fct_stats {
     uint64_t count;
     double avg, p50, p90, p99, p999;      /* FCT, seconds */
     double s_avg, s_p50, s_p90, s_p99, s_p999;   /* slowdown */
-    double w_avg, w_p50, w_p90, w_p99, w_p999;   /* wire FCT (first byte sent -> last received), seconds */
-    double ws_avg, ws_p99;                       /* wire FCT / ideal */
     uint64_t unfinished;          /* flows of the selection that did not finish (not in the statistics) */
     uint64_t not_started;         /* ... of which not one byte was sent (waiting on their QP) */
+    /* Wire FCT (first byte sent -> last byte received): over the flows
+     * whose first byte left in [t0, t1] -- the messages the fabric carried
+     * in the window, whatever their wait on a QP. */
+    uint64_t w_count, w_unfinished;
+    double w_avg, w_p50, w_p90, w_p99, w_p999;   /* seconds */
+    double ws_avg, ws_p99;                       /* wire FCT / ideal */
 };
 
-/* Finished flows of the selection whose start lies in [t0, t1] and size in
- * (lo, hi]: statistics into *st, and how many of the selection did not
- * finish.  incast: -1 any, 0 background, 1 incast. */
+/* Finished flows of the selection whose start (posting) lies in [t0, t1]
+ * and size in (lo, hi]: statistics into *st, and how many of the selection
+ * did not finish; the wire FCTs select by first byte in [t0, t1] instead.
+ * incast: -1 any, 0 background, 1 incast. */
 void fct_bin_stats(const struct scenario *sc, int incast, uint64_t lo, uint64_t hi, simtime_t t0, simtime_t t1,
                    struct fct_stats *st);
 /* Flow-level average rate (size / wire FCT, bits/s) of the finished flows
- * that started in [t0, t1]: their count, mean and standard deviation.  One
+ * whose first byte left in [t0, t1]: their count, mean and standard deviation.  One
  * of the two readings of RoCC Table 3 (the other, the sources' rate sampled
  * while flows are active, is in scenario.c; docs/datacenter.md). */
 uint64_t fct_flow_rates(const struct scenario *sc, simtime_t t0, simtime_t t1, double *mean, double *std);

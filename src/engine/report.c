@@ -276,7 +276,7 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
             uint64_t hi = b < sc->n_fct_bins ? sc->fct_bins[b] : UINT64_MAX;
             struct fct_stats st;
             fct_bin_stats(sc, kind, lo, hi, sc->fct_start, sc->fct_end, &st);
-            if (st.count || st.unfinished) {
+            if (st.count || st.unfinished || st.w_count || st.w_unfinished) {
                 fprintf(f, "%s\n    {\"traffic\": \"%s\", \"size_gt\": %llu, \"size_le\": ", first ? "" : ",",
                         kind < 0 ? "all" : kind ? "incast" : "background", (unsigned long long)lo);
                 jnum(f, hi == UINT64_MAX ? NAN : (double)hi);
@@ -293,6 +293,8 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
                 fprintf(f, ", \"slowdown_p90\": "); jnum(f, st.s_p90);
                 fprintf(f, ", \"slowdown_p99\": "); jnum(f, st.s_p99);
                 fprintf(f, ", \"slowdown_p999\": "); jnum(f, st.s_p999);
+                fprintf(f, ", \"wire_flows\": %llu, \"wire_unfinished\": %llu", (unsigned long long)st.w_count,
+                        (unsigned long long)st.w_unfinished);
                 fprintf(f, ", \"wire_fct_avg_s\": "); jnum(f, st.w_avg);
                 fprintf(f, ", \"wire_fct_p50_s\": "); jnum(f, st.w_p50);
                 fprintf(f, ", \"wire_fct_p90_s\": "); jnum(f, st.w_p90);
@@ -495,7 +497,7 @@ static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct r
             uint64_t hi = b < sc->n_fct_bins ? sc->fct_bins[b] : UINT64_MAX;
             struct fct_stats st;
             fct_bin_stats(sc, kind, lo, hi, sc->fct_start, sc->fct_end, &st);
-            if (st.count || st.unfinished) {
+            if (st.count || st.unfinished || st.w_count || st.w_unfinished) {
                 char bin[48];
                 if (hi == UINT64_MAX)
                     snprintf(bin, sizeof bin, "gt%llu", (unsigned long long)lo);
@@ -505,6 +507,8 @@ static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct r
                            "fct.%s.%s.slowdown_avg\t%.6g\nfct.%s.%s.slowdown_p99\t%.6g\n",
                         kn, bin, (unsigned long long)st.count, kn, bin, st.avg, kn, bin, st.p99, kn, bin, st.s_avg, kn,
                         bin, st.s_p99);
+                fprintf(f, "fct.%s.%s.wire_flows\t%llu\nfct.%s.%s.wire_unfinished\t%llu\n", kn, bin,
+                        (unsigned long long)st.w_count, kn, bin, (unsigned long long)st.w_unfinished);
                 fprintf(f, "fct.%s.%s.unfinished\t%llu\nfct.%s.%s.wire_fct_avg_s\t%.9g\nfct.%s.%s.wire_fct_p90_s\t%.9g\n"
                            "fct.%s.%s.wire_fct_p99_s\t%.9g\nfct.%s.%s.fct_p90_s\t%.9g\n",
                         kn, bin, (unsigned long long)st.unfinished, kn, bin, st.w_avg, kn, bin, st.w_p90, kn, bin,
@@ -514,7 +518,7 @@ static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct r
         }
         struct fct_stats all;
         fct_bin_stats(sc, kind, 0, UINT64_MAX, sc->fct_start, sc->fct_end, &all);
-        if (all.count || all.unfinished)
+        if (all.count || all.unfinished || all.w_count || all.w_unfinished)
             fprintf(f, "fct.%s.flows\t%llu\nfct.%s.fct_avg_s\t%.9g\nfct.%s.fct_p99_s\t%.9g\nfct.%s.slowdown_avg\t%.6g\n"
                        "fct.%s.slowdown_p99\t%.6g\nfct.%s.unfinished\t%llu\nfct.%s.wire_fct_avg_s\t%.9g\n"
                        "fct.%s.wire_slowdown_avg\t%.6g\nfct.%s.wire_slowdown_p99\t%.6g\n",
@@ -552,6 +556,44 @@ static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct r
         if (cnt)
             fprintf(f, "tier.%s.pfc_xoff_sent\t%llu\ntier.%s.pfc_xoff_received\t%llu\n", port_class_names[pc],
                     (unsigned long long)xs, port_class_names[pc], (unsigned long long)xr);
+        /* RoCC Fig. 17: the mean queue over the tier's ports that carried
+         * data (the CPs), and PFC frames per segment of the run (the
+         * largest of pfc_segments). */
+        uint32_t busy = 0, a, b;
+        double qsum = 0;
+        for (uint32_t m = 0; m < sc->n_mon; m++)
+            if ((int)metrics_port_class(n, sc->mon[m].port) == pc && carried_data(sc, m)) {
+                struct qstats q;
+                metrics_queue(sc, m, t0, t1, &q);
+                qsum += isnan(q.mean) ? 0 : q.mean;
+                busy++;
+            }
+        if (busy)
+            fprintf(f, "tier.%s.cp_queue_mean_bytes\t%.6g\n", port_class_names[pc], qsum / busy);
+        if (cnt && sc->n_samples > 1 && metrics_window(sc, 0, sc->duration, &a, &b) == 0) {
+            uint64_t segmax = 0;
+            for (uint32_t sg = 0; sg < sc->pfc_segments; sg++) {
+                uint32_t u = (uint32_t)((uint64_t)sg * (sc->n_samples - 1) / sc->pfc_segments);
+                uint32_t v = (uint32_t)((uint64_t)(sg + 1) * (sc->n_samples - 1) / sc->pfc_segments);
+                uint64_t tot = 0;
+                for (uint32_t m = 0; m < sc->n_mon; m++)
+                    if ((int)metrics_port_class(n, sc->mon[m].port) == pc)
+                        tot += sc->s_pfc[(size_t)v * sc->n_mon + m] - sc->s_pfc[(size_t)u * sc->n_mon + m];
+                if (tot > segmax)
+                    segmax = tot;
+            }
+            fprintf(f, "tier.%s.pfc_xoff_segment_max\t%llu\n", port_class_names[pc], (unsigned long long)segmax);
+        }
+    }
+    {
+        /* Go-back-N cost (RoCC Fig. 20): payload sent again over all payload sent. */
+        uint64_t first = 0, again = 0;
+        for (uint32_t i = 0; i < n->n_flows; i++) {
+            first += n->flows[i].snd_max;
+            again += n->flows[i].retx_bytes;
+        }
+        fprintf(f, "retx_bytes\t%llu\nretx_fraction\t%.6g\n", (unsigned long long)again,
+                first + again ? (double)again / (double)(first + again) : 0.0);
     }
     /* Switch buffers: peak over the run, mean of the sampled queues. */
     for (uint32_t s = 0; s < n->n_sws; s++) {
@@ -664,7 +706,7 @@ static void write_fct_tsv(FILE *f, const struct scenario *sc)
 {
     fputs("traffic\tsize_gt\tsize_le\tflows\tfct_avg_s\tfct_p50_s\tfct_p90_s\tfct_p99_s\tfct_p999_s\t"
           "slowdown_avg\tslowdown_p50\tslowdown_p90\tslowdown_p99\tslowdown_p999\tunfinished\tnot_started\t"
-          "wire_fct_avg_s\twire_fct_p50_s\twire_fct_p90_s\twire_fct_p99_s\twire_fct_p999_s\t"
+          "wire_flows\twire_unfinished\twire_fct_avg_s\twire_fct_p50_s\twire_fct_p90_s\twire_fct_p99_s\twire_fct_p999_s\t"
           "wire_slowdown_avg\twire_slowdown_p99\n", f);
     for (int kind = -1; kind <= 1; kind++) {
         uint64_t lo = 0;
@@ -672,14 +714,15 @@ static void write_fct_tsv(FILE *f, const struct scenario *sc)
             uint64_t hi = b < sc->n_fct_bins ? sc->fct_bins[b] : UINT64_MAX;
             struct fct_stats st;
             fct_bin_stats(sc, kind, lo, hi, sc->fct_start, sc->fct_end, &st);
-            if (st.count || st.unfinished)
+            if (st.count || st.unfinished || st.w_count || st.w_unfinished)
                 fprintf(f, "%s\t%llu\t%s%llu\t%llu\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g"
-                           "\t%llu\t%llu\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%.6g\t%.6g\n",
+                           "\t%llu\t%llu\t%llu\t%llu\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%.6g\t%.6g\n",
                         kind < 0 ? "all" : kind ? "incast" : "background", (unsigned long long)lo,
                         hi == UINT64_MAX ? "inf" : "", hi == UINT64_MAX ? 0ull : (unsigned long long)hi,
                         (unsigned long long)st.count, st.avg, st.p50, st.p90, st.p99, st.p999, st.s_avg, st.s_p50,
                         st.s_p90, st.s_p99, st.s_p999, (unsigned long long)st.unfinished,
-                        (unsigned long long)st.not_started, st.w_avg, st.w_p50, st.w_p90, st.w_p99, st.w_p999, st.ws_avg,
+                        (unsigned long long)st.not_started, (unsigned long long)st.w_count,
+                        (unsigned long long)st.w_unfinished, st.w_avg, st.w_p50, st.w_p90, st.w_p99, st.w_p999, st.ws_avg,
                         st.ws_p99);
             lo = hi;
         }

@@ -196,14 +196,20 @@ TEST(unfinished_flows_counted_per_bin)
     CHECK_EQ(st.count, 1);
     CHECK_EQ(st.unfinished, 2);
     CHECK_EQ(st.not_started, 2);
+    CHECK_EQ(st.w_count, 1);                 /* by first byte: the two waiting are in neither count */
+    CHECK_EQ(st.w_unfinished, 0);
     fct_bin_stats(&sc_, -1, 10000, UINT64_MAX, 0, SIMTIME_NEVER, &st);
     CHECK_EQ(st.count, 0);
     CHECK_EQ(st.unfinished, 1);
     CHECK_EQ(st.not_started, 0);             /* it is sending */
+    CHECK_EQ(st.w_count, 0);
+    CHECK_EQ(st.w_unfinished, 1);
     CHECK(isnan(st.avg));
     /* The posting window selects: flows posted after 5.5 us only. */
     fct_bin_stats(&sc_, -1, 0, UINT64_MAX, 5500000, SIMTIME_NEVER, &st);
     CHECK_EQ(st.count + st.unfinished, 3);
+    /* The wire FCTs select by first byte: only the 2500 B flow's (at 6 us). */
+    CHECK_EQ(st.w_count + st.w_unfinished, 1);
     net_free(&sc_.net);
 }
 
