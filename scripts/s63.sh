@@ -59,6 +59,8 @@ fi
 [ -n "$out" ] || out=runs/s63-$model$([ $quick = 1 ] && echo -quick)
 make -s -j2 build/roccsim || exit 2
 mkdir -p "$out" || exit 2
+# A private copy: a rebuild during the runs must not change (or remove) the binary.
+cp build/roccsim "$out/roccsim" || exit 2
 here=$(pwd)/experiments/datacenter
 common="sim.duration = $dur
 sim.measure_start = $meas
@@ -72,7 +74,7 @@ sweep() {   # NAME SCENARIO VARY...
     { printf '[sweep]\nscenario = %s\nseeds = %s\n\n[set]\n%s\n\n[vary]\n' "$here/$scen" "$seeds" "$common"
       printf '%s\n' "$@"; } > "$out/$name.sweep.ini"
     echo "== $name: $(grep -c . <<<"$(printf '%s\n' "$@")") varied keys, seeds $seeds, $dur runs" >&2
-    nice -n 10 ./build/roccsim sweep "$out/$name.sweep.ini" -o "$out/$name" -j "$jobs" >"$out/$name.log" 2>&1
+    nice -n 10 "$out/roccsim" sweep "$out/$name.sweep.ini" -o "$out/$name" -j "$jobs" >"$out/$name.log" 2>&1
 }
 t0=$(date +%s)
 fail=0
