@@ -116,7 +116,7 @@ END {
         buf[a] = (v(2, algos[a], "switch.core0.buffer_mean_bytes") + v(2, algos[a], "switch.core1.buffer_mean_bytes") + \
                   v(2, algos[a], "switch.core2.buffer_mean_bytes")) / 3
         printf "%-6s | %-44s | %-16.0f | %-12.1f\n", algos[a], s "(max " sprintf("%.2f", mx) ")", buf[a] / 1000, \
-            buf[1] > 0 ? buf[a] / buf[1] : 0
+            (buf[1] > 0 ? buf[a] / buf[1] : 0)
     }
     printf "\n## Lossy, 1.5 MB buffer, go-back-N, FB_Hadoop 70%% (Fig. 20)\n"
     printf "paper: DCQCN and HPCC ~30%% retransmissions, RoCC minimal, its FCTs close to the PFC case\n"
