@@ -16,10 +16,12 @@ ok sender_link_le_30 "[ \$(maxof $tmp/q/main/sweep.tsv concurrency.host_up.flows
 ok core_link_le_300 "[ \$(maxof $tmp/q/main/sweep.tsv concurrency.core.flows_max) -le 300 ]"
 ok receiver_link_le_60 "[ \$(maxof $tmp/q/main/sweep.tsv concurrency.edge_down.flows_max) -le 60 ]"
 ok table3_rates "grep -A4 '^## Table 3' $tmp/q.log | grep -q '^rocc .*335.86'"
-# The old model on the same run exceeds the bound: the check above can fail.
-"$ROCCSIM" run experiments/datacenter/s63-fb70-rocc.ini -q -o "$tmp/ind" --set sim.duration=10ms \
-    --set sim.measure_start=3ms --set fct.warmup=3ms --set traffic.bg.qp=none >"$tmp/ind.log" 2>&1
-ok independent_exceeds_30 "[ \$(awk -F'\t' '\$1 == \"concurrency.host_up.flows_max\" { print \$2 }' $tmp/ind/summary.tsv) -gt 30 ]" "$tmp/ind.log"
+# The old model exceeds the bounds on the same fabric (issue 11 measured 181
+# flows on a core link at 10 ms): the checks above can fail.
+"$ROCCSIM" run experiments/datacenter/s63-fb70-rocc.ini -q -o "$tmp/ind" --set sim.duration=20ms \
+    --set traffic.bg.qp=none >"$tmp/ind.log" 2>&1
+tsv() { awk -F'\t' -v k="$2" '$1 == k { print $2 }' "$1"; }
+ok independent_exceeds "[ \$(tsv $tmp/ind/summary.tsv concurrency.host_up.flows_max) -gt 30 ] || [ \$(tsv $tmp/ind/summary.tsv concurrency.core.flows_max) -gt 300 ]" "$tmp/ind.log"
 # Stop and drain: arrivals end at 2 ms, the run (the cap) at 10 ms: every
 # flow posted, none after 2 ms, all finished; cut at 2.1 ms, some did not
 # finish and fct.tsv says so in their bins.
