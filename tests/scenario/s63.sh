@@ -36,3 +36,11 @@ ok drained "awk -F'\t' '\$1 == \"fct.all.unfinished\" { u = \$2 } \$1 == \"fct.a
 ok cut_counts_unfinished "awk -F'\t' 'NR > 1 && \$1 == \"all\" { n += \$4; u += \$15 } END { exit !(u > 0) }' $tmp/cut/fct.tsv" "$tmp/cut/fct.tsv"
 posted=$(awk -F, 'NR > 1 && $7 >= 0.001 && $7 <= 0.0021' "$tmp/cut/flows.csv" | wc -l)
 ok fct_table_omits_nothing "awk -F'\t' -v p=$posted 'NR > 1 && \$1 == \"all\" { n += \$4 + \$15 } END { exit n != p }' $tmp/cut/fct.tsv" "$tmp/cut/fct.tsv"
+# Bad queue-pair keys: exit 2 naming file, line and key.
+"$ROCCSIM" run "$ini" -q -o "$tmp/bq" --set traffic.bg.qp=foo >"$tmp/bq.log" 2>&1; rc=$?
+ok bad_qp "[ $rc -eq 2 ] && grep -q '\[traffic.bg\] qp: expected pair or none' $tmp/bq.log" "$tmp/bq.log"
+"$ROCCSIM" run "$ini" -q -o "$tmp/bo" --set traffic.bg.qp_outstanding=0 >"$tmp/bo.log" 2>&1; rc=$?
+ok bad_qp_outstanding "[ $rc -eq 2 ] && grep -q '\[traffic.bg\] qp_outstanding: qp_outstanding must be 1' $tmp/bo.log" "$tmp/bo.log"
+sed 's/^load = 17.5%/load = 17.5%\nqp = none\nqp_outstanding = 2/' "$ini" > "$tmp/bn.ini"
+"$ROCCSIM" run "$tmp/bn.ini" -q -o "$tmp/bn" >"$tmp/bn.log" 2>&1; rc=$?
+ok qp_outstanding_needs_pair "[ $rc -eq 2 ] && grep -q 'bn.ini:1[0-9]: \[traffic.bg\] qp_outstanding: qp_outstanding needs qp = pair' $tmp/bn.log" "$tmp/bn.log"
