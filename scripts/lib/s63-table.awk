@@ -37,7 +37,8 @@ END {
     nl = split("70% 50%", lds, " ")
     printf "RoCC §6.3 re-run: model %s, %s runs, seeds %s, wall %d s\n", model, dur, seeds, secs
     printf "FCT in ms, mean over seeds ± 95%% CI half-width; 'wire' = from the first byte sent, 'posted' = from the\n"
-    printf "message's arrival; unfinished = flows posted in the FCT window that did not finish (not in the FCTs).\n"
+    printf "message's arrival; unfinished = flows whose first byte left in the FCT window but that did not finish\n"
+    printf "(they are in no FCT; fct.tsv also counts the messages posted in the window that never started).\n"
     for (w = 1; w <= nw; w++) for (l = 1; l <= nl; l++) {
         if (!has(1, "rocc/" wls[w] "/" lds[l], "fct.flows_started")) continue
         printf "\n## %s %s: wire FCT avg / p90 / p99 (Figs. 14-16)\n", wls[w], lds[l]
@@ -48,7 +49,7 @@ END {
             p = "fct.background." bins[b] "."
             any = 0
             for (a = 1; a <= na; a++) if (has(1, algos[a] "/" wls[w] "/" lds[l], p "wire_fct_avg_s") || \
-                                         v(1, algos[a] "/" wls[w] "/" lds[l], p "unfinished") > 0) any = 1
+                                         v(1, algos[a] "/" wls[w] "/" lds[l], p "wire_unfinished") > 0) any = 1
             if (!any) continue
             printf "%-8s", binname(bins[b])
             best = ""; bv = -1
@@ -59,10 +60,10 @@ END {
                 x = v(1, k, p "wire_fct_p99_s")
                 if (x >= 0 && (bv < 0 || x < bv)) { bv = x; best = algos[a] }
             }
-            printf " | %s/%s/%s | %s\n", fmt(1, "rocc/" wls[w] "/" lds[l], p "unfinished", 1, 0), \
-                fmt(1, "dcqcn/" wls[w] "/" lds[l], p "unfinished", 1, 0), fmt(1, "hpcc/" wls[w] "/" lds[l], p "unfinished", 1, 0), best
+            printf " | %s/%s/%s | %s\n", fmt(1, "rocc/" wls[w] "/" lds[l], p "wire_unfinished", 1, 0), \
+                fmt(1, "dcqcn/" wls[w] "/" lds[l], p "wire_unfinished", 1, 0), fmt(1, "hpcc/" wls[w] "/" lds[l], p "wire_unfinished", 1, 0), best
         }
-        printf "posted->last byte, avg (ms):"
+        printf "posted->last byte, avg over all sizes (ms):"
         for (a = 1; a <= na; a++) printf "  %s %s", algos[a], fmt(1, algos[a] "/" wls[w] "/" lds[l], "fct.background.fct_avg_s", 1000, 2)
         printf "\n"
     }
