@@ -78,11 +78,12 @@ END {
             printf " | %-15s", fmt(1, k, "concurrency." ts[t] ".flows_mean", 1, 0) " / " fmt(1, k, "concurrency." ts[t] ".flows_max", 1, 0)
         printf "\n"
     }
-    printf "\n## Queue per CP tier (mean over the ports that carried data, KB) and PFC XOFF frames sent per tier (Fig. 17)\n"
+    printf "\n## Queue per CP tier (mean over the ports that carried data, KB) and PFC per tier (Fig. 17): XOFF frames the\n"
+    printf "## tier's ports sent over the run / received in the busiest of 50 segments of the run\n"
     printf "paper (WebSearch 70%%): RoCC ~300 KB (Qref) at the core only; HPCC shallow at the core only; DCQCN deep at core\n"
     printf "and ingress edge. PFC: DCQCN high, HPCC and RoCC low.\n"
     printf "%-24s | %-13s | %-13s | %-13s | %-22s | %-22s | %-22s\n", "run", "core q", "ingress-edge q", "egress-edge q", \
-        "PFC core tot/seg.max", "PFC ingr-edge", "PFC egr-edge"
+        "PFC core sent/seg.max", "PFC ingr-edge", "PFC egr-edge"
     for (w = 1; w <= nw; w++) for (l = 1; l <= nl; l++) for (a = 1; a <= na; a++) {
         k = algos[a] "/" wls[w] "/" lds[l]
         if (!has(1, k, "fct.flows_started")) continue
