@@ -201,7 +201,7 @@ static int cmd_run(int argc, char **argv)
                    res[i].measured);
     } else {
         report_print(&sc, &ri, stdout);
-        printf("\noutputs: %s/{summary.json,summary.tsv,flows.csv,fct.tsv,tiers.tsv,queue_cdf.tsv,queue.csv,fair_rate.csv%s%s%s%s}\n",
+        printf("\noutputs: %s/{summary.json,summary.tsv,flows.csv,fct.tsv,tiers.tsv,queue_cdf.tsv,queue.csv,fair_rate.csv,link_flows.tsv%s%s%s%s}\n",
                dir, sc.flow_series ? ",flow_rate.csv" : "", sc.hpcc_fct ? ",fct.txt" : "", sc.hpcc_flows ? ",flows.txt" : "",
                sc.rocc_trace ? ",rocc_trace.csv" : "");
     }

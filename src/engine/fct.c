@@ -83,31 +83,54 @@ void fct_bin_stats(const struct scenario *sc, int incast, uint64_t lo, uint64_t 
     st->count = 0;
     st->avg = st->p50 = st->p90 = st->p99 = st->p999 = NAN;
     st->s_avg = st->s_p50 = st->s_p90 = st->s_p99 = st->s_p999 = NAN;
-    double *f = malloc((n->n_flows ? n->n_flows : 1) * sizeof *f);
-    double *s = malloc((n->n_flows ? n->n_flows : 1) * sizeof *s);
-    if (!f || !s) {
+    st->w_avg = st->w_p50 = st->w_p90 = st->w_p99 = st->w_p999 = st->ws_avg = st->ws_p99 = NAN;
+    st->unfinished = st->not_started = 0;
+    size_t cap = n->n_flows ? n->n_flows : 1;
+    double *f = malloc(cap * sizeof *f), *s = malloc(cap * sizeof *s);
+    double *w = malloc(cap * sizeof *w), *ws = malloc(cap * sizeof *ws);
+    if (!f || !s || !w || !ws) {
         free(f);
         free(s);
+        free(w);
+        free(ws);
         return;
     }
-    size_t m = 0;
-    double sf = 0, ss = 0;
+    size_t m = 0, mw = 0;
+    double sf = 0, ss = 0, sw = 0, sws = 0;
+    st->w_count = st->w_unfinished = 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *fl = &n->flows[i];
-        if (fl->finish_ps == SIMTIME_NEVER || fl->start_ps < t0 || fl->start_ps > t1)
-            continue;
+        if ((fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED))
+            continue;                          /* endless: no completion to wait for */
         if (fl->size <= lo || fl->size > hi)
             continue;
         if (incast >= 0 && sc->groups[fl->group].incast != incast)
             continue;
+        int posted = fl->start_ps >= t0 && fl->start_ps <= t1;
+        int sent = fl->first_tx_ps != SIMTIME_NEVER && fl->first_tx_ps >= t0 && fl->first_tx_ps <= t1;
+        if (fl->finish_ps == SIMTIME_NEVER) {
+            st->unfinished += posted;
+            st->not_started += posted && fl->first_tx_ps == SIMTIME_NEVER;
+            st->w_unfinished += sent;
+            continue;
+        }
         simtime_t ideal = fct_ideal(n, fl);
         if (ideal == 0)
             continue;
-        f[m] = (double)(fl->finish_ps - fl->start_ps) / PS_PER_S;
-        s[m] = (double)(fl->finish_ps - fl->start_ps) / (double)ideal;
-        sf += f[m];
-        ss += s[m];
-        m++;
+        if (posted) {
+            f[m] = (double)(fl->finish_ps - fl->start_ps) / PS_PER_S;
+            s[m] = (double)(fl->finish_ps - fl->start_ps) / (double)ideal;
+            sf += f[m];
+            ss += s[m];
+            m++;
+        }
+        if (sent) {
+            w[mw] = (double)(fl->finish_ps - fl->first_tx_ps) / PS_PER_S;
+            ws[mw] = (double)(fl->finish_ps - fl->first_tx_ps) / (double)ideal;
+            sw += w[mw];
+            sws += ws[mw];
+            mw++;
+        }
     }
     st->count = m;
     if (m) {
@@ -124,8 +147,22 @@ void fct_bin_stats(const struct scenario *sc, int incast, uint64_t lo, uint64_t 
         st->s_p99 = pct(s, m, 0.99);
         st->s_p999 = pct(s, m, 0.999);
     }
+    st->w_count = mw;
+    if (mw) {
+        qsort(w, mw, sizeof *w, cmp_double);
+        qsort(ws, mw, sizeof *ws, cmp_double);
+        st->w_avg = sw / mw;
+        st->w_p50 = pct(w, mw, 0.5);
+        st->w_p90 = pct(w, mw, 0.9);
+        st->w_p99 = pct(w, mw, 0.99);
+        st->w_p999 = pct(w, mw, 0.999);
+        st->ws_avg = sws / mw;
+        st->ws_p99 = pct(ws, mw, 0.99);
+    }
     free(f);
     free(s);
+    free(w);
+    free(ws);
 }
 
 uint64_t fct_flow_rates(const struct scenario *sc, simtime_t t0, simtime_t t1, double *mean, double *std)
@@ -135,9 +172,9 @@ uint64_t fct_flow_rates(const struct scenario *sc, simtime_t t0, simtime_t t1, d
     uint64_t k = 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *fl = &n->flows[i];
-        if (fl->finish_ps == SIMTIME_NEVER || fl->start_ps < t0 || fl->start_ps > t1 || fl->finish_ps == fl->start_ps)
+        if (fl->finish_ps == SIMTIME_NEVER || fl->first_tx_ps < t0 || fl->first_tx_ps > t1 || fl->finish_ps == fl->first_tx_ps)
             continue;
-        double r = (double)fl->size * 8.0 / ((double)(fl->finish_ps - fl->start_ps) / PS_PER_S);
+        double r = (double)fl->size * 8.0 / ((double)(fl->finish_ps - fl->first_tx_ps) / PS_PER_S);
         k++;
         double d = r - m;
         m += d / (double)k;
@@ -157,7 +194,7 @@ uint64_t fct_count_below_one(const struct scenario *sc)
         if (fl->finish_ps == SIMTIME_NEVER)
             continue;
         simtime_t ideal = fct_ideal(n, fl);
-        if (ideal && fl->finish_ps - fl->start_ps < ideal)
+        if (ideal && fl->finish_ps - fl->first_tx_ps < ideal)   /* the wire FCT: a QP wait only adds */
             bad++;
     }
     return bad;

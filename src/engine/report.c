@@ -13,6 +13,7 @@
 #include "engine/attack.h"
 #include "engine/ccsel.h"
 #include "engine/fct.h"
+#include "engine/linkflows.h"
 #include "engine/workload.h"
 #include "engine/metrics.h"
 #include "net/agent_rocc.h"
@@ -270,6 +271,10 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
         jnum(f, mean);
         fprintf(f, ", \"flow_rate_std_bps\": ");
         jnum(f, sd);
+        fprintf(f, ", \"flow_rate_sampled_n\": %llu, \"flow_rate_sampled_mean_bps\": ", (unsigned long long)sc->rs_n);
+        jnum(f, sc->rs_n ? sc->rs_mean : NAN);
+        fprintf(f, ", \"flow_rate_sampled_std_bps\": ");
+        jnum(f, sc->rs_n > 1 ? sqrt(sc->rs_m2 / (double)(sc->rs_n - 1)) : NAN);
     }
     fprintf(f, ", \"slowdown_below_1\": %llu, \"bins\": [", (unsigned long long)fct_count_below_one(sc));
     int first = 1;
@@ -279,11 +284,13 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
             uint64_t hi = b < sc->n_fct_bins ? sc->fct_bins[b] : UINT64_MAX;
             struct fct_stats st;
             fct_bin_stats(sc, kind, lo, hi, sc->fct_start, sc->fct_end, &st);
-            if (st.count) {
+            if (st.count || st.unfinished || st.w_count || st.w_unfinished) {
                 fprintf(f, "%s\n    {\"traffic\": \"%s\", \"size_gt\": %llu, \"size_le\": ", first ? "" : ",",
                         kind < 0 ? "all" : kind ? "incast" : "background", (unsigned long long)lo);
                 jnum(f, hi == UINT64_MAX ? NAN : (double)hi);
-                fprintf(f, ", \"flows\": %llu, \"fct_avg_s\": ", (unsigned long long)st.count);
+                fprintf(f, ", \"flows\": %llu, \"unfinished\": %llu, \"not_started\": %llu, \"fct_avg_s\": ",
+                        (unsigned long long)st.count, (unsigned long long)st.unfinished,
+                        (unsigned long long)st.not_started);
                 jnum(f, st.avg);
                 fprintf(f, ", \"fct_p50_s\": "); jnum(f, st.p50);
                 fprintf(f, ", \"fct_p90_s\": "); jnum(f, st.p90);
@@ -294,13 +301,24 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
                 fprintf(f, ", \"slowdown_p90\": "); jnum(f, st.s_p90);
                 fprintf(f, ", \"slowdown_p99\": "); jnum(f, st.s_p99);
                 fprintf(f, ", \"slowdown_p999\": "); jnum(f, st.s_p999);
+                fprintf(f, ", \"wire_flows\": %llu, \"wire_unfinished\": %llu", (unsigned long long)st.w_count,
+                        (unsigned long long)st.w_unfinished);
+                fprintf(f, ", \"wire_fct_avg_s\": "); jnum(f, st.w_avg);
+                fprintf(f, ", \"wire_fct_p50_s\": "); jnum(f, st.w_p50);
+                fprintf(f, ", \"wire_fct_p90_s\": "); jnum(f, st.w_p90);
+                fprintf(f, ", \"wire_fct_p99_s\": "); jnum(f, st.w_p99);
+                fprintf(f, ", \"wire_fct_p999_s\": "); jnum(f, st.w_p999);
+                fprintf(f, ", \"wire_slowdown_avg\": "); jnum(f, st.ws_avg);
+                fprintf(f, ", \"wire_slowdown_p99\": "); jnum(f, st.ws_p99);
                 fputc('}', f);
                 first = 0;
             }
             lo = hi;
         }
     }
-    fprintf(f, "\n  ]},\n  \"expectations\": [");
+    fprintf(f, "\n  ]},\n  \"concurrency\": ");
+    lf_summary_json(f, sc);
+    fprintf(f, ",\n  \"expectations\": [");
     for (size_t i = 0; i < ri->n_results; i++) {
         const struct expect_result *r = &ri->results[i];
         fprintf(f, "%s\n    {\"check\": ", i ? "," : "");
@@ -340,7 +358,7 @@ static void write_flows_csv(FILE *f, const struct scenario *sc)
 {
     const struct net *n = &sc->net;
     fprintf(f, "id,name,group,src,dst,size_bytes,start_s,fct_s,ideal_fct_s,slowdown,delivered_bytes,rate_gbps,"
-               "retx_bytes,timeouts\n");
+               "retx_bytes,timeouts,qp,first_tx_s,wire_fct_s\n");
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *fl = &n->flows[i];
         char name[64];
@@ -371,7 +389,19 @@ static void write_flows_csv(FILE *f, const struct scenario *sc)
             fputs(",", f);
         else
             fprintf(f, "%.6f,", r / 1e9);
-        fprintf(f, "%llu,%llu\n", (unsigned long long)fl->retx_bytes, (unsigned long long)fl->timeouts);
+        fprintf(f, "%llu,%llu,", (unsigned long long)fl->retx_bytes, (unsigned long long)fl->timeouts);
+        if (fl->qp)
+            fprintf(f, "%u,", fl->qp - 1);
+        else
+            fputs(",", f);
+        if (fl->first_tx_ps != SIMTIME_NEVER)
+            fprintf(f, "%.9f,", (double)fl->first_tx_ps / PS_PER_S);
+        else
+            fputs(",", f);
+        if (fl->finish_ps != SIMTIME_NEVER && fl->first_tx_ps != SIMTIME_NEVER)
+            fprintf(f, "%.9f\n", (double)(fl->finish_ps - fl->first_tx_ps) / PS_PER_S);
+        else
+            fputs("\n", f);
     }
 }
 
@@ -475,7 +505,7 @@ static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct r
             uint64_t hi = b < sc->n_fct_bins ? sc->fct_bins[b] : UINT64_MAX;
             struct fct_stats st;
             fct_bin_stats(sc, kind, lo, hi, sc->fct_start, sc->fct_end, &st);
-            if (st.count) {
+            if (st.count || st.unfinished || st.w_count || st.w_unfinished) {
                 char bin[48];
                 if (hi == UINT64_MAX)
                     snprintf(bin, sizeof bin, "gt%llu", (unsigned long long)lo);
@@ -485,15 +515,24 @@ static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct r
                            "fct.%s.%s.slowdown_avg\t%.6g\nfct.%s.%s.slowdown_p99\t%.6g\n",
                         kn, bin, (unsigned long long)st.count, kn, bin, st.avg, kn, bin, st.p99, kn, bin, st.s_avg, kn,
                         bin, st.s_p99);
+                fprintf(f, "fct.%s.%s.wire_flows\t%llu\nfct.%s.%s.wire_unfinished\t%llu\n", kn, bin,
+                        (unsigned long long)st.w_count, kn, bin, (unsigned long long)st.w_unfinished);
+                fprintf(f, "fct.%s.%s.unfinished\t%llu\nfct.%s.%s.wire_fct_avg_s\t%.9g\nfct.%s.%s.wire_fct_p90_s\t%.9g\n"
+                           "fct.%s.%s.wire_fct_p99_s\t%.9g\nfct.%s.%s.fct_p90_s\t%.9g\n",
+                        kn, bin, (unsigned long long)st.unfinished, kn, bin, st.w_avg, kn, bin, st.w_p90, kn, bin,
+                        st.w_p99, kn, bin, st.p90);
             }
             lo = hi;
         }
         struct fct_stats all;
         fct_bin_stats(sc, kind, 0, UINT64_MAX, sc->fct_start, sc->fct_end, &all);
-        if (all.count)
+        if (all.count || all.unfinished || all.w_count || all.w_unfinished)
             fprintf(f, "fct.%s.flows\t%llu\nfct.%s.fct_avg_s\t%.9g\nfct.%s.fct_p99_s\t%.9g\nfct.%s.slowdown_avg\t%.6g\n"
-                       "fct.%s.slowdown_p99\t%.6g\n", kn, (unsigned long long)all.count, kn, all.avg, kn, all.p99, kn,
-                    all.s_avg, kn, all.s_p99);
+                       "fct.%s.slowdown_p99\t%.6g\nfct.%s.unfinished\t%llu\nfct.%s.wire_fct_avg_s\t%.9g\n"
+                       "fct.%s.wire_slowdown_avg\t%.6g\nfct.%s.wire_slowdown_p99\t%.6g\n",
+                    kn, (unsigned long long)all.count, kn, all.avg, kn, all.p99, kn,
+                    all.s_avg, kn, all.s_p99, kn, (unsigned long long)all.unfinished, kn, all.w_avg, kn, all.ws_avg, kn,
+                    all.ws_p99);
     }
     {
         double mean, sd;
@@ -507,7 +546,11 @@ static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct r
                 (unsigned long long)(started - (fin < started ? fin : started)));
         if (fin)
             fprintf(f, "fct.flow_rate_mean_bps\t%.6g\nfct.flow_rate_std_bps\t%.6g\n", tsv_num(mean), tsv_num(sd));
+        if (sc->rs_n > 1)
+            fprintf(f, "fct.flow_rate_sampled_mean_bps\t%.6g\nfct.flow_rate_sampled_std_bps\t%.6g\n", sc->rs_mean,
+                    sqrt(sc->rs_m2 / (double)(sc->rs_n - 1)));
     }
+    lf_summary_tsv(f, sc);
     /* PFC per tier. */
     for (int pc = 0; pc < PC_N; pc++) {
         uint64_t xs = 0, xr = 0;
@@ -521,6 +564,44 @@ static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct r
         if (cnt)
             fprintf(f, "tier.%s.pfc_xoff_sent\t%llu\ntier.%s.pfc_xoff_received\t%llu\n", port_class_names[pc],
                     (unsigned long long)xs, port_class_names[pc], (unsigned long long)xr);
+        /* RoCC Fig. 17: the mean queue over the tier's ports that carried
+         * data (the CPs), and PFC frames per segment of the run (the
+         * largest of pfc_segments). */
+        uint32_t busy = 0, a, b;
+        double qsum = 0;
+        for (uint32_t m = 0; m < sc->n_mon; m++)
+            if ((int)metrics_port_class(n, sc->mon[m].port) == pc && carried_data(sc, m)) {
+                struct qstats q;
+                metrics_queue(sc, m, t0, t1, &q);
+                qsum += isnan(q.mean) ? 0 : q.mean;
+                busy++;
+            }
+        if (busy)
+            fprintf(f, "tier.%s.cp_queue_mean_bytes\t%.6g\n", port_class_names[pc], qsum / busy);
+        if (cnt && sc->n_samples > 1 && metrics_window(sc, 0, sc->duration, &a, &b) == 0) {
+            uint64_t segmax = 0;
+            for (uint32_t sg = 0; sg < sc->pfc_segments; sg++) {
+                uint32_t u = (uint32_t)((uint64_t)sg * (sc->n_samples - 1) / sc->pfc_segments);
+                uint32_t v = (uint32_t)((uint64_t)(sg + 1) * (sc->n_samples - 1) / sc->pfc_segments);
+                uint64_t tot = 0;
+                for (uint32_t m = 0; m < sc->n_mon; m++)
+                    if ((int)metrics_port_class(n, sc->mon[m].port) == pc)
+                        tot += sc->s_pfc[(size_t)v * sc->n_mon + m] - sc->s_pfc[(size_t)u * sc->n_mon + m];
+                if (tot > segmax)
+                    segmax = tot;
+            }
+            fprintf(f, "tier.%s.pfc_xoff_segment_max\t%llu\n", port_class_names[pc], (unsigned long long)segmax);
+        }
+    }
+    {
+        /* Go-back-N cost (RoCC Fig. 20): payload sent again over all payload sent. */
+        uint64_t first = 0, again = 0;
+        for (uint32_t i = 0; i < n->n_flows; i++) {
+            first += n->flows[i].snd_max;
+            again += n->flows[i].retx_bytes;
+        }
+        fprintf(f, "retx_bytes\t%llu\nretx_fraction\t%.6g\n", (unsigned long long)again,
+                first + again ? (double)again / (double)(first + again) : 0.0);
     }
     /* Switch buffers: peak over the run, mean of the sampled queues. */
     for (uint32_t s = 0; s < n->n_sws; s++) {
@@ -632,19 +713,25 @@ static int write_hpcc_flows(const struct scenario *sc, const char *dir, char *wh
 static void write_fct_tsv(FILE *f, const struct scenario *sc)
 {
     fputs("traffic\tsize_gt\tsize_le\tflows\tfct_avg_s\tfct_p50_s\tfct_p90_s\tfct_p99_s\tfct_p999_s\t"
-          "slowdown_avg\tslowdown_p50\tslowdown_p90\tslowdown_p99\tslowdown_p999\n", f);
+          "slowdown_avg\tslowdown_p50\tslowdown_p90\tslowdown_p99\tslowdown_p999\tunfinished\tnot_started\t"
+          "wire_flows\twire_unfinished\twire_fct_avg_s\twire_fct_p50_s\twire_fct_p90_s\twire_fct_p99_s\twire_fct_p999_s\t"
+          "wire_slowdown_avg\twire_slowdown_p99\n", f);
     for (int kind = -1; kind <= 1; kind++) {
         uint64_t lo = 0;
         for (uint32_t b = 0; b <= sc->n_fct_bins; b++) {
             uint64_t hi = b < sc->n_fct_bins ? sc->fct_bins[b] : UINT64_MAX;
             struct fct_stats st;
             fct_bin_stats(sc, kind, lo, hi, sc->fct_start, sc->fct_end, &st);
-            if (st.count)
-                fprintf(f, "%s\t%llu\t%s%llu\t%llu\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\n",
+            if (st.count || st.unfinished || st.w_count || st.w_unfinished)
+                fprintf(f, "%s\t%llu\t%s%llu\t%llu\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g"
+                           "\t%llu\t%llu\t%llu\t%llu\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%.6g\t%.6g\n",
                         kind < 0 ? "all" : kind ? "incast" : "background", (unsigned long long)lo,
                         hi == UINT64_MAX ? "inf" : "", hi == UINT64_MAX ? 0ull : (unsigned long long)hi,
                         (unsigned long long)st.count, st.avg, st.p50, st.p90, st.p99, st.p999, st.s_avg, st.s_p50,
-                        st.s_p90, st.s_p99, st.s_p999);
+                        st.s_p90, st.s_p99, st.s_p999, (unsigned long long)st.unfinished,
+                        (unsigned long long)st.not_started, (unsigned long long)st.w_count,
+                        (unsigned long long)st.w_unfinished, st.w_avg, st.w_p50, st.w_p90, st.w_p99, st.w_p999, st.ws_avg,
+                        st.ws_p99);
             lo = hi;
         }
     }
@@ -731,6 +818,7 @@ static void w_flows(FILE *f, const struct scenario *sc, const struct run_info *r
 static void w_queue(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_queue_csv(f, sc); }
 static void w_fair(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_fair_csv(f, sc); }
 static void w_frate(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; write_flow_rate_csv(f, sc); }
+static void w_lflows(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; lf_write_tsv(f, sc); }
 
 static int mkdir_p(const char *dir)
 {
@@ -823,7 +911,8 @@ int report_write(const struct scenario *sc, const struct run_info *ri, const cha
         write_file(dir, "queue_cdf.tsv", sc, ri, w_qcdf, why, why_len) ||
         write_file(dir, "flows.csv", sc, ri, w_flows, why, why_len) ||
         write_file(dir, "queue.csv", sc, ri, w_queue, why, why_len) ||
-        write_file(dir, "fair_rate.csv", sc, ri, w_fair, why, why_len))
+        write_file(dir, "fair_rate.csv", sc, ri, w_fair, why, why_len) ||
+        write_file(dir, "link_flows.tsv", sc, ri, w_lflows, why, why_len))
         return -1;
     if (sc->hpcc_fct ? write_file(dir, "fct.txt", sc, ri, w_hpcc, why, why_len) : remove_stale(dir, "fct.txt", why, why_len))
         return -1;

@@ -15,6 +15,7 @@
 #include "core/units.h"
 #include "engine/attack.h"
 #include "engine/ccsel.h"
+#include "engine/linkflows.h"
 #include "engine/topology.h"
 #include "engine/traffic.h"
 #include "net/agent_rocc.h"
@@ -863,6 +864,7 @@ static void take_sample(struct scenario *sc, uint32_t id)
             sc->s_fair[i] = ra ? ra->last_f : 0;
             sc->s_md[i] = ra ? (uint32_t)(ra->cp.n_md_fmin + ra->cp.n_md_half) : 0;
         }
+        lf_sample(sc, k);
         sc->n_samples++;
     }
     simtime_t next = n->el.now + sc->sample_interval;
@@ -1067,6 +1069,8 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         sc->s_flow_bytes = malloc((size_t)sc->cap_samples * (sc->net.n_flows ? sc->net.n_flows : 1) * sizeof *sc->s_flow_bytes);
     if (!sc->s_queue || !sc->s_tx || !sc->s_fair || !sc->s_md || !sc->s_pfc || (sc->flow_series && !sc->s_flow_bytes))
         return cfg_section_errorf(err, c, "sim", "out of memory for %u samples; raise sample_interval", sc->cap_samples);
+    if (lf_init(sc))
+        return cfg_section_errorf(err, c, "sim", "out of memory for flows per link; raise sample_interval");
     sc->net.hook = hook;
     sc->net.hook_arg = sc;
     for (uint32_t i = 0; i < sc->n_events; i++)
@@ -1115,6 +1119,7 @@ void scenario_free(struct scenario *sc)
     free(sc->s_fair);
     free(sc->s_md);
     free(sc->s_pfc);
+    lf_free(sc);
     memset(sc, 0, sizeof *sc);
 }
 

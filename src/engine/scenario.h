@@ -59,6 +59,16 @@ struct scenario {
     uint32_t *s_fair;             /* [k * n_mon + m]: CP F in ΔF units (0: no CP) */
     uint32_t *s_md;               /* [k * n_mon + m]: CP's MDs so far, both branches (0: no CP) */
     uint32_t *s_pfc;              /* [k * n_mon + m]: XOFF frames received (cumulative) */
+    /* Flows per link (linkflows.c): counts sampled with the others */
+    uint32_t *lf_count;           /* [n_ports] scratch: active flows routed through each port now */
+    uint16_t *s_lf;               /* [k * n_ports + p]: that count per sample (NULL: too many to keep) */
+    uint64_t *lf_sum;             /* [n_ports]: sum of counts over the samples in the measure window */
+    uint32_t *lf_max;             /* [n_ports]: max count over those samples */
+    uint32_t lf_samples;          /* samples in the measure window */
+    /* Table 3, sampled at the sources: every active flow's pacing rate at
+     * every sample in the measure window (Welford mean and variance) */
+    uint64_t rs_n;
+    double   rs_mean, rs_m2;
     char     warnings[1024];      /* "roccsim: warning: ...\n" lines for the CLI */
     struct link_event { simtime_t t; uint32_t port; uint8_t up; } *events;   /* [events] */
     uint32_t n_events;

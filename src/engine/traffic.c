@@ -75,6 +75,63 @@ static int host_list(struct scenario *sc, const char *sec, const char *key, uint
     return n;
 }
 
+/* (src, dst) -> the QP of that pair and its first message, an open-
+ * addressing table sized to stay under half full. */
+struct qp_map {
+    struct qp_slot { uint32_t src, dst, qp, first; } *slot;
+    size_t cap, used;
+};
+
+static int qp_map_grow(struct qp_map *m)
+{
+    size_t ncap = m->cap ? m->cap * 2 : 1024;
+    struct qp_slot *ns = malloc(ncap * sizeof *ns);
+    if (!ns)
+        return -1;
+    for (size_t i = 0; i < ncap; i++)
+        ns[i].qp = 0;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->slot[i].qp)
+            continue;
+        size_t h = (size_t)mix64(((uint64_t)m->slot[i].src << 32) | m->slot[i].dst) & (ncap - 1);
+        while (ns[h].qp)
+            h = (h + 1) & (ncap - 1);
+        ns[h] = m->slot[i];
+    }
+    free(m->slot);
+    m->slot = ns;
+    m->cap = ncap;
+    return 0;
+}
+
+/* Put flow fi on its pair's QP (opened at its first message).  The
+ * messages of a QP share its UDP source port, hence its ECMP path, as on
+ * a RoCEv2 NIC. */
+static int qp_assign(struct scenario *sc, struct qp_map *m, uint32_t fi, uint32_t limit)
+{
+    struct net *n = &sc->net;
+    if ((m->used + 1) * 2 > m->cap && qp_map_grow(m))
+        return -1;
+    struct flow *f = &n->flows[fi];
+    size_t h = (size_t)mix64(((uint64_t)f->src << 32) | f->dst) & (m->cap - 1);
+    while (m->slot[h].qp && (m->slot[h].src != f->src || m->slot[h].dst != f->dst))
+        h = (h + 1) & (m->cap - 1);
+    if (!m->slot[h].qp) {
+        uint32_t q = net_add_qp(n, limit);
+        if (!q)
+            return -1;
+        m->slot[h] = (struct qp_slot){ f->src, f->dst, q, fi };
+        m->used++;
+    } else {
+        const struct flow *first = &n->flows[m->slot[h].first];
+        f->sport = first->sport;
+        f->hash = first->hash;
+        f->rhash = first->rhash;
+    }
+    f->qp = m->slot[h].qp;
+    return 0;
+}
+
 int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_rocc, struct cfg_err *err)
 {
     struct cfg *c = sc->cfg;
@@ -83,7 +140,8 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
     if (!*name || strlen(name) >= sizeof sc->groups[0].name - 8)
         return cfg_section_errorf(err, c, sec, "traffic names are 1..39 characters: [traffic.NAME]");
     static const char *const keys[] = { "pattern", "cc", "start", "stop", "class", "file", "load", "cdf", "cdf_format",
-                                        "sampling", "hosts", "senders", "size", "src", "dst", NULL };
+                                        "sampling", "hosts", "senders", "size", "src", "dst", "qp",
+                                        "qp_outstanding", NULL };
     cfg_touch(c, sec, keys);
     static const char *const patterns[] = { "all_to_all", "permutation", "groups", "incast", "hpcc_file", NULL };
     int pat, cc;
@@ -100,8 +158,22 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
         return cfg_errorf(err, cfg_find(c, sec, "class"), "data class must be 0..7 and not the control class");
     if (t1 <= t0 && pat != 4)
         return cfg_section_errorf(err, c, sec, "stop must be after start");
+    /* Queue pairs: generated traffic is RDMA messages, and one QP per
+     * (sender, receiver) pair runs them in order (RoCC §6.3 counts at most
+     * one flow per pair on a link: 30, 150, 300, 60).  Incast events are
+     * one message per sender each and stay independent by default. */
+    static const char *const qpmodes[] = { "pair", "none", NULL };
+    int qpmode;
+    uint64_t qp_out;
+    TRY(cfg_enum(c, sec, "qp", qpmodes, pat == 3 ? 1 : 0, &qpmode, err));
+    TRY(cfg_u64(c, sec, "qp_outstanding", 1, &qp_out, err));
+    if (qp_out < 1 || qp_out > 1000000)
+        return cfg_errorf(err, cfg_find(c, sec, "qp_outstanding"), "qp_outstanding must be 1..1000000");
+    if (qpmode == 1 && cfg_find(c, sec, "qp_outstanding"))
+        return cfg_errorf(err, cfg_find(c, sec, "qp_outstanding"), "qp_outstanding needs qp = pair");
 
     struct wl_list wl = { 0 };
+    struct qp_map qm = { 0 };
     uint32_t *a = malloc(n->n_nodes * sizeof *a), *b = malloc(n->n_nodes * sizeof *b);
     uint64_t *rate = malloc(n->n_hosts * sizeof *rate);
     struct cdf cdf = { 0 };
@@ -260,7 +332,8 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
             f.size = wl.v[i].size;
             f.start_ps = wl.v[i].start_ps;
             f.stop_ps = SIMTIME_NEVER;
-            if (scenario_add_flow(sc, &f) == NONE32)
+            uint32_t fi = scenario_add_flow(sc, &f);
+            if (fi == NONE32 || (qpmode == 0 && qp_assign(sc, &qm, fi, (uint32_t)qp_out)))
                 rc = cfg_section_errorf(err, c, sec, "out of memory");
         }
         sc->groups[gi].count = n->n_flows - sc->groups[gi].first;
@@ -268,6 +341,7 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
             rc = cfg_section_errorf(err, c, sec, "the section generated no flow (load too low or window too short?)");
     }
 out:
+    free(qm.slot);
     wl_list_free(&wl);
     cdf_free(&cdf);
     free(a);

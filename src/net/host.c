@@ -201,6 +201,8 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     p->dst = f->dst;
     p->prio = f->prio;
     p->ts = now;
+    if (f->first_tx_ps == SIMTIME_NEVER)
+        f->first_tx_ps = now;
     if (f->snd_nxt < f->snd_max)
         f->retx_bytes += payload;
     if (f->tp->int_telemetry) {
@@ -271,6 +273,7 @@ static void flow_check_done(struct net *n, struct flow *f)
         n->hosts[f->src].n_done++;
         f->rto_deadline = SIMTIME_NEVER;
         n->flows_done++;
+        net_qp_done(n, flow_index(n, f));
     }
 }
 
@@ -401,8 +404,9 @@ void flow_start(struct net *n, uint32_t fi)
     if (f->size == 0) {
         f->flags |= FL_DONE | FL_RX_DONE;
         h->n_done++;
-        f->finish_ps = n->el.now;
+        f->finish_ps = f->first_tx_ps = n->el.now;
         n->flows_done++;
+        net_qp_done(n, fi);
         return;
     }
     port_kick(n, h->port);

@@ -59,6 +59,7 @@ void net_free(struct net *n)
     free(n->hosts);
     free(n->rp_trace);
     free(n->flows);
+    free(n->qps);
     free(n->links);
     for (uint32_t i = 0; i < n->n_agents; i++)
         if (n->agents[i].ops->destroy)
@@ -377,7 +378,54 @@ uint32_t net_add_flow(struct net *n, const struct flow *tmpl)
     f->nack_for = UINT64_MAX;
     f->cc_deadline = f->rto_deadline = f->timer_armed = SIMTIME_NEVER;
     f->finish_ps = SIMTIME_NEVER;
+    f->first_tx_ps = SIMTIME_NEVER;
+    f->qp_next = NONE32;
     return n->n_flows++;
+}
+
+uint32_t net_add_qp(struct net *n, uint32_t limit)
+{
+    struct qp *q = grow(n->qps, &n->cap_qps, n->n_qps + 1, sizeof *q);
+    if (!q)
+        return 0;
+    n->qps = q;
+    n->qps[n->n_qps] = (struct qp){ NONE32, NONE32, 0, limit ? limit : 1 };
+    return ++n->n_qps;
+}
+
+/* Start the QP's waiting messages while its limit allows. */
+static void qp_pump(struct net *n, struct qp *q)
+{
+    while (q->head != NONE32 && q->outstanding < q->limit) {
+        uint32_t fi = q->head;
+        q->head = n->flows[fi].qp_next;
+        if (q->head == NONE32)
+            q->tail = NONE32;
+        n->flows[fi].qp_next = NONE32;
+        q->outstanding++;
+        flow_start(n, fi);          /* may complete at once (size 0) and pump again */
+    }
+}
+
+/* Message fi is posted: it joins the end of its QP's line. */
+static void qp_post(struct net *n, uint32_t fi)
+{
+    struct qp *q = &n->qps[n->flows[fi].qp - 1];
+    if (q->tail == NONE32)
+        q->head = fi;
+    else
+        n->flows[q->tail].qp_next = fi;
+    q->tail = fi;
+    qp_pump(n, q);
+}
+
+void net_qp_done(struct net *n, uint32_t fi)
+{
+    if (!n->flows[fi].qp)
+        return;
+    struct qp *q = &n->qps[n->flows[fi].qp - 1];
+    q->outstanding--;
+    qp_pump(n, q);
 }
 
 struct start_key { simtime_t t; uint32_t flow; };
@@ -563,7 +611,10 @@ static void start_flows(struct net *n)
         if (n->flows[fi].start_ps > now)
             break;
         n->next_start++;
-        flow_start(n, fi);
+        if (n->flows[fi].qp)
+            qp_post(n, fi);
+        else
+            flow_start(n, fi);
     }
     if (n->next_start < n->n_flows)
         net_schedule(n, n->flows[n->start_order[n->next_start]].start_ps, EV_FLOW_START, 0);

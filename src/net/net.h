@@ -195,7 +195,10 @@ struct flow {
     /* set-up and statistics */
     uint64_t app_rate_bps;      /* application's offered rate (0 = line) */
     uint64_t cc_rate_bps;       /* what the CC allows (line when unlimited) */
-    simtime_t start_ps, stop_ps, finish_ps;
+    simtime_t start_ps, stop_ps, finish_ps;   /* start_ps: posted (arrival); finish: last byte received */
+    simtime_t first_tx_ps;      /* first data frame began to leave the NIC (SIMTIME_NEVER: not yet) */
+    uint32_t qp;                /* queue pair index + 1 (0: an independent flow, the zeroed default) */
+    uint32_t qp_next;           /* the next message waiting on the same QP (set by the net) */
     simtime_t last_nack;
     uint64_t retx_bytes, timeouts, nacks;
     uint32_t group;             /* scenario flow group */
@@ -209,6 +212,16 @@ struct flow {
         struct dcqcn dcqcn;
         struct dcqcn_bcm bcm;
     } cc;
+};
+
+/* A queue pair: its messages (flows) run in posting order, at most `limit`
+ * at a time (an RDMA QP executes its send work requests in order).  A
+ * message posted while `limit` are outstanding waits in the list
+ * head..tail (linked through flow.qp_next) and starts when an outstanding
+ * one completes at the sender (all its bytes acknowledged). */
+struct qp {
+    uint32_t head, tail;         /* waiting messages, oldest first (NONE32: none) */
+    uint32_t outstanding, limit;
 };
 
 struct host {
@@ -275,6 +288,7 @@ struct net {
     struct sw *sws;       uint32_t n_sws;
     struct host *hosts;   uint32_t n_hosts;
     struct flow *flows;   uint32_t n_flows, cap_flows;
+    struct qp *qps;       uint32_t n_qps, cap_qps;
     struct link_spec { uint32_t a, b; uint64_t rate; simtime_t delay; } *links;
     uint32_t n_links, cap_links, cap_nodes;
     struct rocc_rp_params rp_params;   /* template; r_max set from the NIC */
@@ -323,6 +337,9 @@ uint32_t net_port_between(const struct net *n, uint32_t a, uint32_t b);
 /* After all nodes and links: allocate per-port/switch state, routes. -1 + why on error. */
 int      net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_t why_len);
 uint32_t net_add_flow(struct net *n, const struct flow *tmpl);
+/* A new queue pair allowing `limit` (>= 1) messages outstanding; the value
+ * for flow.qp (its index + 1), or 0 without memory. */
+uint32_t net_add_qp(struct net *n, uint32_t limit);
 /* After all flows: start schedule, per-host flow lists. */
 int      net_flows_ready(struct net *n);
 uint32_t net_add_agent(struct net *n, uint32_t port, const struct port_agent_ops *ops, void *state);
@@ -378,6 +395,8 @@ void     host_arm_wake(struct net *n, struct host *h, simtime_t t);
 void     host_nic_delay_done(struct net *n, uint32_t host);
 void     flow_start(struct net *n, uint32_t fi);
 void     flow_stop(struct net *n, uint32_t fi);
+/* Flow fi completed at its sender: a message waiting on its QP may start. */
+void     net_qp_done(struct net *n, uint32_t fi);
 void     flow_timer_fire(struct net *n, uint32_t fi);
 void     flow_timer_arm(struct net *n, uint32_t fi);
 void     flow_set_cc_rate(struct net *n, struct flow *f, uint64_t bps);
