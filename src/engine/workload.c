@@ -735,7 +735,9 @@ int wl_read_hpcc(struct wl_list *out, const char *path, uint32_t nhosts, char *e
              (unsigned long long)count, (unsigned long long)got, got == 1 ? " follows" : "s follow");
         goto done;
     }
-    sort_flows(out->v + n0, out->n - n0);
+    /* Only when flows were read: an empty list may have v == NULL, and
+     * NULL + 0 is undefined behaviour in C (a flow file "0" did that). */
+    if (out->n > n0) sort_flows(out->v + n0, out->n - n0);
     rc = 0;
 done:
     if (rc < 0) out->n = n0;

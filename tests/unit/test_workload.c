@@ -927,6 +927,14 @@ TEST(hpcc_read)
     CHECK(wl_read_hpcc(&l, path, 10, err, sizeof err) == 0 && l.n == 0);
     unlink(path);
 
+    /* The single byte "0" (no newline) into a list that never held a flow
+     * (v == NULL): the reader once computed NULL + 0 to sort the empty
+     * tail, undefined behaviour a clang UBSan build (make test-ubsan)
+     * reports; tests/fuzz/corpus/hpcc_flows/zero is the same input. */
+    struct wl_list fresh = { 0 };
+    CHECK(test_write_tmp("0", 1, path) == 0);
+    CHECK(wl_read_hpcc(&fresh, path, 10, err, sizeof err) == 0 && fresh.n == 0 && fresh.v == NULL);
+    unlink(path);
     CHECK(wl_read_hpcc(&l, "/nonexistent/flow.txt", 10, err, sizeof err) == -1);
     CHECK(err_is(err, "/nonexistent/flow.txt", 0, "cannot open: No such file"));
     HPCC_FAILS("", 0, "empty file; expected the flow count on the first line");
