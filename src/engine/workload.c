@@ -2,6 +2,8 @@
  * files; see workload.h for the model. */
 #include "engine/workload.h"
 
+#include "core/text.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -25,6 +27,7 @@ static int errf(char *err, size_t errlen, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err, errlen, fmt, ap);
         va_end(ap);
+        text_escape_inplace(err, errlen);   /* messages quote file text */
     }
     return -1;
 }
