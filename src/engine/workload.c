@@ -759,6 +759,11 @@ int wl_write_hpcc(const struct wl_list *l, const char *path, char *err, size_t e
         if (fl->src == fl->dst)
             return errf(err, errlen, "%s: flow %zu has src == dst == %u", path, i, fl->src);
         if (fl->size == 0) return errf(err, errlen, "%s: flow %zu has size 0", path, i);
+        /* Rounded to the ns, the start must still be a uint64 of ps, or the
+         * reader would reject the file this writes (found by fuzzing). */
+        if (fl->start_ps / 1000 + (fl->start_ps % 1000 >= 500) > UINT64_MAX / 1000)
+            return errf(err, errlen, "%s: flow %zu starts at %llu ps, past the largest time the format holds", path,
+                        i, (unsigned long long)fl->start_ps);
     }
     size_t tl = strlen(path) + 48;
     char *tmp = malloc(tl);

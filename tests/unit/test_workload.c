@@ -822,6 +822,16 @@ TEST(hpcc_write_format)
     CHECK(wl_write_hpcc(&l, path, err, sizeof err) == -1);
     CHECK(err_is(err, path, 0, "flow 2 has size 0"));
     l.v[2].size = 7;
+    /* the largest start the reader takes (2^64-1 ps) rounds up past it when
+     * printed to the ns: refused, not written unreadable (found by fuzzing;
+     * tests/fuzz/corpus/hpcc_flows/start-max.txt) */
+    l.v[2].start_ps = UINT64_MAX;
+    CHECK(wl_write_hpcc(&l, path, err, sizeof err) == -1);
+    CHECK(err_is(err, path, 0, "flow 2 starts at 18446744073709551615 ps, past the largest time the format holds"));
+    l.v[2].start_ps = UINT64_MAX - 500;   /* rounds down: fine */
+    CHECK(wl_write_hpcc(&l, path, err, sizeof err) == 0);
+    unlink(path);
+    l.v[2].start_ps = 2000000000000;
     CHECK(stat(path, &st) != 0); /* nothing written by the failures */
     CHECK(wl_write_hpcc(&l, "/nonexistent/dir/flow.txt", err, sizeof err) == -1);
     CHECK(err_is(err, "/nonexistent/dir/flow.txt", 0, "cannot create temporary file /nonexistent/dir/flow.txt.tmp"));
