@@ -10,7 +10,8 @@
 # (e.g. "-jobs=2 -workers=2").  Each harness starts from its seed corpus
 # tests/fuzz/corpus/NAME/ (read, never written: new inputs go to a scratch
 # directory) and runs niced.  Any crash, leak, sanitizer report (ASan,
-# UBSan: the build makes every report fatal), timeout (> 10 s on one input)
+# UBSan: the build makes every report fatal), timeout (> 30 s on one input:
+# generous, as the machine may be loaded)
 # or out-of-memory (> 2 GB) is a FAIL; the input that caused it is kept as
 # $FUZZ_BUILD/fuzz-artifacts/NAME/crash-... (or leak-, timeout-, oom-) and
 # named on the FAIL line.  Prints one PASS/FAIL line per harness and
@@ -44,7 +45,7 @@ for n in "${names[@]}"; do
     before=$(ls "$art" | wc -l)
     log="$scratch/$n.log"
     # shellcheck disable=SC2086
-    nice -n 10 "$B/fuzz/$n" -max_total_time="$T" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+    nice -n 10 "$B/fuzz/$n" -max_total_time="$T" -timeout=30 -rss_limit_mb=2048 -max_len=8192 \
         -print_final_stats=1 -artifact_prefix="$art/" ${FUZZ_ARGS:-} \
         "$scratch/$n" "tests/fuzz/corpus/$n" >"$log" 2>&1
     rc=$?
