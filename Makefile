@@ -4,6 +4,9 @@
 #   make test         build and run every test (unit + scenario), normal build
 #   make test-asan    the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make test-ubsan   the same built by clang with its UndefinedBehaviorSanitizer
+#   make fuzz         build the libFuzzer harnesses (clang) into build-fuzz/fuzz/
+#                     and run each for FUZZ_TIME seconds (default 20;
+#                     tests/fuzz/run.sh, docs/testing.md)
 #   make bench        simulator speed benchmark (not a test)
 #   make clean
 #
@@ -34,6 +37,11 @@ ifeq ($(SAN),ubsan)
   # differ from gcc's (clang flags pointer arithmetic on NULL, gcc does not).
   SANFLAGS = -fsanitize=undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -DROCC_AUDIT
 endif
+ifeq ($(SAN),fuzz)
+  # libFuzzer (clang): everything instrumented for coverage and checked by
+  # ASan + UBSan; only the harnesses link the fuzzer's main (make fuzz).
+  SANFLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -DROCC_AUDIT
+endif
 ALLCFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP
 LDLIBS   = -lm
 
@@ -41,6 +49,13 @@ CC_SRC     := $(wildcard src/cc/*.c)
 SIM_SRC    := $(wildcard src/core/*.c src/net/*.c src/engine/*.c)
 CLI_SRC    := $(wildcard src/cli/*.c)
 TEST_SRC   := $(wildcard tests/unit/test_*.c)
+# Fuzz harnesses tests/fuzz/fuzz_NAME.c: each links with tests/fuzz/replay.c
+# into the unit test $(BUILD)/tests/test_fuzz_NAME (replays its corpus), and
+# with libFuzzer into $(BUILD)/fuzz/NAME (make fuzz).
+FUZZ_SRC   := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
+FUZZ_TEST  := $(FUZZ_NAMES:%=$(BUILD)/tests/test_fuzz_%)
+FUZZ_INC   := -Isrc -Isrc/cc -Idataplane -Itests/unit -Itests/fuzz
 
 CC_OBJ     := $(CC_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ    := $(SIM_SRC:%.c=$(BUILD)/%.o)
@@ -49,10 +64,11 @@ TEST_BIN   := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 LIBROCC    := $(BUILD)/librocc.a
 LIBSIM     := $(BUILD)/libroccsim.a
+PKT_OBJ    := $(BUILD)/dataplane/pkt.o
 ROCCSIM    := $(BUILD)/roccsim
 
-.PHONY: all test test-asan test-ubsan unit bench clean
-all: $(ROCCSIM) $(LIBROCC) $(TEST_BIN)
+.PHONY: all test test-asan test-ubsan unit bench clean fuzz fuzzers
+all: $(ROCCSIM) $(LIBROCC) $(TEST_BIN) $(FUZZ_TEST)
 
 # Objects depend on the compiler command: changing OPT, SAN or CC rebuilds
 # them (the stamp is rewritten only when the command changes).
@@ -89,6 +105,21 @@ $(ROCCSIM): $(CLI_OBJ) $(LIBSIM) $(LIBROCC) $(FLAGS_STAMP)
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBSIM) $(LIBROCC) $(FLAGS_STAMP)
 	$(CC) $(ALLCFLAGS) $< $(LIBSIM) $(LIBROCC) $(LDLIBS) -o $@
 
+# The data plane's frame parser (no DPDK) for the pkt harness.
+$(PKT_OBJ): dataplane/pkt.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -Isrc/cc -Idataplane -c $< -o $@
+
+$(BUILD)/tests/test_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(PKT_OBJ) $(LIBSIM) $(LIBROCC) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) $(FUZZ_INC) -DFUZZ_NAME='"$*"' $< tests/fuzz/replay.c $(PKT_OBJ) $(LIBSIM) $(LIBROCC) $(LDLIBS) -o $@
+
+$(BUILD)/fuzz/%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(PKT_OBJ) $(LIBSIM) $(LIBROCC) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) $(FUZZ_INC) -fsanitize=fuzzer $< $(PKT_OBJ) $(LIBSIM) $(LIBROCC) $(LDLIBS) -o $@
+
+fuzzers: $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
+
 test: all
 	BUILD=$(BUILD) tests/run.sh
 
@@ -98,10 +129,14 @@ test-asan:
 test-ubsan:
 	$(MAKE) BUILD=build-ubsan CC=clang SAN=ubsan OPT=-O1 test
 
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=clang SAN=fuzz OPT=-O1 fuzzers
+	FUZZ_BUILD=build-fuzz tests/fuzz/run.sh
+
 bench: all
 	bench/run.sh $(ROCCSIM)
 
 clean:
-	rm -rf build build-asan build-ubsan
+	rm -rf build build-asan build-ubsan build-fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

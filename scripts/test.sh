@@ -5,7 +5,8 @@
 # test, DPDK and tshark for the data plane), builds with warnings as errors,
 # runs every test three times -- normal build, gcc AddressSanitizer +
 # UndefinedBehaviorSanitizer build, clang UndefinedBehaviorSanitizer build --
-# then builds and tests the DPDK data plane, and ends with one line
+# runs the fuzz harnesses for a bounded time (make fuzz), then builds and
+# tests the DPDK data plane, and ends with one line
 # "N passed, N failed" summing everything.
 #
 # A test that cannot run because something it needs is missing is a
@@ -63,6 +64,15 @@ for mode in normal asan ubsan-clang; do
     add_counts "$mode" "$log"
     rm -f "$log"
 done
+# Fuzzing (tests/fuzz, docs/testing.md): the libFuzzer harnesses built by
+# clang, each run for FUZZ_TIME seconds (default 20: under 3 minutes in all);
+# a crash, leak, sanitizer report or timeout is a FAIL naming the input.
+echo "== fuzz (libFuzzer, ${FUZZ_TIME:-20} s per harness)"
+flog=$(mktemp)
+make -s -j"$jobs" fuzz >"$flog" 2>&1
+grep -E '^(PASS|FAIL|  )' "$flog" || cat "$flog"
+add_counts fuzz "$flog"
+rm -f "$flog"
 # The DPDK data plane (issue 5): build, the frame parser test, and the
 # network-namespace tests (root only: they create namespaces and veths of
 # their own and remove them).  tshark decodes the tests' captures; arping

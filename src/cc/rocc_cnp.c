@@ -62,9 +62,13 @@ uint16_t rocc_inet_checksum(const uint8_t *buf, size_t len)
 
 size_t rocc_cnp_encode(const struct rocc_cnp *c, uint8_t *buf, size_t len)
 {
-    uint8_t *ip = buf + OFF_IP, *udp = buf + OFF_UDP, *bth = buf + OFF_BTH;
+    uint8_t *ip, *udp, *bth;
 
     if (!c || !buf || len < ROCC_CNP_ICMP_BYTES) return 0;
+    /* after the check: buf + k on a NULL buf is undefined (clang UBSan) */
+    ip = buf + OFF_IP;
+    udp = buf + OFF_UDP;
+    bth = buf + OFF_BTH;
     memset(buf, 0, ROCC_CNP_ICMP_BYTES);
 
     buf[OFF_TYPE] = ROCC_CNP_ICMP_TYPE;

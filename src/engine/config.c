@@ -11,6 +11,7 @@
  */
 #include "engine/config.h"
 
+#include "core/text.h"
 #include "core/units.h"
 
 #include <errno.h>
@@ -220,6 +221,7 @@ static int errf(struct cfg_err *err, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
+    text_escape_inplace(err->msg, sizeof err->msg);   /* it quotes the input */
     return -1;
 }
 
@@ -259,6 +261,7 @@ int cfg_errorf(struct cfg_err *err, const struct cfg_entry *e, const char *fmt, 
         vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
         va_end(ap);
     }
+    text_escape_inplace(err->msg, sizeof err->msg);
     return -1;
 }
 
@@ -276,6 +279,7 @@ int cfg_section_errorf(struct cfg_err *err, const struct cfg *c, const char *sec
         vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
         va_end(ap);
     }
+    text_escape_inplace(err->msg, sizeof err->msg);
     return -1;
 }
 

@@ -659,7 +659,8 @@ static int write_file(const char *dir, const char *name, const struct scenario *
 static void w_summary(FILE *f, const struct scenario *sc, const struct run_info *ri) { write_summary(f, sc, ri); }
 /* HPCC simulator's FCT file (fct.txt): "sip dip sport dport size start_ns
  * fct_ns standalone_ns" with IPs in hex as HPCC numbers hosts
- * (0x0b000001 + (id/256)<<16 + (id%256)<<8); dport 200 marks incast flows
+ * (0x0b000001 + (I/256)<<16 + (I%256)<<8 for host index I, as flows.txt
+ * numbers them); dport 200 marks incast flows
  * (fct_analysis.py).  Only finished flows, in flow order. */
 static uint32_t hpcc_ip(uint32_t host) { return 0x0b000001u + ((host / 256) << 16) + ((host % 256) << 8); }
 
@@ -670,8 +671,7 @@ static void write_hpcc_fct(FILE *f, const struct scenario *sc)
         const struct flow *fl = &n->flows[i];
         if (fl->finish_ps == SIMTIME_NEVER)
             continue;
-        fprintf(f, "%08x %08x %u %u %llu %llu %llu %llu\n", hpcc_ip(n->hosts[fl->src].node),
-                hpcc_ip(n->hosts[fl->dst].node), fl->sport,
+        fprintf(f, "%08x %08x %u %u %llu %llu %llu %llu\n", hpcc_ip(fl->src), hpcc_ip(fl->dst), fl->sport,
                 sc->groups[fl->group].incast ? 200u : 100u, (unsigned long long)fl->size,
                 (unsigned long long)(fl->start_ps / PS_PER_NS),
                 (unsigned long long)((fl->finish_ps - fl->start_ps) / PS_PER_NS),
@@ -689,8 +689,8 @@ static int write_hpcc_flows(const struct scenario *sc, const char *dir, char *wh
         const struct flow *fl = &n->flows[i];
         if ((fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED))
             continue;
-        /* HPCC files name nodes by topology id: our node index. */
-        struct wl_flow w = { n->hosts[fl->src].node, n->hosts[fl->dst].node, fl->size, fl->start_ps,
+        /* Host indices (docs/outputs.md), which [traffic] hpcc_file reads. */
+        struct wl_flow w = { fl->src, fl->dst, fl->size, fl->start_ps,
                              (uint8_t)sc->groups[fl->group].incast };
         if (fl->size == 0)
             continue;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/text.h"
 #include "core/units.h"
 #include "engine/attack.h"
 #include "engine/ccsel.h"
@@ -159,6 +160,7 @@ static int file_errorf(struct cfg_err *err, const char *path, int line, const ch
         snprintf(err->msg, sizeof err->msg, "%.100s:%d: %s", path, line, msg);
     else
         snprintf(err->msg, sizeof err->msg, "%.100s: %s", path, msg);
+    text_escape_inplace(err->msg, sizeof err->msg);   /* messages quote file text */
     return -1;
 }
 
@@ -1134,6 +1136,7 @@ void scenario_warn(struct scenario *sc, const char *fmt, ...)
     if (k > 0 && (size_t)k < sizeof sc->warnings - len)
         vsnprintf(sc->warnings + len + k, sizeof sc->warnings - len - k, fmt, ap);
     va_end(ap);
+    text_escape_inplace(sc->warnings + len, sizeof sc->warnings - len);   /* names, paths: input text */
     len = strlen(sc->warnings);
     if (len + 1 < sizeof sc->warnings) {
         sc->warnings[len] = '\n';

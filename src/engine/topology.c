@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/text.h"
 #include "core/units.h"
 
 #define MAX_PORTS 65535u        /* net.c: ports per node */
@@ -33,8 +34,10 @@ static int bld_fail(struct bld *b, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (b->errlen)
+    if (b->errlen) {
         snprintf(b->err, b->errlen, "%s: %s", b->who, msg);
+        text_escape_inplace(b->err, b->errlen);
+    }
     return -1;
 }
 
@@ -305,6 +308,7 @@ static int hp_fail(const struct hpcc_rd *r, long line, const char *fmt, ...)
         snprintf(r->err, r->errlen, "%s:%ld: %s", r->path, line, msg);
     else
         snprintf(r->err, r->errlen, "%s: %s", r->path, msg);
+    text_escape_inplace(r->err, r->errlen);   /* messages quote file text */
     return -1;
 }
 

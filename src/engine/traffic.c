@@ -197,24 +197,14 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
             snprintf(path, sizeof path, "%s", fe->value);
         else
             snprintf(path, sizeof path, "%.*s/%s", (int)(slash - base), base, fe->value);
-        /* HPCC flow files name nodes by their id in the topology: node
-         * indices here (hosts of the built-in fabrics and of imported HPCC
-         * topologies keep them); each must be a host. */
-        if (wl_read_hpcc(&wl, path, n->n_nodes, why, sizeof why)) {
+        /* SRC and DST are host indices 0..hosts-1 (docs/config.md), as
+         * flows.txt writes them: host hI of a built-in topology is I
+         * wherever its switches sit (a star's switch is node 0), and an
+         * HPCC topology's host is its rank among the host ids. */
+        if (wl_read_hpcc(&wl, path, n->n_hosts, why, sizeof why)) {
             snprintf(err->msg, sizeof err->msg, "%s", why);
             rc = -1;
             goto out;
-        }
-        for (size_t i = 0; i < wl.n; i++) {
-            uint32_t ids[2] = { wl.v[i].src, wl.v[i].dst };
-            for (int k = 0; k < 2; k++)
-                if (n->nodes[ids[k]].kind != NODE_HOST) {
-                    rc = cfg_errorf(err, fe, "flow %zu of '%s': node %u (%s) is a switch, not a host", i + 1, path,
-                                    ids[k], n->nodes[ids[k]].name);
-                    goto out;
-                }
-            wl.v[i].src = n->nodes[wl.v[i].src].idx;
-            wl.v[i].dst = n->nodes[wl.v[i].dst].idx;
         }
     } else {
         double load;

@@ -2,6 +2,8 @@
  * files; see workload.h for the model. */
 #include "engine/workload.h"
 
+#include "core/text.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -25,6 +27,7 @@ static int errf(char *err, size_t errlen, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err, errlen, fmt, ap);
         va_end(ap);
+        text_escape_inplace(err, errlen);   /* messages quote file text */
     }
     return -1;
 }
@@ -735,7 +738,9 @@ int wl_read_hpcc(struct wl_list *out, const char *path, uint32_t nhosts, char *e
              (unsigned long long)count, (unsigned long long)got, got == 1 ? " follows" : "s follow");
         goto done;
     }
-    sort_flows(out->v + n0, out->n - n0);
+    /* Only when flows were read: an empty list may have v == NULL, and
+     * NULL + 0 is undefined behaviour in C (a flow file "0" did that). */
+    if (out->n > n0) sort_flows(out->v + n0, out->n - n0);
     rc = 0;
 done:
     if (rc < 0) out->n = n0;
@@ -754,6 +759,11 @@ int wl_write_hpcc(const struct wl_list *l, const char *path, char *err, size_t e
         if (fl->src == fl->dst)
             return errf(err, errlen, "%s: flow %zu has src == dst == %u", path, i, fl->src);
         if (fl->size == 0) return errf(err, errlen, "%s: flow %zu has size 0", path, i);
+        /* Rounded to the ns, the start must still be a uint64 of ps, or the
+         * reader would reject the file this writes (found by fuzzing). */
+        if (fl->start_ps / 1000 + (fl->start_ps % 1000 >= 500) > UINT64_MAX / 1000)
+            return errf(err, errlen, "%s: flow %zu starts at %llu ps, past the largest time the format holds", path,
+                        i, (unsigned long long)fl->start_ps);
     }
     size_t tl = strlen(path) + 48;
     char *tmp = malloc(tl);

@@ -822,6 +822,16 @@ TEST(hpcc_write_format)
     CHECK(wl_write_hpcc(&l, path, err, sizeof err) == -1);
     CHECK(err_is(err, path, 0, "flow 2 has size 0"));
     l.v[2].size = 7;
+    /* the largest start the reader takes (2^64-1 ps) rounds up past it when
+     * printed to the ns: refused, not written unreadable (found by fuzzing;
+     * tests/fuzz/corpus/hpcc_flows/start-max.txt) */
+    l.v[2].start_ps = UINT64_MAX;
+    CHECK(wl_write_hpcc(&l, path, err, sizeof err) == -1);
+    CHECK(err_is(err, path, 0, "flow 2 starts at 18446744073709551615 ps, past the largest time the format holds"));
+    l.v[2].start_ps = UINT64_MAX - 500;   /* rounds down: fine */
+    CHECK(wl_write_hpcc(&l, path, err, sizeof err) == 0);
+    unlink(path);
+    l.v[2].start_ps = 2000000000000;
     CHECK(stat(path, &st) != 0); /* nothing written by the failures */
     CHECK(wl_write_hpcc(&l, "/nonexistent/dir/flow.txt", err, sizeof err) == -1);
     CHECK(err_is(err, "/nonexistent/dir/flow.txt", 0, "cannot create temporary file /nonexistent/dir/flow.txt.tmp"));
@@ -927,6 +937,14 @@ TEST(hpcc_read)
     CHECK(wl_read_hpcc(&l, path, 10, err, sizeof err) == 0 && l.n == 0);
     unlink(path);
 
+    /* The single byte "0" (no newline) into a list that never held a flow
+     * (v == NULL): the reader once computed NULL + 0 to sort the empty
+     * tail, undefined behaviour a clang UBSan build (make test-ubsan)
+     * reports; tests/fuzz/corpus/hpcc_flows/zero is the same input. */
+    struct wl_list fresh = { 0 };
+    CHECK(test_write_tmp("0", 1, path) == 0);
+    CHECK(wl_read_hpcc(&fresh, path, 10, err, sizeof err) == 0 && fresh.n == 0 && fresh.v == NULL);
+    unlink(path);
     CHECK(wl_read_hpcc(&l, "/nonexistent/flow.txt", 10, err, sizeof err) == -1);
     CHECK(err_is(err, "/nonexistent/flow.txt", 0, "cannot open: No such file"));
     HPCC_FAILS("", 0, "empty file; expected the flow count on the first line");
