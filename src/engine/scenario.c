@@ -160,6 +160,9 @@ static int file_errorf(struct cfg_err *err, const char *path, int line, const ch
     return -1;
 }
 
+/* The characters of a node name (docs/config.md, "Topology file format"). */
+#define NODE_NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+
 /* The topology file: one statement per line, '#' comments.
  *   host NAME [NAME...]      switch NAME [NAME...]      link A B RATE DELAY */
 static int topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err)
@@ -203,7 +206,16 @@ static int topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err)
                 rc = file_errorf(err, path, ln, "'%s' needs a name", tok[0]);
             }
             for (int i = 1; i < nt && rc == 0; i++) {
-                if (scenario_node(sc, tok[i]) != NONE32 || strlen(tok[i]) >= 24) {
+                /* Node names become port names in every output and titles in
+                 * plots: a documented, shell- and gnuplot-inert set only. */
+                size_t okc = strspn(tok[i], NODE_NAME_CHARS);
+                if (tok[i][okc]) {
+                    unsigned char bad = (unsigned char)tok[i][okc];
+                    char shown[8];
+                    snprintf(shown, sizeof shown, bad > 0x20 && bad < 0x7f ? "'%c'" : "0x%02x", bad);
+                    rc = file_errorf(err, path, ln, "%s: node name %d has the character %s: names use only "
+                                     "letters, digits, '_', '.' and '-'", tok[0], i, shown);
+                } else if (scenario_node(sc, tok[i]) != NONE32 || strlen(tok[i]) >= 24) {
                     rc = file_errorf(err, path, ln, "node name '%.40s' is a duplicate or longer than 23 characters", tok[i]);
                 } else {
                     net_add_node(&sc->net, tok[0][0] == 'h' ? NODE_HOST : NODE_SWITCH, tok[i]);

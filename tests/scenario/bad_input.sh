@@ -56,6 +56,7 @@ bad bad_unit                 "bad-unit.ini|:7:|rate|furlongs" run $D/bad-unit.in
 bad missing_scenario_file    "no-such-scenario.ini" run $D/no-such-scenario.ini -q
 bad missing_topology_file    "missing-topology-file.ini|:7:|file|no-such-topology.txt" run $D/missing-topology-file.ini -q
 bad topology_unknown_node    "topo-unknown-node.topo|:6:|ghost" run $D/topo-unknown-node.ini -q
+bad topology_name_charset   "topo-hostile-name.topo|:3:|switch|node name 2|'\`'" run $D/topo-hostile-name.ini -q
 bad topology_disconnected    "topo-disconnected.ini|:5:|disconnected|hleft|hright" run $D/topo-disconnected.ini -q
 # q_mid (line 14) below the 40G default q_ref of 150 KB.
 bad impossible_parameter     "impossible-param.ini|:14:|q_mid" run $D/impossible-param.ini -q
