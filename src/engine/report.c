@@ -631,10 +631,12 @@ static void write_fct_tsv(FILE *f, const struct scenario *sc)
             uint64_t hi = b < sc->n_fct_bins ? sc->fct_bins[b] : UINT64_MAX;
             struct fct_stats st;
             fct_bin_stats(sc, kind, lo, hi, sc->fct_start, sc->fct_end, &st);
+            char le[24] = "inf";    /* the last bin has no upper edge: "inf", not "inf0" */
+            if (hi != UINT64_MAX)
+                snprintf(le, sizeof le, "%llu", (unsigned long long)hi);
             if (st.count)
-                fprintf(f, "%s\t%llu\t%s%llu\t%llu\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\n",
-                        kind < 0 ? "all" : kind ? "incast" : "background", (unsigned long long)lo,
-                        hi == UINT64_MAX ? "inf" : "", hi == UINT64_MAX ? 0ull : (unsigned long long)hi,
+                fprintf(f, "%s\t%llu\t%s\t%llu\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\n",
+                        kind < 0 ? "all" : kind ? "incast" : "background", (unsigned long long)lo, le,
                         (unsigned long long)st.count, st.avg, st.p50, st.p90, st.p99, st.p999, st.s_avg, st.s_p50,
                         st.s_p90, st.s_p99, st.s_p999);
             lo = hi;
