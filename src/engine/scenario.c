@@ -6,10 +6,12 @@
 #include "engine/scenario.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "core/units.h"
@@ -179,6 +181,11 @@ static int topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     FILE *fp = fopen(path, "r");
     if (!fp)
         return cfg_errorf(err, e, "cannot open topology file '%s'", path);
+    struct stat fst;
+    if (fstat(fileno(fp), &fst) == 0 && S_ISDIR(fst.st_mode)) {   /* fopen succeeds on one: "no nodes" misled */
+        fclose(fp);
+        return cfg_errorf(err, e, "topology file '%s' is a directory", path);
+    }
     char line[4096];
     int ln = 0, rc = 0;
     while (rc == 0 && fgets(line, sizeof line, fp)) {
@@ -241,10 +248,12 @@ static int topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err)
             rc = file_errorf(err, path, ln, "unknown statement '%s' (host, switch, link)", tok[0]);
         }
     }
-    fclose(fp);
+    if (rc == 0 && ferror(fp))
+        rc = file_errorf(err, path, ln + 1, "read error: %s", strerror(errno));
     if (rc == 0 && sc->net.n_nodes == 0) {
         rc = file_errorf(err, path, 0, "no nodes");
     }
+    fclose(fp);
     return rc;
 }
 
@@ -684,6 +693,16 @@ static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *a
     uint64_t jitter = 0;
     if (rc == 0) rc = cfg_time(c, sec, "start", 0, &start, err);
     if (rc == 0) rc = cfg_time(c, sec, "start_jitter", 0, &jitter, err);
+    if (rc == 0 && start + jitter >= sc->duration) {
+        /* Not an error: a shorter --set sim.duration may cut a late group
+         * on purpose.  But never silent. */
+        const struct cfg_entry *ste = cfg_find(c, sec, start ? "start" : "start_jitter");
+        char a[32], b[32];
+        scenario_warn(sc, "%s:%d: [%s] start%s %s is not before sim.duration %s: %s", ste ? ste->file : cfg_path(c),
+                      ste ? ste->line : 0, sec, jitter ? " + start_jitter" : "",
+                      units_fmt_time(start + jitter, a, sizeof a), units_fmt_time(sc->duration, b, sizeof b),
+                      start >= sc->duration ? "the group never sends" : "some of its flows never start");
+    }
     const struct cfg_entry *st = rc == 0 ? cfg_find(c, sec, "stop") : NULL;
     if (rc == 0 && st && strcmp(st->value, "never") != 0) {
         rc = cfg_time(c, sec, "stop", 0, &stop, err);
