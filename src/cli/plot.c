@@ -467,9 +467,15 @@ int cmd_plot(int argc, char **argv)
             snprintf(dir, sizeof dir, "%s", slash ? "/" : ".");
         }
         struct stat st;
-        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
-            fprintf(stderr, "roccsim plot: -o %s: cannot write in directory %s: %s\n", prefix, dir,
-                    errno ? strerror(errno) : "not a directory");
+        const char *why = NULL;
+        if (stat(dir, &st) != 0)
+            why = strerror(errno);
+        else if (!S_ISDIR(st.st_mode))
+            why = "not a directory";
+        else if (access(dir, W_OK | X_OK) != 0)
+            why = strerror(errno);
+        if (why) {
+            fprintf(stderr, "roccsim plot: -o %s: cannot write in directory %s: %s\n", prefix, dir, why);
             return 2;
         }
         for (int fmt = 0; fmt < 2; fmt++) {
