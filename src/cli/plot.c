@@ -1,11 +1,30 @@
-/* plot.c -- `roccsim plot`; see plot.h. */
+/* plot.c -- `roccsim plot`; see plot.h.
+ *
+ * Plotting never runs a shell and never puts a name it did not make itself
+ * into gnuplot's command language, where a backquote runs a command and a
+ * quote ends a string.  Run directories and node names come from the user
+ * (a directory may be named anything; summary.tsv and queue.csv of an old or
+ * hand-made run may hold any port name), so:
+ *   - gnuplot runs (fork + exec, no /bin/sh) in a private scratch directory
+ *     made by mkdtemp; every data file it reads is a symlink or a filtered
+ *     copy there with a name we chose (r3_queue.csv), and it writes its
+ *     figure there (plot.png);
+ *   - titles are single-quoted gnuplot strings (no backquote or macro
+ *     substitution inside them) with quotes doubled and control bytes
+ *     replaced by '?' (gp_str);
+ *   - the figures are then copied to PREFIX.png/.svg through temporary
+ *     names and renamed, so an error leaves no partial or stray file.
+ */
 #include "cli/plot.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_RUNS 16
@@ -15,7 +34,7 @@ struct run {
     char name[128];
     char port[128];            /* busiest port (highest utilization) */
     int qcol, fcol;            /* its columns in queue.csv / fair_rate.csv (1-based), 0 if none */
-    int has_fct, has_bg;
+    int has_fct, has_bg, has_tiers;
 };
 
 static int file_ok(const char *dir, const char *f)
@@ -100,6 +119,7 @@ static int load_run(struct run *r, const char *dir)
     fclose(f);
     r->qcol = r->port[0] ? csv_col(dir, "queue.csv", r->port) : 0;
     r->fcol = r->port[0] ? csv_col(dir, "fair_rate.csv", r->port) : 0;
+    r->has_tiers = file_ok(dir, "tiers.tsv");
     /* FCT panels need rows: a run whose flows never finished has a
      * header-only fct.tsv (docs/outputs.md), and plotting it fails. */
     r->has_fct = 0;
@@ -120,6 +140,65 @@ static int load_run(struct run *r, const char *dir)
     return 0;
 }
 
+/* A gnuplot string literal holding s: single quotes (inside them gnuplot
+ * expands neither `command` nor @macro), a quote doubled, and a control
+ * byte (a newline would end the command) shown as '?'. */
+static void gp_str(FILE *g, const char *s)
+{
+    fputc('\'', g);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\'')
+            fputs("''", g);
+        else if (c < 0x20 || c == 0x7f)
+            fputc('?', g);
+        else
+            fputc(c, g);
+    }
+    fputc('\'', g);
+}
+
+/* work/rN_what: a symlink to dir/file (made absolute: gnuplot runs in
+ * work), so that gnuplot reads it under a name we chose. */
+static int link_data(const char *work, int r, const char *what, const char *dir, const char *file)
+{
+    char src[4200], cwd[4096] = "", abs[8400], dst[4200];
+    snprintf(src, sizeof src, "%.4000s/%s", dir, file);
+    snprintf(dst, sizeof dst, "%s/r%d_%s", work, r, what);
+    if (src[0] != '/' && !getcwd(cwd, sizeof cwd)) {
+        fprintf(stderr, "roccsim plot: %s: %s\n", src, strerror(errno));
+        return -1;
+    }
+    snprintf(abs, sizeof abs, "%s%s%s", cwd, cwd[0] ? "/" : "", src);
+    if (symlink(abs, dst) != 0) {
+        fprintf(stderr, "roccsim plot: %s: %s\n", src, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* work/rN_fct.tsv: the rows of dir/fct.tsv whose first field is `group`
+ * (what a '< grep' data source used to do, through a shell). */
+static int filter_fct(const char *work, int r, const char *dir, const char *group)
+{
+    char src[4200], dst[4200], line[4096];
+    snprintf(src, sizeof src, "%.4000s/fct.tsv", dir);
+    snprintf(dst, sizeof dst, "%s/r%d_fct.tsv", work, r);
+    FILE *in = fopen(src, "r"), *out = in ? fopen(dst, "w") : NULL;
+    size_t gl = strlen(group);
+    int rc = in && out ? 0 : -1;
+    while (rc == 0 && fgets(line, sizeof line, in))
+        if (!strncmp(line, group, gl) && line[gl] == '\t')
+            fputs(line, out);
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0)
+        rc = -1;
+    if (rc)
+        fprintf(stderr, "roccsim plot: %s: %s\n", src, strerror(errno));
+    return rc;
+}
+
 /* One time-series panel: the busiest port of every run, from queue.csv
  * (which = 0, shown in KB) or fair_rate.csv (which = 1, Gb/s). */
 static void time_series(FILE *g, const struct run *runs, int nr, int which, const char *title, const char *unit)
@@ -131,14 +210,191 @@ static void time_series(FILE *g, const struct run *runs, int nr, int which, cons
         int col = which ? runs[r].fcol : runs[r].qcol;
         if (!col)
             continue;
-        fprintf(g, "%s'%s/%s' using ($1*1000):($%d/%s) with lines title '%s %s'", first ? "" : ", ", runs[r].dir,
-                which ? "fair_rate.csv" : "queue.csv", col, which ? "1" : "1000", runs[r].name, runs[r].port);
+        char title_s[300];
+        snprintf(title_s, sizeof title_s, "%s %s", runs[r].name, runs[r].port);
+        fprintf(g, "%s'r%d_%s' using ($1*1000):($%d/%s) with lines title ", first ? "" : ", ", r,
+                which ? "fair_rate.csv" : "queue.csv", col, which ? "1" : "1000");
+        gp_str(g, title_s);
         first = 0;
     }
     fputc('\n', g);
 }
 
-#define PLOT_USAGE "usage: roccsim plot [-o PREFIX] RUN_DIR...\n"
+/* The whole gnuplot script for one output format, into plot.png/plot.svg
+ * in gnuplot's working directory. */
+static void script(FILE *g, const struct run *runs, int nr, int fmt, int panels, int any_fct, int any_q,
+                   int any_fair, int any_tiers)
+{
+    int rows = (panels + 1) / 2;
+    if (fmt == 0)
+        fprintf(g, "set terminal pngcairo size 1400,%d font 'sans,10' noenhanced\nset output 'plot.png'\n", 380 * rows);
+    else
+        fprintf(g, "set terminal svg size 1400,%d dynamic noenhanced\nset output 'plot.svg'\n", 380 * rows);
+    fprintf(g, "set grid\nset key outside right\nset autoscale xfix\nset multiplot layout %d,2\n", rows);
+    static const char *const col[2] = { "10", "13" };          /* slowdown avg, p99 in fct.tsv */
+    static const char *const title[2] = { "FCT slowdown, average", "FCT slowdown, p99" };
+    for (int k = 0; any_fct && k < 2; k++) {
+        fprintf(g, "set datafile separator tab\nset title '%s per flow-size bin'\nset logscale y\n"
+                   "set ylabel 'slowdown'\nset xlabel 'flow size (upper bin edge, bytes)'\nset xtics rotate by -30\n"
+                   "plot ", title[k]);
+        int first = 1;
+        for (int r = 0; r < nr; r++) {
+            if (!runs[r].has_fct)
+                continue;
+            fprintf(g, "%s'r%d_fct.tsv' using 0:%s:xtic(3) with linespoints lw 2 title ", first ? "" : ", ", r,
+                    col[k]);
+            gp_str(g, runs[r].name);
+            first = 0;
+        }
+        fputs("\nunset logscale y\nunset xtics\nset xtics\n", g);
+    }
+    if (any_q)
+        time_series(g, runs, nr, 0, "queue of the busiest port", "KB");
+    if (any_fair)
+        time_series(g, runs, nr, 1, "RoCC fair rate of the busiest port", "Gb/s");
+    if (any_tiers) {
+        fputs("set datafile separator tab\nset title 'PFC pause frames sent, per port tier'\nset ylabel 'XOFF frames'\n"
+              "set xlabel ''\nset style data histograms\nset style histogram clustered\nset style fill solid 0.7\n"
+              "set yrange [0:*]\nplot ", g);
+        int first = 1;
+        for (int r = 0; r < nr; r++)
+            if (runs[r].has_tiers) {
+                fprintf(g, "%s'r%d_tiers.tsv' using 3:xtic(1) title ", first ? "" : ", ", r);
+                gp_str(g, runs[r].name);
+                first = 0;
+            }
+        fputc('\n', g);
+    }
+    fputs("unset multiplot\n", g);
+}
+
+/* Is `prog` an executable file in one of $PATH's directories? */
+static int in_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        size_t len = strcspn(path, ":");
+        char p[4200];
+        snprintf(p, sizeof p, "%.*s/%s", (int)(len ? len : 1), len ? path : ".", prog);
+        if (access(p, X_OK) == 0)
+            return 1;
+        path += len + (path[len] == ':');
+    }
+    return 0;
+}
+
+/* Run gnuplot (no shell) in directory `work` with the script for format
+ * fmt on its standard input; 0 when it exits with status 0. */
+static int run_gnuplot(const char *work, const struct run *runs, int nr, int fmt, int panels, int any_fct,
+                       int any_q, int any_fair, int any_tiers)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(fd[1]);
+        if (dup2(fd[0], 0) < 0 || chdir(work) != 0)
+            _exit(126);
+        close(fd[0]);
+        execlp("gnuplot", "gnuplot", (char *)NULL);
+        _exit(127);
+    }
+    close(fd[0]);
+    /* gnuplot may stop reading after an error: a write must fail, not kill us. */
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+    FILE *g = fdopen(fd[1], "w");
+    if (g) {
+        script(g, runs, nr, fmt, panels, any_fct, any_q, any_fair, any_tiers);
+        fclose(g);
+    } else {
+        close(fd[1]);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    signal(SIGPIPE, old);
+    return g && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* Copy work/plot.EXT to a new temporary file beside PREFIX.EXT (its name
+ * in tmp); 0 on success.  Nothing is left behind on failure. */
+static int stage(const char *work, const char *ext, const char *prefix, char *tmp, size_t tmpsz)
+{
+    char src[4200];
+    snprintf(src, sizeof src, "%s/plot.%s", work, ext);
+    snprintf(tmp, tmpsz, "%s.%s.tmpXXXXXX", prefix, ext);
+    int in = open(src, O_RDONLY);
+    if (in < 0) {
+        fprintf(stderr, "roccsim plot: gnuplot wrote no %s figure\n", ext);
+        return -1;
+    }
+    int out = mkstemp(tmp);
+    if (out < 0) {
+        fprintf(stderr, "roccsim plot: -o %s: cannot write %s.%s: %s\n", prefix, prefix, ext, strerror(errno));
+        close(in);
+        return -1;
+    }
+    char buf[65536];
+    ssize_t n;
+    int rc = 0;
+    while (rc == 0 && (n = read(in, buf, sizeof buf)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        for (ssize_t off = 0; rc == 0 && n > 0 && off < n;) {
+            ssize_t w = write(out, buf + off, (size_t)(n - off));
+            if (w < 0 && errno != EINTR)
+                rc = -1;
+            else if (w > 0)
+                off += w;
+        }
+        if (n < 0)
+            rc = -1;
+    }
+    if (fchmod(out, 0644) != 0 || close(out) != 0)
+        rc = -1;
+    close(in);
+    if (rc) {
+        fprintf(stderr, "roccsim plot: -o %s: cannot write %s.%s: %s\n", prefix, prefix, ext, strerror(errno));
+        unlink(tmp);
+    }
+    return rc;
+}
+
+/* Remove the scratch directory and everything in it (only names we made). */
+static void remove_work(const char *work, int nr)
+{
+    static const char *const files[] = { "queue.csv", "fair_rate.csv", "fct.tsv", "tiers.tsv" };
+    char p[4200];
+    for (int r = 0; r < nr; r++)
+        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+            snprintf(p, sizeof p, "%s/r%d_%s", work, r, files[i]);
+            unlink(p);
+        }
+    snprintf(p, sizeof p, "%s/plot.png", work);
+    unlink(p);
+    snprintf(p, sizeof p, "%s/plot.svg", work);
+    unlink(p);
+    rmdir(work);
+}
+
+#define PLOT_USAGE                                                                                               \
+    "usage: roccsim plot [-o PREFIX] RUN_DIR...\n"                                                               \
+    "Draw up to 16 runs (directories written by roccsim run, or sweep points DIR/pNNNNN) into one\n"            \
+    "figure, PREFIX.png and PREFIX.svg, with gnuplot: FCT slowdown (average, p99) per flow-size bin,\n"          \
+    "the queue and RoCC fair rate of each run's busiest port over time, PFC pauses per port tier.\n"             \
+    "  -o PREFIX   where to write the figure (default runs/plot: runs/plot.png, runs/plot.svg);\n"             \
+    "              missing parent directories are created; the files are replaced only once\n"                 \
+    "              both are drawn\n"                                                                            \
+    "  -h, --help  this text\n"                                                                                  \
+    "Exit status: 0 drawn, 2 bad arguments or input (nothing written), 3 gnuplot failed.\n"
 
 int cmd_plot(int argc, char **argv)
 {
@@ -146,7 +402,11 @@ int cmd_plot(int argc, char **argv)
     struct run runs[MAX_RUNS];
     int nr = 0;
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+        if (!strcmp(argv[i], "-o")) {
+            if (i + 1 == argc || !argv[i + 1][0]) {
+                fprintf(stderr, "roccsim plot: -o needs a file prefix (e.g. -o runs/fig)\n" PLOT_USAGE);
+                return 2;
+            }
             prefix = argv[++i];
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             fputs(PLOT_USAGE, stdout);
@@ -167,8 +427,29 @@ int cmd_plot(int argc, char **argv)
         fputs(PLOT_USAGE, stderr);
         return 2;
     }
-    /* The figure's directory must exist and be writable before gnuplot runs
-     * (otherwise it would print the PNG to the terminal). */
+    size_t plen = strlen(prefix);
+    if (plen > 4000 || prefix[plen - 1] == '/') {
+        fprintf(stderr, "roccsim plot: -o %s: give a file prefix (e.g. -o runs/fig for runs/fig.png)\n", prefix);
+        return 2;
+    }
+    int any_fct = 0, any_fair = 0, any_q = 0, any_tiers = 0;
+    for (int r = 0; r < nr; r++) {
+        any_fct |= runs[r].has_fct;
+        any_fair |= runs[r].fcol > 0;
+        any_q |= runs[r].qcol > 0;
+        any_tiers |= runs[r].has_tiers;
+    }
+    int panels = 2 * any_fct + any_q + any_fair + any_tiers;
+    if (!panels) {
+        fprintf(stderr, "roccsim plot: nothing to plot in these runs\n");
+        return 2;
+    }
+    if (!in_path("gnuplot")) {
+        fprintf(stderr, "roccsim plot: gnuplot is not installed (apt-get install gnuplot-nox)\n");
+        return 2;
+    }
+    /* The figure's directory must exist and be writable before gnuplot
+     * runs, so that a bad -o is reported before any work. */
     {
         char dir[4096];
         snprintf(dir, sizeof dir, "%s", prefix);
@@ -182,83 +463,73 @@ int cmd_plot(int argc, char **argv)
                     *q = '/';
                 }
             mkdir(dir, 0777);
+        } else {
+            snprintf(dir, sizeof dir, "%s", slash ? "/" : ".");
         }
-        char probe[4200];
-        snprintf(probe, sizeof probe, "%s.png", prefix);
-        FILE *t = fopen(probe, "w");
-        if (!t) {
-            fprintf(stderr, "roccsim plot: cannot write %s: %s\n", probe, strerror(errno));
+        struct stat st;
+        const char *why = NULL;
+        if (stat(dir, &st) != 0)
+            why = strerror(errno);
+        else if (!S_ISDIR(st.st_mode))
+            why = "not a directory";
+        else if (access(dir, W_OK | X_OK) != 0)
+            why = strerror(errno);
+        if (why) {
+            fprintf(stderr, "roccsim plot: -o %s: cannot write in directory %s: %s\n", prefix, dir, why);
             return 2;
         }
-        fclose(t);
-    }
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
-        fprintf(stderr, "roccsim plot: gnuplot is not installed (apt-get install gnuplot-nox)\n");
-        return 2;
-    }
-    int any_fct = 0, any_fair = 0, any_q = 0, any_tiers = 0;
-    for (int r = 0; r < nr; r++) {
-        any_fct |= runs[r].has_fct;
-        any_fair |= runs[r].fcol > 0;
-        any_q |= runs[r].qcol > 0;
-        any_tiers |= file_ok(runs[r].dir, "tiers.tsv");
-    }
-    int panels = 2 * any_fct + any_q + any_fair + any_tiers;
-    if (!panels) {
-        fprintf(stderr, "roccsim plot: nothing to plot in these runs\n");
-        return 2;
-    }
-    for (int fmt = 0; fmt < 2; fmt++) {
-        FILE *g = popen("gnuplot", "w");
-        if (!g) {
-            fprintf(stderr, "roccsim plot: cannot start gnuplot: %s\n", strerror(errno));
-            return 3;
-        }
-        int rows = (panels + 1) / 2;
-        if (fmt == 0)
-            fprintf(g, "set terminal pngcairo size 1400,%d font 'sans,10' noenhanced\nset output '%s.png'\n", 380 * rows, prefix);
-        else
-            fprintf(g, "set terminal svg size 1400,%d dynamic noenhanced\nset output '%s.svg'\n", 380 * rows, prefix);
-        fprintf(g, "set grid\nset key outside right\nset autoscale xfix\nset multiplot layout %d,2\n", rows);
-        static const char *const col[2] = { "10", "13" };          /* slowdown avg, p99 in fct.tsv */
-        static const char *const title[2] = { "FCT slowdown, average", "FCT slowdown, p99" };
-        for (int k = 0; any_fct && k < 2; k++) {
-            fprintf(g, "set datafile separator tab\nset title '%s per flow-size bin'\nset logscale y\n"
-                       "set ylabel 'slowdown'\nset xlabel 'flow size (upper bin edge, bytes)'\nset xtics rotate by -30\n"
-                       "plot ", title[k]);
-            int first = 1;
-            for (int r = 0; r < nr; r++) {
-                if (!runs[r].has_fct)
-                    continue;
-                fprintf(g, "%s'< grep ^%s %s/fct.tsv' using 0:%s:xtic(3) with linespoints lw 2 title '%s'",
-                        first ? "" : ", ", runs[r].has_bg ? "background" : "all", runs[r].dir, col[k], runs[r].name);
-                first = 0;
+        for (int fmt = 0; fmt < 2; fmt++) {
+            char out[4200];
+            snprintf(out, sizeof out, "%s.%s", prefix, fmt ? "svg" : "png");
+            if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+                fprintf(stderr, "roccsim plot: -o %s: %s exists and is not a regular file\n", prefix, out);
+                return 2;
             }
-            fputs("\nunset logscale y\nunset xtics\nset xtics\n", g);
-        }
-        if (any_q)
-            time_series(g, runs, nr, 0, "queue of the busiest port", "KB");
-        if (any_fair)
-            time_series(g, runs, nr, 1, "RoCC fair rate of the busiest port", "Gb/s");
-        if (any_tiers) {
-            fputs("set datafile separator tab\nset title 'PFC pause frames sent, per port tier'\nset ylabel 'XOFF frames'\n"
-                  "set xlabel ''\nset style data histograms\nset style histogram clustered\nset style fill solid 0.7\n"
-                  "set yrange [0:*]\nplot ", g);
-            int first = 1;
-            for (int r = 0; r < nr; r++)
-                if (file_ok(runs[r].dir, "tiers.tsv")) {
-                    fprintf(g, "%s'%s/tiers.tsv' using 3:xtic(1) title '%s'", first ? "" : ", ", runs[r].dir,
-                            runs[r].name);
-                    first = 0;
-                }
-            fputc('\n', g);
-        }
-        fputs("unset multiplot\n", g);
-        if (pclose(g) != 0) {
-            fprintf(stderr, "roccsim plot: gnuplot failed\n");
-            return 3;
         }
     }
-    printf("plots: %s.png %s.svg\n", prefix, prefix);
-    return 0;
+    const char *tmpdir = getenv("TMPDIR");
+    char work[4096];
+    snprintf(work, sizeof work, "%s/roccsim-plot.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!mkdtemp(work)) {
+        fprintf(stderr, "roccsim plot: cannot make a scratch directory %s: %s\n", work, strerror(errno));
+        return 3;
+    }
+    int rc = 0;
+    for (int r = 0; r < nr && rc == 0; r++) {
+        if (runs[r].qcol && link_data(work, r, "queue.csv", runs[r].dir, "queue.csv"))
+            rc = 2;
+        else if (runs[r].fcol && link_data(work, r, "fair_rate.csv", runs[r].dir, "fair_rate.csv"))
+            rc = 2;
+        else if (runs[r].has_tiers && link_data(work, r, "tiers.tsv", runs[r].dir, "tiers.tsv"))
+            rc = 2;
+        else if (runs[r].has_fct && filter_fct(work, r, runs[r].dir, runs[r].has_bg ? "background" : "all"))
+            rc = 2;
+    }
+    for (int fmt = 0; fmt < 2 && rc == 0; fmt++)
+        if (run_gnuplot(work, runs, nr, fmt, panels, any_fct, any_q, any_fair, any_tiers) != 0) {
+            fprintf(stderr, "roccsim plot: gnuplot failed\n");
+            rc = 3;
+        }
+    char tmp_png[4300], tmp_svg[4300];
+    if (rc == 0 && stage(work, "png", prefix, tmp_png, sizeof tmp_png) != 0)
+        rc = 2;
+    if (rc == 0 && stage(work, "svg", prefix, tmp_svg, sizeof tmp_svg) != 0) {
+        unlink(tmp_png);
+        rc = 2;
+    }
+    if (rc == 0) {
+        char png[4200], svg[4200];
+        snprintf(png, sizeof png, "%s.png", prefix);
+        snprintf(svg, sizeof svg, "%s.svg", prefix);
+        if (rename(tmp_png, png) != 0 || rename(tmp_svg, svg) != 0) {
+            fprintf(stderr, "roccsim plot: -o %s: cannot write the figure: %s\n", prefix, strerror(errno));
+            unlink(tmp_png);
+            unlink(tmp_svg);
+            rc = 2;
+        }
+    }
+    remove_work(work, nr);
+    if (rc == 0)
+        printf("plots: %s.png %s.svg\n", prefix, prefix);
+    return rc;
 }

@@ -17,10 +17,11 @@
 #define MAX_VARY 16
 #define MAX_VALUES 64
 
-struct vary { char key[256]; char *val[MAX_VALUES]; int n; };
+struct vary { char key[256]; char *val[MAX_VALUES]; int n, line; };
 
 struct sweep {
     char scenario[4096], dir[4096];
+    const char *sweep_file;
     struct vary v[MAX_VARY];
     int nv;
     char set[MAX_VARY][600];      /* [set]: the same override for every point */
@@ -31,12 +32,41 @@ struct sweep {
     int npoints;                  /* combos * seeds */
 };
 
-#define SWEEP_USAGE "usage: roccsim sweep SWEEP.ini [-o DIR] [-j JOBS]\n"
+/* Parallel runs on one machine: each is a process with its own network
+ * state, and pids/slots are allocated per job, so a bound keeps a typo
+ * (jobs = 2000000000) from allocating gigabytes before anything runs. */
+#define MAX_JOBS 1024
+
+#define SWEEP_USAGE                                                                                        \
+    "usage: roccsim sweep SWEEP.ini [-o DIR] [-j JOBS]\n"                                                  \
+    "Run every combination of the [vary] values of SWEEP.ini times every seed, each point one\n"           \
+    "`roccsim run` in a child process, and aggregate each metric's mean and ci95 (docs/sweeps.md).\n"       \
+    "  -o DIR      output directory (default runs/<sweep file name>): DIR/points.tsv, DIR/pNNNNN/,\n"      \
+    "              DIR/pNNNNN.log, DIR/pNNNNN.status, DIR/sweep.tsv; made only once every\n"              \
+    "              combination is a valid scenario\n"                                                     \
+    "  -j JOBS     points run at a time on this machine, 1..1024 (default: the sweep file's\n"            \
+    "              jobs key; 0 or absent there = the number of CPUs)\n"                                    \
+    "  -h, --help  this text\n"                                                                          \
+    "Under mpirun or a Slurm job array each rank runs its share of the points (docs/sweeps.md).\n"         \
+    "Exit status: 0 every point ran, 1 some point failed to run, 2 bad arguments or sweep file.\n"
 
 static int usage_err(const char *msg)
 {
     fprintf(stderr, "roccsim sweep: %s\n" SWEEP_USAGE, msg);
     return 2;
+}
+
+/* -j JOBS: a whole number 1..MAX_JOBS, nothing else (atoi took "abc" as 0
+ * and "-5" as "use the default"). */
+static int parse_jobs(const char *s, int *out)
+{
+    uint64_t v;
+    if (!*s || units_parse_u64(s, &v) || v < 1 || v > MAX_JOBS) {
+        fprintf(stderr, "roccsim sweep: -j '%.40s': want a whole number of parallel runs, 1..%d\n", s, MAX_JOBS);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
 }
 
 /* Split a value list on blanks; values are kept as written. */
@@ -69,6 +99,7 @@ static void vary_cb(const struct cfg_entry *e, void *arg)
     }
     struct vary *v = &sw->v[sw->nv];
     snprintf(v->key, sizeof v->key, "%s", e->key);
+    v->line = e->line;
     char *copy = strdup(e->value);
     if (!copy) {
         vc->rc = cfg_errorf(vc->err, e, "out of memory");
@@ -127,8 +158,18 @@ static int load_sweep(const char *path, struct sweep *sw, struct cfg_err *err)
         char *dots = strstr(tok[i], "..");
         if (dots) {
             *dots = 0;
-            if (units_parse_u64(tok[i], &a) || units_parse_u64(dots + 2, &b) || b < a || b - a > 255) {
-                cfg_errorf(err, sd, "bad seed range (write A..B)");
+            if (units_parse_u64(tok[i], &a) || units_parse_u64(dots + 2, &b)) {
+                cfg_errorf(err, sd, "bad seed range '%.40s..%.40s' (write A..B with whole numbers)", tok[i], dots + 2);
+                goto out;
+            }
+            if (b < a) {
+                cfg_errorf(err, sd, "seed range %llu..%llu is empty (the end is below the start)",
+                           (unsigned long long)a, (unsigned long long)b);
+                goto out;
+            }
+            if (b - a > 255) {
+                cfg_errorf(err, sd, "seed range %llu..%llu holds more than 256 seeds (at most 256 per sweep)",
+                           (unsigned long long)a, (unsigned long long)b);
                 goto out;
             }
         } else if (units_parse_u64(tok[i], &a)) {
@@ -152,6 +193,11 @@ static int load_sweep(const char *path, struct sweep *sw, struct cfg_err *err)
     uint64_t jobs;
     if (cfg_u64(c, "sweep", "jobs", 0, &jobs, err))
         goto out;
+    if (jobs > MAX_JOBS) {
+        cfg_errorf(err, cfg_find(c, "sweep", "jobs"), "%llu parallel runs: at most %d (0 = the number of CPUs)",
+                   (unsigned long long)jobs, MAX_JOBS);
+        goto out;
+    }
     sw->jobs = (int)(jobs ? jobs : (uint64_t)sysconf(_SC_NPROCESSORS_ONLN));
     if (sw->jobs < 1)
         sw->jobs = 1;
@@ -238,19 +284,29 @@ static pid_t start_point(const struct sweep *sw, const char *self, int p)
     return start_point_(sw, self, p, 0, NULL);
 }
 
-/* Before running anything: every combination must be a valid scenario
- * (`run --check`), so a misspelt [vary] key fails the sweep at once. */
+/* Before running anything, before even making the output directory:
+ * every combination must be a valid scenario (`run --check`, which writes
+ * nothing), so a misspelt [vary] key or value fails the sweep at once and
+ * leaves no empty directory.  The checks' output goes to a scratch file. */
 static int check_combinations(const struct sweep *sw, const char *self)
 {
     char log[4300];
-    snprintf(log, sizeof log, "%.4000s/.check.log", sw->dir);
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(log, sizeof log, "%.4000s/roccsim-sweep-check.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int lfd = mkstemp(log);
+    if (lfd < 0) {
+        fprintf(stderr, "roccsim sweep: cannot make a scratch file %s: %s\n", log, strerror(errno));
+        return 3;
+    }
+    close(lfd);
     for (int cb = 0; cb < sw->npoints / sw->nseeds; cb++) {
         pid_t pid = start_point_(sw, self, cb * sw->nseeds, 1, log);
         int status = 0;
         if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            fprintf(stderr, "roccsim sweep: combination %d is not a valid scenario (", cb);
+            fprintf(stderr, "roccsim sweep: %s: combination %d is not a valid scenario (", sw->sweep_file, cb);
             for (int k = 0; k < sw->nv; k++)
-                fprintf(stderr, "%s%s=%s", k ? ", " : "", sw->v[k].key, sw->v[k].val[value_of(sw, cb, k)]);
+                fprintf(stderr, "%s%s=%s from line %d", k ? ", " : "", sw->v[k].key,
+                        sw->v[k].val[value_of(sw, cb, k)], sw->v[k].line);
             fprintf(stderr, "):\n");
             FILE *f = fopen(log, "r");
             char line[1024];
@@ -430,15 +486,21 @@ int cmd_sweep(int argc, char **argv, const char *self)
     const char *path = NULL, *dir = NULL;
     int jobs = 0;
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+        if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "-j")) && i + 1 == argc) {
+            fprintf(stderr, "roccsim sweep: %s needs a value\n" SWEEP_USAGE, argv[i]);
+            return 2;
+        } else if (!strcmp(argv[i], "-o"))
             dir = argv[++i];
-        else if (!strcmp(argv[i], "-j") && i + 1 < argc)
-            jobs = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+        else if (!strcmp(argv[i], "-j")) {
+            if (parse_jobs(argv[++i], &jobs))
+                return 2;
+        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             fputs(SWEEP_USAGE, stdout);
             return 0;
-        } else if (argv[i][0] == '-')
-            return usage_err("unknown option");
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "roccsim sweep: unknown option '%s'\n" SWEEP_USAGE, argv[i]);
+            return 2;
+        }
         else if (!path)
             path = argv[i];
         else
@@ -447,6 +509,7 @@ int cmd_sweep(int argc, char **argv, const char *self)
     if (!path)
         return usage_err("needs a sweep file");
     struct cfg_err err = { "" };
+    sw.sweep_file = path;
     if (load_sweep(path, &sw, &err)) {
         fprintf(stderr, "roccsim sweep: %s\n", err.msg);
         return 2;
@@ -471,6 +534,9 @@ int cmd_sweep(int argc, char **argv, const char *self)
     }
     if (size < 1 || rank >= size)
         return usage_err("bad rank/size in the environment");
+    int crc = check_combinations(&sw, self);
+    if (crc)
+        return crc;
     char cmd[4200];
     snprintf(cmd, sizeof cmd, "%s", sw.dir);
     for (char *p = cmd + 1; *p; p++)
@@ -483,8 +549,6 @@ int cmd_sweep(int argc, char **argv, const char *self)
         fprintf(stderr, "roccsim sweep: %s: %s\n", sw.dir, strerror(errno));
         return 2;
     }
-    if (check_combinations(&sw, self))
-        return 2;
     if (rank == 0) {
         char pt[4300];
         snprintf(pt, sizeof pt, "%.4000s/points.tsv", sw.dir);

@@ -64,6 +64,11 @@ static const char *scan_qty(const char *s, struct qty *q)
         q->fpe = p;
         while (q->fpe > q->fp && q->fpe[-1] == '0') q->fpe--;
     }
+    /* "1e3us" would otherwise be reported as an unknown unit "e3us" (no
+     * unit or prefix starts with e). */
+    if (p + 1 < e && (*p == 'e' || *p == 'E') &&
+        (is_digit((unsigned char)p[1]) || ((p[1] == '-' || p[1] == '+') && p + 2 < e && is_digit((unsigned char)p[2]))))
+        return "exponent notation like 1e3 is not accepted: write the number out (1000)";
     while (p < e && is_blank((unsigned char)*p)) p++;
     q->unit = p;
     q->ulen = (size_t)(e - p);

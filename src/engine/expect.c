@@ -22,6 +22,7 @@ static const struct metric_def {
 } metrics[] = {
     { "rate", U_RATE, SEL_GROUP },      { "rate_mean", U_RATE, SEL_GROUP },
     { "jain", U_NUM, SEL_GROUP },       { "completed", U_FRAC, SEL_GROUP },
+    { "rate_ratio", U_NUM, SEL_GROUP },     /* fairness: slowest / fastest flow */
     { "queue_mean", U_BYTES, SEL_PORT }, { "queue_p99", U_BYTES, SEL_PORT },
     { "queue_max", U_BYTES, SEL_PORT }, { "fair_rate", U_RATE, SEL_PORT },
     { "settle", U_TIME, SEL_PORT },     { "util", U_FRAC, SEL_PORT },
@@ -168,7 +169,7 @@ static void parse_one(const struct cfg_entry *e, void *arg)
         if (!strcmp(metrics[i].name, name))
             x.m = &metrics[i];
     if (!x.m) {
-        pc->rc = cfg_errorf(pc->err, e, "unknown metric '%s' (rate, rate_mean, jain, completed, queue_mean, "
+        pc->rc = cfg_errorf(pc->err, e, "unknown metric '%s' (rate, rate_mean, jain, rate_ratio, completed, queue_mean, "
                             "queue_p99, queue_max, fair_rate, settle, util, md, drops, pfc_pauses, timeouts, retx_bytes, cnps, "
                             "fct_avg, fct_p99, slowdown_avg, slowdown_p99)",
                             name ? name : "");
@@ -216,7 +217,8 @@ static void parse_one(const struct cfg_entry *e, void *arg)
             }
             x.group = (uint32_t)(g - sc->groups);
         }
-        if ((!strcmp(x.m->name, "rate") || !strcmp(x.m->name, "rate_mean") || !strcmp(x.m->name, "jain")) &&
+        if ((!strcmp(x.m->name, "rate") || !strcmp(x.m->name, "rate_mean") || !strcmp(x.m->name, "jain") ||
+             !strcmp(x.m->name, "rate_ratio")) &&
             !sc->flow_series) {
             pc->rc = cfg_errorf(pc->err, e, "per-flow rates are not sampled (more flows than [sim] flow_series_max)");
             return;
@@ -314,7 +316,7 @@ int expect_eval(const struct expectations *ex, const struct scenario *sc, struct
             f0 = sc->groups[x->group].first;
             fc = sc->groups[x->group].count;
         }
-        if (!strcmp(mn, "rate") || !strcmp(mn, "rate_mean") || !strcmp(mn, "jain")) {
+        if (!strcmp(mn, "rate") || !strcmp(mn, "rate_mean") || !strcmp(mn, "jain") || !strcmp(mn, "rate_ratio")) {
             double *rates = malloc((fc ? fc : 1) * sizeof *rates);
             double lo = INFINITY, hi = -INFINITY, sum = 0;
             uint32_t bad = 0;
@@ -330,6 +332,13 @@ int expect_eval(const struct expectations *ex, const struct scenario *sc, struct
                 snprintf(r->measured, sizeof r->measured, "%u flows, min %s max %s%s", fc,
                          fmt(U_RATE, lo, b1, sizeof b1), fmt(U_RATE, hi, b2, sizeof b2),
                          bad ? " (some outside)" : "");
+            } else if (!strcmp(mn, "rate_ratio")) {
+                /* A mean can hide a starved flow (37.9 Gb/s next to 27 Mb/s
+                 * passes rate_mean); the slowest over the fastest cannot. */
+                v = rates && fc && hi > 0 ? lo / hi : NAN;
+                r->pass = check(x, v);
+                snprintf(r->measured, sizeof r->measured, "%.4g (min %s, max %s)", v, fmt(U_RATE, lo, b1, sizeof b1),
+                         fmt(U_RATE, hi, b2, sizeof b2));
             } else {
                 v = !strcmp(mn, "jain") ? metrics_jain(rates, fc) : sum / fc;
                 r->pass = check(x, v);

@@ -2,7 +2,8 @@
  * expect.h -- the [expect] section: checks a scenario makes on its own run.
  *
  * Each entry is   METRIC [SELECTOR] [@ T0..T1] = TARGET
- *   METRIC     rate, rate_mean, jain, completed        (SELECTOR: a flow group or "all")
+ *   METRIC     rate, rate_mean, jain, rate_ratio, completed
+ *                                                      (SELECTOR: a flow group or "all")
  *              queue_mean, queue_p99, queue_max, fair_rate, settle, util
  *                                                      (SELECTOR: a port "SW->NEXT")
  *              drops, pfc_pauses, timeouts, retx_bytes, cnps

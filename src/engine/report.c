@@ -722,11 +722,13 @@ static void write_fct_tsv(FILE *f, const struct scenario *sc)
             uint64_t hi = b < sc->n_fct_bins ? sc->fct_bins[b] : UINT64_MAX;
             struct fct_stats st;
             fct_bin_stats(sc, kind, lo, hi, sc->fct_start, sc->fct_end, &st);
+            char le[24] = "inf";    /* the last bin has no upper edge: "inf", not "inf0" */
+            if (hi != UINT64_MAX)
+                snprintf(le, sizeof le, "%llu", (unsigned long long)hi);
             if (st.count || st.unfinished || st.w_count || st.w_unfinished)
-                fprintf(f, "%s\t%llu\t%s%llu\t%llu\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g"
+                fprintf(f, "%s\t%llu\t%s\t%llu\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g"
                            "\t%llu\t%llu\t%llu\t%llu\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%.6g\t%.6g\n",
-                        kind < 0 ? "all" : kind ? "incast" : "background", (unsigned long long)lo,
-                        hi == UINT64_MAX ? "inf" : "", hi == UINT64_MAX ? 0ull : (unsigned long long)hi,
+                        kind < 0 ? "all" : kind ? "incast" : "background", (unsigned long long)lo, le,
                         (unsigned long long)st.count, st.avg, st.p50, st.p90, st.p99, st.p999, st.s_avg, st.s_p50,
                         st.s_p90, st.s_p99, st.s_p999, (unsigned long long)st.unfinished,
                         (unsigned long long)st.not_started, (unsigned long long)st.w_count,

@@ -6,10 +6,12 @@
 #include "engine/scenario.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "core/text.h"
@@ -164,6 +166,9 @@ static int file_errorf(struct cfg_err *err, const char *path, int line, const ch
     return -1;
 }
 
+/* The characters of a node name (docs/config.md, "Topology file format"). */
+#define NODE_NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+
 /* The topology file: one statement per line, '#' comments.
  *   host NAME [NAME...]      switch NAME [NAME...]      link A B RATE DELAY */
 static int topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err)
@@ -180,6 +185,11 @@ static int topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     FILE *fp = fopen(path, "r");
     if (!fp)
         return cfg_errorf(err, e, "cannot open topology file '%s'", path);
+    struct stat fst;
+    if (fstat(fileno(fp), &fst) == 0 && S_ISDIR(fst.st_mode)) {   /* fopen succeeds on one: "no nodes" misled */
+        fclose(fp);
+        return cfg_errorf(err, e, "topology file '%s' is a directory", path);
+    }
     char line[4096];
     int ln = 0, rc = 0;
     while (rc == 0 && fgets(line, sizeof line, fp)) {
@@ -207,7 +217,16 @@ static int topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err)
                 rc = file_errorf(err, path, ln, "'%s' needs a name", tok[0]);
             }
             for (int i = 1; i < nt && rc == 0; i++) {
-                if (scenario_node(sc, tok[i]) != NONE32 || strlen(tok[i]) >= 24) {
+                /* Node names become port names in every output and titles in
+                 * plots: a documented, shell- and gnuplot-inert set only. */
+                size_t okc = strspn(tok[i], NODE_NAME_CHARS);
+                if (tok[i][okc]) {
+                    unsigned char bad = (unsigned char)tok[i][okc];
+                    char shown[8];
+                    snprintf(shown, sizeof shown, bad > 0x20 && bad < 0x7f ? "'%c'" : "0x%02x", bad);
+                    rc = file_errorf(err, path, ln, "%s: node name %d has the character %s: names use only "
+                                     "letters, digits, '_', '.' and '-'", tok[0], i, shown);
+                } else if (scenario_node(sc, tok[i]) != NONE32 || strlen(tok[i]) >= 24) {
                     rc = file_errorf(err, path, ln, "node name '%.40s' is a duplicate or longer than 23 characters", tok[i]);
                 } else {
                     net_add_node(&sc->net, tok[0][0] == 'h' ? NODE_HOST : NODE_SWITCH, tok[i]);
@@ -233,10 +252,12 @@ static int topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err)
             rc = file_errorf(err, path, ln, "unknown statement '%s' (host, switch, link)", tok[0]);
         }
     }
-    fclose(fp);
+    if (rc == 0 && ferror(fp))
+        rc = file_errorf(err, path, ln + 1, "read error: %s", strerror(errno));
     if (rc == 0 && sc->net.n_nodes == 0) {
         rc = file_errorf(err, path, 0, "no nodes");
     }
+    fclose(fp);
     return rc;
 }
 
@@ -275,15 +296,46 @@ static int topo_roccft(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     return topo_rocc_fattree(&sc->net, &p, &sc->layout, why, sizeof why) ? topo_err(err, c, why) : 0;
 }
 
+/* Bytes of the route tables of a k-ary fat-tree (net.c build_routes): per
+ * (node, destination host) a 4 B offset and a 1 B count, and a 2 B port per
+ * ECMP member: one for a host, at most k/2 for a switch.  They dominate the
+ * memory and grow as k^5 (measured peak RSS: k = 16 32 MB, 24 200 MB,
+ * 32 0.9 GB; k = 64 would need about 54 GB). */
+static double fattree_route_bytes(uint32_t k)
+{
+    double hosts = (double)k * k * k / 4, sws = 5.0 * k * k / 4;
+    return (hosts + sws) * hosts * 7 + sws * hosts * (k / 2) * 2;
+}
+
 static int topo_kary(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 {
     uint32_t k = 0;           /* set by u32_key; initialised for -O3 flow analysis */
-    uint64_t rate, delay;
+    uint64_t rate, delay, mem_limit;
     TRY(u32_key(c, "k", 4, 64, &k, err));
     TRY(cfg_rate(c, "topology", "rate", 100000000000ull, &rate, err));
     TRY(cfg_time(c, "topology", "delay", 1 * PS_PER_US, &delay, err));
+    /* Default bound 2 GB: k <= 36 (1.8 GB; k = 38 needs 2.4 GB), so the
+     * default never thrashes a laptop or a shared CI machine. */
+    TRY(cfg_bytes(c, "topology", "max_route_memory", 2000000000ull, &mem_limit, err));
     if (!rate)
         return topo_err(err, c, "link rates must be > 0");
+    if (k % 2 == 0) {          /* odd k: topo_fattree_k says why */
+        double est = fattree_route_bytes(k);
+        char a[32], b[32];
+        if (est > (double)mem_limit) {
+            const struct cfg_entry *ke = cfg_find(c, "topology", "k");
+            return cfg_errorf(err, ke ? ke : cfg_find(c, "topology", "type"),
+                              "k = %u needs about %s for its route tables, above max_route_memory = %s "
+                              "(raise [topology] max_route_memory to build it anyway)",
+                              k, units_fmt_bytes(est, a, sizeof a), units_fmt_bytes((double)mem_limit, b, sizeof b));
+        }
+        /* Said now, on stderr, not with the run's warnings: those are printed
+         * after the build, which is what takes the time and memory. */
+        if (est > 100e6)
+            fprintf(stderr, "roccsim: warning: %s: [topology] fattree k = %u: the route tables need about %s "
+                    "and take a while to build (k = 32: 0.9 GB, about 40 s)\n", cfg_path(c), k,
+                    units_fmt_bytes(est, a, sizeof a));
+    }
     char why[256];
     return topo_fattree_k(&sc->net, k, rate, delay, &sc->layout, why, sizeof why) ? topo_err(err, c, why) : 0;
 }
@@ -683,6 +735,16 @@ static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *a
     uint64_t jitter = 0;
     if (rc == 0) rc = cfg_time(c, sec, "start", 0, &start, err);
     if (rc == 0) rc = cfg_time(c, sec, "start_jitter", 0, &jitter, err);
+    if (rc == 0 && start + jitter >= sc->duration) {
+        /* Not an error: a shorter --set sim.duration may cut a late group
+         * on purpose.  But never silent. */
+        const struct cfg_entry *ste = cfg_find(c, sec, start ? "start" : "start_jitter");
+        char a[32], b[32];
+        scenario_warn(sc, "%s:%d: [%s] start%s %s is not before sim.duration %s: %s", ste ? ste->file : cfg_path(c),
+                      ste ? ste->line : 0, sec, jitter ? " + start_jitter" : "",
+                      units_fmt_time(start + jitter, a, sizeof a), units_fmt_time(sc->duration, b, sizeof b),
+                      start >= sc->duration ? "the group never sends" : "some of its flows never start");
+    }
     const struct cfg_entry *st = rc == 0 ? cfg_find(c, sec, "stop") : NULL;
     if (rc == 0 && st && strcmp(st->value, "never") != 0) {
         rc = cfg_time(c, sec, "stop", 0, &stop, err);

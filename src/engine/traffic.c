@@ -206,6 +206,10 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
             rc = -1;
             goto out;
         }
+        if (wl.n == 0) {   /* not "the section generated no flow (load too low...)": there is no load */
+            rc = cfg_errorf(err, fe, "flow file '%s' holds no flows (its flow count is 0)", path);
+            goto out;
+        }
     } else {
         double load;
         if (pat != 3 && !cfg_find(c, sec, "load")) {
@@ -264,6 +268,14 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
             if (cdf_load(&cdf, path, fm[fmt], why, sizeof why)) {
                 snprintf(err->msg, sizeof err->msg, "%s", why);
                 rc = -1;
+                goto out;
+            }
+            /* Sizes are max(1, floor x): a CDF whose sizes are all 0 or 1
+             * (sizes in KB or MB by mistake, a placeholder) would silently
+             * become millions of 1-byte flows. */
+            if (cdf.size[cdf.n - 1] < 2) {
+                rc = cfg_errorf(err, ce, "CDF '%s': every size is at most 1 byte (largest %g), so every flow "
+                                "would be 1 byte; sizes are in bytes", path, cdf.size[cdf.n - 1]);
                 goto out;
             }
             int ns = host_list(sc, sec, "src", a, err);

@@ -56,6 +56,7 @@ bad bad_unit                 "bad-unit.ini|:7:|rate|furlongs" run $D/bad-unit.in
 bad missing_scenario_file    "no-such-scenario.ini" run $D/no-such-scenario.ini -q
 bad missing_topology_file    "missing-topology-file.ini|:7:|file|no-such-topology.txt" run $D/missing-topology-file.ini -q
 bad topology_unknown_node    "topo-unknown-node.topo|:6:|ghost" run $D/topo-unknown-node.ini -q
+bad topology_name_charset   "topo-hostile-name.topo|:3:|switch|node name 2|'\`'" run $D/topo-hostile-name.ini -q
 bad topology_disconnected    "topo-disconnected.ini|:5:|disconnected|hleft|hright" run $D/topo-disconnected.ini -q
 # q_mid (line 14) below the 40G default q_ref of 150 KB.
 bad impossible_parameter     "impossible-param.ini|:14:|q_mid" run $D/impossible-param.ini -q
@@ -70,6 +71,13 @@ bad flow_src_is_switch       "flow-switch-src.ini|:9:|src|'sw'" run $D/flow-swit
 # A missing key has no line of its own: the [sim] header (line 2) is named.
 bad missing_sim_duration     "missing-duration.ini|:2:|duration" run $D/missing-duration.ini -q
 bad no_flow_groups           "no-flows.ini|flows" run $D/no-flows.ini -q
+bad set_exponent_time        "--set|:5:|duration|exponent notation" run $D/good.ini -q --set sim.duration=1e3us
+bad topology_is_directory    "topo-directory.ini|:7:|file|is a directory" run $D/topo-directory.ini -q
+bad flow_file_count_0        "flows-count0.ini|:10:|file|flows-count0.txt|no flows|count is 0" run $D/flows-count0.ini -q
+bad cdf_all_zero             "cdf-zero.ini|:10:|cdf|cdf-zero.cdf|at most 1 byte" run $D/cdf-zero.ini -q
+bad cdf_all_one_byte         "--set|:5:|cdf|cdf-one.cdf|at most 1 byte" run $D/cdf-zero.ini -q --set traffic.bg.cdf=cdf-one.cdf
+bad fattree_k64_too_big      "fattree-k64.ini|:7:|[topology] k|53.89GB|max_route_memory = 2GB" run $D/fattree-k64.ini -q
+bad fattree_route_limit      "--set|:7:|k = 8|max_route_memory = 1KB" run $D/fattree-k64.ini -q --set topology.max_route_memory=1KB --set topology.k=8
 bad unknown_option           "--frobnicate" run $D/good.ini --frobnicate
 bad two_scenarios            "good.ini|no-flows.ini" run $D/good.ini $D/no-flows.ini
 
@@ -89,6 +97,17 @@ if [ "$rc" -eq 0 ] && grep -q '^usage:' "$tmp/stdout" && [ ! -s "$tmp/stderr" ];
     echo "PASS bad_input.help"
 else
     echo "FAIL bad_input.help: exit status $rc (want 0, usage on stdout)"
+    status=1
+fi
+# A group that starts at or after the end of the run: it runs (a shorter
+# --set sim.duration may cut it on purpose) but says so on stderr.
+"$ROCCSIM" run $D/good.ini -q -o "$tmp/late" --set flows.bulk.start=2ms >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -qF -- '--set:7: [flows.bulk] start 2ms is not before sim.duration 1ms: the group never sends' "$tmp/stderr"; then
+    echo "PASS bad_input.start_after_duration_warns"
+else
+    echo "FAIL bad_input.start_after_duration_warns: exit status $rc (want 0 and a warning)"
+    sed 's/^/  stderr: /' "$tmp/stderr"
     status=1
 fi
 # The good fixture itself is fine (so the cases above fail for their reason).

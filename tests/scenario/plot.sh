@@ -14,6 +14,21 @@ mkdir -p "$tmp/empty"
 "$ROCCSIM" plot "$tmp/empty" >"$tmp/empty.log" 2>&1; rc=$?
 ok not_a_run_dir "[ $rc -eq 2 ] && grep -q 'not a roccsim run directory' $tmp/empty.log" "$tmp/empty.log"
 need_cmd gnuplot "the plot rendering tests did not run" || exit 0
+# -o to a name that cannot be written: exit 2 naming -o, and no file left
+# behind (it used to exit 3, "internal error", leaving PREFIX.png or a stray
+# file cut at a quote).
+"$ROCCSIM" run tests/scenario/data/plot-small.ini -q -o "$tmp/small" >/dev/null 2>&1
+: >"$tmp/afile"
+mkdir -p "$tmp/o1" "$tmp/o2/fig.svg"
+"$ROCCSIM" plot -o "$tmp/afile/fig" "$tmp/small" >"$tmp/o0.log" 2>&1; rc=$?
+ok output_under_a_file "[ $rc -eq 2 ] && grep -q -- '-o $tmp/afile/fig' $tmp/o0.log && [ ! -e $tmp/afile/fig.png ]" "$tmp/o0.log"
+"$ROCCSIM" plot -o "$tmp/o1/" "$tmp/small" >"$tmp/o1.log" 2>&1; rc=$?
+ok output_is_a_directory "[ $rc -eq 2 ] && grep -q 'give a file prefix' $tmp/o1.log && [ -z \"\$(ls -A $tmp/o1)\" ]" "$tmp/o1.log"
+"$ROCCSIM" plot -o "$tmp/o2/fig" "$tmp/small" >"$tmp/o2.log" 2>&1; rc=$?
+ok output_svg_not_a_file "[ $rc -eq 2 ] && grep -q 'fig.svg exists and is not a regular file' $tmp/o2.log && [ \"\$(ls -A $tmp/o2)\" = fig.svg ]" "$tmp/o2.log"
+"$ROCCSIM" plot -o "$tmp/o3/a'b" "$tmp/small" >"$tmp/o3.log" 2>&1; rc=$?
+ok output_with_quote "[ $rc -eq 0 ] && [ \"\$(ls $tmp/o3 | tr '\\n' ' ')\" = \"a'b.png a'b.svg \" ]" "$tmp/o3.log"
+ok help_explains_options "grep -q '^  -o PREFIX' $tmp/help.log" "$tmp/help.log"
 for a in rocc dcqcn; do
     "$ROCCSIM" run tests/scenario/data/traffic-rocc-fattree.ini -q -o "$tmp/$a" --set cc.algorithm=$a >/dev/null 2>&1
 done

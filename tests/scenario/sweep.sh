@@ -16,6 +16,34 @@ ok points_listed "[ \$(wc -l < $tmp/local/points.tsv) -eq 10 ]"
 printf '[sweep]\nscenario = nosuch.ini\n' > "$tmp/bad.ini"
 "$ROCCSIM" sweep "$tmp/bad.ini" -o "$tmp/bad" >"$tmp/bad.log" 2>&1; rc=$?
 ok bad_scenario "[ $rc -eq 2 ] && grep -q 'bad.ini:2: \[sweep\] scenario' $tmp/bad.log" "$tmp/bad.log"
+# Bad input (issue 11, part 7): exit 2, a message naming the option or the
+# sweep file, line and key, and no output directory.
+sweep_bad() {   # sweep_bad NAME 'NEEDLE|...' ARG...
+    local name=$1 needles=$2 rc miss="" nd
+    shift 2
+    rm -rf "$tmp/badout"
+    "$ROCCSIM" sweep "$@" >"$tmp/$name.log" 2>&1; rc=$?
+    IFS='|' read -r -a list <<<"$needles"
+    for nd in "${list[@]}"; do grep -qF -- "$nd" "$tmp/$name.log" || miss="$miss $nd"; done
+    ok "$name" "[ $rc -eq 2 ] && [ -z '$miss' ] && [ ! -e $tmp/badout ]" "$tmp/$name.log"
+}
+good=$PWD/tests/scenario/data/good.ini
+printf '[sweep]\nscenario = %s\nseeds = 1\n' "$good" > "$tmp/ok.ini"
+for j in abc -5 '' 0 1025 2x; do
+    sweep_bad "jobs_option_${j:-empty}" "-j '$j'|1..1024" "$tmp/ok.ini" -o "$tmp/badout" -j "$j"
+done
+sweep_bad jobs_option_missing "-j needs a value" "$tmp/ok.ini" -o "$tmp/badout" -j
+printf '[sweep]\nscenario = %s\njobs = 2000000000\n' "$good" > "$tmp/jobs.ini"
+sweep_bad jobs_key_huge "jobs.ini:3:|jobs|at most 1024" "$tmp/jobs.ini" -o "$tmp/badout"
+printf '[sweep]\nscenario = %s\nseeds = 1..100000\n' "$good" > "$tmp/seeds.ini"
+sweep_bad seed_range_huge "seeds.ini:3:|seeds|more than 256 seeds" "$tmp/seeds.ini" -o "$tmp/badout"
+printf '[sweep]\nscenario = %s\nseeds = 5..1\n' "$good" > "$tmp/seeds2.ini"
+sweep_bad seed_range_empty "seeds2.ini:3:|seeds|empty" "$tmp/seeds2.ini" -o "$tmp/badout"
+# An invalid [vary] value fails before the output directory is made.
+printf '[sweep]\nscenario = %s\n[vary]\nsim.duration = 1ms 5furlongs\n' "$good" > "$tmp/vary.ini"
+sweep_bad vary_bad_value "vary.ini|sim.duration=5furlongs from line 4|furlongs" "$tmp/vary.ini" -o "$tmp/badout"
+sweep_bad unknown_option "'--frobnicate'" "$tmp/ok.ini" -o "$tmp/badout" --frobnicate
+ok help_explains_options "grep -q '^  -o DIR' $tmp/help.log && grep -q '^  -j JOBS' $tmp/help.log" "$tmp/help.log"
 if need_cmd mpirun "the MPI sweep test did not run"; then
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun --oversubscribe -np 2 \
         "$ROCCSIM" sweep experiments/sweeps/fig11-seeds.ini -o "$tmp/mpi" -j 1 >"$tmp/mpi.log" 2>&1; rc=$?

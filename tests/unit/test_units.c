@@ -120,6 +120,13 @@ TEST(time_why)
     const char *why = NULL;
     CHECK_EQ(units_parse_time_ps_why("10 furlongs", &v, &why), -1);
     CHECK_STR(why, "unknown unit");
+    /* Exponent notation is named as such, not as an unknown unit "e3us". */
+    CHECK_EQ(units_parse_time_ps_why("1e3us", &v, &why), -1);
+    CHECK(strstr(why, "exponent notation") != NULL);
+    CHECK_EQ(units_parse_rate_bps_why("4E+1Gbps", &v, &why), -1);
+    CHECK(strstr(why, "exponent notation") != NULL);
+    CHECK_EQ(units_parse_bytes_why("1.5e6", &v, &why), -1);
+    CHECK(strstr(why, "exponent notation") != NULL);
     CHECK_EQ(units_parse_time_ps_why("1.5", &v, &why), -1);
     CHECK(strstr(why, "missing unit") != NULL);
     CHECK_EQ(units_parse_time_ps_why("99999999999999999999s", &v, &why), -1);

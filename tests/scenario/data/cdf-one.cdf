@@ -1,0 +1,3 @@
+# every size 1 byte
+1 0
+1 1
