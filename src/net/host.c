@@ -42,7 +42,7 @@ static void flow_update_rate(struct net *n, struct flow *f)
         return;
     f->rate_bps = r;
     if (f->last_wire_bytes)
-        f->next_avail = f->last_tx + tx_time_ps(f->last_wire_bytes, r);
+        f->next_avail = f->last_due + tx_time_ps(f->last_wire_bytes, r);
 }
 
 void flow_set_cc_rate(struct net *n, struct flow *f, uint64_t bps)
@@ -187,6 +187,7 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     }
     /* Make the next data frame of the chosen flow. */
     struct flow *f = &n->flows[h->active[chosen]];
+    simtime_t due = f->next_avail;   /* before on_send: this frame's slot */
     uint32_t pi = net_new_packet(n, PKT_DATA);
     if (pi == PKT_NONE)
         return PKT_NONE;
@@ -215,9 +216,13 @@ uint32_t host_dequeue(struct net *n, struct host *h)
         f->tp->on_send(n, f, p);
         h->in_dequeue = 0;
     }
-    f->last_tx = now;
     f->last_wire_bytes = p->bytes + n->cfg.preamble_ifg;
-    f->next_avail = now + tx_time_ps(f->last_wire_bytes, f->rate_bps);
+    uint64_t gap = tx_time_ps(f->last_wire_bytes, f->rate_bps);
+    uint64_t line = pt->ps_per_byte ? f->last_wire_bytes * pt->ps_per_byte : tx_time_ps(f->last_wire_bytes, pt->rate_bps);
+    uint64_t round = line * h->n_active;
+    uint64_t credit = (gap > round ? gap : round) * n->cfg.pacer_burst;
+    f->last_due = due + credit < now ? now - credit : due;
+    f->next_avail = f->last_due + gap;
     if (flow_has_data(f) && f->next_avail < earliest &&
         !(f->window && f->snd_nxt - f->snd_una >= f->window))
         earliest = f->next_avail;
@@ -322,6 +327,7 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
     case PKT_NACK: {
         uint64_t window0 = f->window, rate0 = f->rate_bps;
         simtime_t avail0 = f->next_avail;
+        int shut0 = window0 && f->snd_nxt - f->snd_una >= window0;
         f->acked_delta = p->seq > f->snd_una ? p->seq - f->snd_una : 0;
         if (p->seq > f->snd_una) {
             f->snd_una = p->seq;
@@ -335,6 +341,10 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
         }
         if (f->tp->on_ack)
             f->tp->on_ack(n, f, p);
+        /* Time spent waiting for the window is not the NIC's delay: the
+         * pacer banks none of it (see the pacer above host_dequeue). */
+        if (shut0 && f->next_avail < now && !(f->window && f->snd_nxt - f->snd_una >= f->window))
+            f->next_avail = now;
         /* A plain ACK that moved neither the window nor the pacer leaves an
          * idle port's plan exact: no kick needed (see idle_plan_holds). */
         int plain = p->type == PKT_ACK && !window0 && !f->window && f->rate_bps == rate0 &&
@@ -382,6 +392,7 @@ void flow_start(struct net *n, uint32_t fi)
     struct flow *f = &n->flows[fi];
     struct host *h = &n->hosts[f->src];
     f->flags |= FL_ACTIVE;
+    f->next_avail = n->el.now;         /* no pacer credit from before the start */
     f->cc_rate_bps = 0;
     f->rate_bps = 0;
     flow_update_rate(n, f);

@@ -178,7 +178,7 @@ struct flow {
     uint64_t window;            /* bytes in flight allowed (0 = none) */
     /* pacer; receiver side */
     uint64_t rate_bps;          /* pacing rate = min(app, cc, line) */
-    simtime_t last_tx, next_avail;
+    simtime_t last_due, next_avail;  /* the last frame's slot; the next one's */
     const struct transport_ops *tp;
     uint64_t rcv_nxt;
     uint64_t rx_wire_bytes;     /* in-order data received, in wire bytes */
@@ -247,6 +247,7 @@ struct net_cfg {
     simtime_t nic_delay_ps;      /* RP reaction delay for CNPs (15 us, RoCC §6) */
     simtime_t rto_ps;            /* retransmission timeout (lossy mode) */
     simtime_t nack_interval_ps;  /* minimum gap between NACKs for one flow */
+    uint32_t pacer_burst;        /* frames a late flow may catch up (host.c) */
 };
 
 struct net {
