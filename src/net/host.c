@@ -31,10 +31,14 @@
  * small ones, while a round is.  After any stall (PFC pause, the NIC busy)
  * a flow thus sends at most 1 + B/gap frames back to back; summed over the
  * NIC's flows the catch-up is at most about one round, since the rates
- * fit the line.  pacer_burst = 0 is the old pacer (no credit).  No credit
- * is banked before a flow starts (its first slot is its start) or while
- * its window is closed (the slot moves to the ACK that opens it): that
- * time is the network's, not the NIC's.  A rate change re-times the next
+ * fit the line.  pacer_burst = 0 is the old pacer (no credit).  Only
+ * waiting for the NIC earns credit; waiting for the network does not: no
+ * credit is banked before a flow starts (its first slot is its start),
+ * while its window is closed (the slot moves to the ACK that opens it),
+ * while PFC pauses its class (host_pfc_resumed), nor across any moment
+ * the port was idle (busy_since: an idle NIC would have sent the frame had
+ * the flow been ready, so it was not) -- which also covers a flow without
+ * data, and makes a flow alone on its NIC pace exactly as before.  A rate change re-times the next
  * slot from the last one (last_due + w*8/r_new), so a cut or a recovery
  * doubling takes effect on the very next frame, but not earlier than the
  * old slot or now, whichever is earlier: a rise earns no credit for the
@@ -152,6 +156,24 @@ void host_arm_wake(struct net *n, struct host *h, simtime_t t)
     }
 }
 
+/* Class `cls` of h's port was paused by PFC from `since` until now.  The
+ * pause is the network's time, not the NIC's: the pacer banks none of it
+ * (header comment).  A flow already late when the pause began keeps that
+ * lateness; a slot that fell inside the pause moves to now. */
+void host_pfc_resumed(struct net *n, struct host *h, uint8_t cls, simtime_t since)
+{
+    simtime_t now = n->el.now;
+    for (uint32_t i = 0; i < h->n_active; i++) {
+        struct flow *f = &n->flows[h->active[i]];
+        if (f->prio != cls)
+            continue;
+        if (f->next_avail < since)
+            f->next_avail += now - since;
+        else if (f->next_avail < now)
+            f->next_avail = now;
+    }
+}
+
 /* Drop finished flows from the round-robin list, keeping its order. */
 static void host_compact(struct net *n, struct host *h)
 {
@@ -199,6 +221,8 @@ uint32_t host_dequeue(struct net *n, struct host *h)
 {
     struct port *pt = host_port(n, h);
     simtime_t now = n->el.now;
+    if (pt->busy_until < now)
+        h->busy_since = now;         /* the port was idle: a new busy period */
     /* MAC control (never paused), then classes high->low that are not paused. */
     uint32_t ready = pt->qmask & ~(uint32_t)pt->paused;
     if (ready) {
@@ -223,7 +247,10 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     }
     /* Make the next data frame of the chosen flow. */
     struct flow *f = &n->flows[h->active[chosen]];
-    simtime_t due = f->next_avail;   /* before on_send: this frame's slot */
+    /* This frame's slot (before on_send can re-time it).  If the port was
+     * idle since the slot, the flow was not ready then (no data, window
+     * shut, paused): only the current busy period counts as the NIC's. */
+    simtime_t due = f->next_avail > h->busy_since ? f->next_avail : h->busy_since;
     uint32_t pi = net_new_packet(n, PKT_DATA);
     if (pi == PKT_NONE)
         return PKT_NONE;

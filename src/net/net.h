@@ -219,6 +219,7 @@ struct host {
     uint8_t  in_dequeue;         /* making a frame: rate changes must not kick the port */
     simtime_t wake_at;
     simtime_t next_ready;        /* earliest time a flow may send (after a dequeue) */
+    simtime_t busy_since;        /* start of the port's current busy period (pacer) */
     struct pktq nic_delay;       /* CNPs waiting for the NIC reaction delay */
 };
 
@@ -338,6 +339,7 @@ void     switch_inject(struct net *n, struct sw *s, uint32_t pi, uint64_t hash);
 void     host_receive(struct net *n, struct host *h, uint32_t pi);
 uint32_t host_dequeue(struct net *n, struct host *h);
 void     host_arm_wake(struct net *n, struct host *h, simtime_t t);
+void     host_pfc_resumed(struct net *n, struct host *h, uint8_t cls, simtime_t since);
 void     host_nic_delay_done(struct net *n, uint32_t host);
 void     flow_start(struct net *n, uint32_t fi);
 void     flow_stop(struct net *n, uint32_t fi);

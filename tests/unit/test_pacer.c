@@ -169,12 +169,14 @@ TEST(rate_change_mid_run)
     CHECK(rates_met(n, 6 * MS + 20 * US, 11 * MS, after));
 }
 
-/* The credit is bounded.  A 1 Gb/s flow (gap 8.656 us) alone on its NIC is
- * held back by PFC for 1 ms.  On resume it may make up at most one gap --
- * its burst bound, max(its gap, one round of the NIC at line rate) -- so
- * exactly two frames leave back to back and the third one gap later, not
- * the ~115 frames of the whole pause.  pacer_burst scales the bound. */
-static int frames_after_pause(uint32_t burst, uint64_t *early, uint64_t *later)
+/* The credit is bounded.  A 1 Gb/s flow (gap 8.656 us) alone on a 40G NIC
+ * is held back for 58.8 us by 3000 control frames (CNPs, 98 B on the wire,
+ * 19.6 ns each) queued on its port at 100 us: its slot at 103.872 us is
+ * 54.9 us late when they end.  It may make up at most its burst bound,
+ * max(one gap, one round of the NIC at line rate) = one gap here, so
+ * exactly two frames leave back to back and the third one gap later -- not
+ * the seven the stall cost.  pacer_burst scales the bound. */
+static int frames_after_stall(uint32_t burst, uint64_t *early, uint64_t *later)
 {
     static const uint64_t cap[] = { 1 * G };
     struct net *n = line3(40 * G);
@@ -184,34 +186,64 @@ static int frames_after_pause(uint32_t burst, uint64_t *early, uint64_t *later)
     if (start_capped(n, cap, 1))
         return -1;
     struct flow *f = &n->flows[0];
+    net_run_until(n, 100 * US);
+    for (int i = 0; i < 3000; i++) {
+        uint32_t pi = net_new_packet(n, PKT_CNP);
+        if (pi == PKT_NONE)
+            return -1;
+        struct packet *p = pkt(&n->pool, pi);
+        p->flow = 0;
+        p->dst = 1;
+        p->bytes = ROCE_CNP_FRAME;
+        p->prio = n->cfg.ctrl_prio;
+        port_enqueue_ctrl(n, n->hosts[0].port, pi);
+    }
+    simtime_t end = 100 * US + 3000 * 98 * 200;    /* 158.8 us */
+    net_run_until(n, end - 1);
+    uint64_t sent = f->snd_nxt;
+    net_run_until(n, end + 8 * US);                 /* less than one gap */
+    *early = (f->snd_nxt - sent) / 1000;
+    net_run_until(n, end + 9 * US);                 /* one gap after the stall */
+    *later = (f->snd_nxt - sent) / 1000;
+    return 0;
+}
+
+TEST(credit_bounded_after_stall)
+{
+    uint64_t early, later;
+    CHECK_EQ(frames_after_stall(1, &early, &later), 0);      /* the default */
+    CHECK_EQ(early, 2);
+    CHECK_EQ(later, 3);
+    /* network.pacer_burst = 3: three gaps of credit, four frames at once,
+     * then the schedule again: the fifth one gap after the stall. */
+    CHECK_EQ(frames_after_stall(3, &early, &later), 0);
+    CHECK_EQ(early, 4);
+    CHECK_EQ(later, 5);
+    /* 0: no credit at all (the pacer before issue 11). */
+    CHECK_EQ(frames_after_stall(0, &early, &later), 0);
+    CHECK_EQ(early, 1);
+    CHECK_EQ(later, 2);
+}
+
+/* A PFC pause is the network's time: the flow banks none of it.  The same
+ * flow paused for 1 ms sends one frame on resume, the next one gap later. */
+TEST(no_credit_across_pfc_pause)
+{
+    static const uint64_t cap[] = { 1 * G };
+    struct net *n = line3(40 * G);
+    CHECK(n);
+    CHECK_EQ(start_capped(n, cap, 1), 0);
+    struct flow *f = &n->flows[0];
     uint32_t port = n->hosts[0].port;
     net_run_until(n, 100 * US);
     port_set_pause(n, port, n->cfg.data_prio, 1);
     net_run_until(n, 1100 * US);
     uint64_t sent = f->snd_nxt;
     port_set_pause(n, port, n->cfg.data_prio, 0);
-    net_run_until(n, 1100 * US + 8 * US);          /* less than one gap */
-    *early = (f->snd_nxt - sent) / 1000;
-    net_run_until(n, 1100 * US + 9 * US);          /* one gap from the resume */
-    *later = (f->snd_nxt - sent) / 1000;
-    return 0;
-}
-
-TEST(credit_bounded_after_pause)
-{
-    uint64_t early, later;
-    CHECK_EQ(frames_after_pause(1, &early, &later), 0);      /* the default */
-    CHECK_EQ(early, 2);
-    CHECK_EQ(later, 3);
-    /* network.pacer_burst = 3: three gaps of credit, four frames at once,
-     * then the schedule again: the fifth one gap after the resume. */
-    CHECK_EQ(frames_after_pause(3, &early, &later), 0);
-    CHECK_EQ(early, 4);
-    CHECK_EQ(later, 5);
-    /* 0: no credit at all (the pacer before issue 11). */
-    CHECK_EQ(frames_after_pause(0, &early, &later), 0);
-    CHECK_EQ(early, 1);
-    CHECK_EQ(later, 2);
+    net_run_until(n, 1100 * US + 8 * US);
+    CHECK_EQ(f->snd_nxt - sent, 1000);
+    net_run_until(n, 1100 * US + 9 * US);
+    CHECK_EQ(f->snd_nxt - sent, 2000);
 }
 
 /* A rate cut does not let the flow go on at its old rate: at 30 Gb/s, cut
@@ -242,7 +274,8 @@ int main(void)
     RUN(eight_caps_95_percent);
     RUN(one_large_fifteen_in_phase);
     RUN(rate_change_mid_run);
-    RUN(credit_bounded_after_pause);
+    RUN(credit_bounded_after_stall);
+    RUN(no_credit_across_pfc_pause);
     RUN(rate_cut_no_old_rate_burst);
     if (live_)
         net_free(&net_);
