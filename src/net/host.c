@@ -217,6 +217,24 @@ static simtime_t scan_flows(const struct net *n, const struct host *h, const str
     return earliest;
 }
 
+/* The slot a late frame takes (header comment): its own slot `due`, but
+ * not before the port's current busy period began (had the port been idle
+ * after the slot, it would have sent the flow had it been ready: the wait
+ * was the network's), and not more than the burst bound B before now.  Out
+ * of line: a flow alone on its NIC is never late. */
+static __attribute__((noinline)) simtime_t late_slot(const struct net *n, const struct host *h,
+                                                    const struct port *pt, simtime_t due, uint32_t wire,
+                                                    uint64_t gap)
+{
+    simtime_t now = n->el.now;
+    if (due < h->busy_since)
+        due = h->busy_since;
+    uint64_t line = pt->ps_per_byte ? wire * pt->ps_per_byte : tx_time_ps(wire, pt->rate_bps);
+    uint64_t round = line * h->n_active;
+    uint64_t bound = (gap > round ? gap : round) * n->cfg.pacer_burst;
+    return due + bound < now ? now - bound : due;
+}
+
 uint32_t host_dequeue(struct net *n, struct host *h)
 {
     struct port *pt = host_port(n, h);
@@ -247,10 +265,7 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     }
     /* Make the next data frame of the chosen flow. */
     struct flow *f = &n->flows[h->active[chosen]];
-    /* This frame's slot (before on_send can re-time it).  If the port was
-     * idle since the slot, the flow was not ready then (no data, window
-     * shut, paused): only the current busy period counts as the NIC's. */
-    simtime_t due = f->next_avail > h->busy_since ? f->next_avail : h->busy_since;
+    simtime_t due = f->next_avail;   /* this frame's slot, before on_send re-times it */
     uint32_t pi = net_new_packet(n, PKT_DATA);
     if (pi == PKT_NONE)
         return PKT_NONE;
@@ -279,14 +294,10 @@ uint32_t host_dequeue(struct net *n, struct host *h)
         f->tp->on_send(n, f, p);
         h->in_dequeue = 0;
     }
-    /* The pacer (header comment): the slot this frame takes is `due`, or
-     * now - B if the flow is further behind than its burst bound B. */
     uint32_t wire = p->bytes + n->cfg.preamble_ifg;
     uint64_t gap = tx_time_ps(wire, f->rate_bps);
-    uint64_t round = (pt->ps_per_byte ? wire * pt->ps_per_byte : tx_time_ps(wire, pt->rate_bps)) * h->n_active;
-    uint64_t bound = (gap > round ? gap : round) * n->cfg.pacer_burst;
     f->last_wire_bytes = wire;
-    f->last_due = due + bound < now ? now - bound : due;
+    f->last_due = __builtin_expect(due < now, 0) ? late_slot(n, h, pt, due, wire, gap) : due;
     f->next_avail = f->last_due + gap;
     if (flow_has_data(f) && f->next_avail < earliest &&
         !(f->window && f->snd_nxt - f->snd_una >= f->window))
