@@ -217,22 +217,26 @@ static simtime_t scan_flows(const struct net *n, const struct host *h, const str
     return earliest;
 }
 
-/* The slot a late frame takes (header comment): its own slot `due`, but
- * not before the port's current busy period began (had the port been idle
- * after the slot, it would have sent the flow had it been ready: the wait
- * was the network's), and not more than the burst bound B before now.  Out
- * of line: a flow alone on its NIC is never late. */
-static __attribute__((noinline)) simtime_t late_slot(const struct net *n, const struct host *h,
-                                                    const struct port *pt, simtime_t due, uint32_t wire,
-                                                    uint64_t gap)
+/* A late frame's slot (header comment): f->last_due is its own slot and
+ * f->next_avail the next one.  The slot may not lie before the port's
+ * current busy period (had the port been idle after it, the NIC would
+ * have sent the flow had it been ready: the wait was the network's), nor
+ * more than the burst bound B before now.  Out of line, with everything
+ * read back from the flow: a flow alone on its NIC is never late, and the
+ * hot path stays light. */
+static __attribute__((noinline)) void pacer_late(struct net *n, struct flow *f)
 {
-    simtime_t now = n->el.now;
+    const struct host *h = &n->hosts[f->src];
+    const struct port *pt = &n->ports[h->port];
+    simtime_t now = n->el.now, due = f->last_due;
+    uint64_t gap = f->next_avail - due, wire = f->last_wire_bytes;
     if (due < h->busy_since)
         due = h->busy_since;
     uint64_t line = pt->ps_per_byte ? wire * pt->ps_per_byte : tx_time_ps(wire, pt->rate_bps);
     uint64_t round = line * h->n_active;
     uint64_t bound = (gap > round ? gap : round) * n->cfg.pacer_burst;
-    return due + bound < now ? now - bound : due;
+    f->last_due = due + bound < now ? now - bound : due;
+    f->next_avail = f->last_due + gap;
 }
 
 uint32_t host_dequeue(struct net *n, struct host *h)
@@ -297,8 +301,10 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     uint32_t wire = p->bytes + n->cfg.preamble_ifg;
     uint64_t gap = tx_time_ps(wire, f->rate_bps);
     f->last_wire_bytes = wire;
-    f->last_due = __builtin_expect(due < now, 0) ? late_slot(n, h, pt, due, wire, gap) : due;
-    f->next_avail = f->last_due + gap;
+    f->last_due = due;
+    f->next_avail = due + gap;
+    if (__builtin_expect(due < now, 0))
+        pacer_late(n, f);
     if (flow_has_data(f) && f->next_avail < earliest &&
         !(f->window && f->snd_nxt - f->snd_una >= f->window))
         earliest = f->next_avail;
