@@ -427,6 +427,10 @@ static int build_network(struct scenario *sc, struct cfg *c, struct switch_cfg *
     TRY(cfg_time(c, "network", "nack_interval", 500 * PS_PER_US, &nc->nack_interval_ps, err));
     if (!sc->lossless && nc->rto_ps == 0)
         return cfg_errorf(err, cfg_find(c, "network", "rto"), "lossy mode needs a retransmission timeout > 0");
+    TRY(cfg_u64(c, "network", "pacer_burst", 1, &v, err));       /* host.c: one frame of catch-up */
+    if (v > 64)
+        return cfg_errorf(err, cfg_find(c, "network", "pacer_burst"), "must be 0..64 (multiples of the burst bound, docs/config.md)");
+    nc->pacer_burst = (uint32_t)v;
 
     memset(swc, 0, sizeof *swc);
     const struct cfg_entry *be = cfg_find(c, "network", "buffer");

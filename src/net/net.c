@@ -37,6 +37,7 @@ int net_init(struct net *n, uint64_t seed)
     n->cfg.nic_delay_ps = 15 * PS_PER_US;   /* RoCC §6: NIC reaction delay 15 us */
     n->cfg.rto_ps = 500 * PS_PER_US;        /* HPCC NACK/RTO interval 500 us */
     n->cfg.nack_interval_ps = 500 * PS_PER_US;  /* HPCC RdmaHw NACK interval */
+    n->cfg.pacer_burst = 1;             /* host.c: one frame of catch-up */
     if (el_init(&n->el, 1024) || pool_init(&n->pool, 4096))
         return -1;
     return 0;

@@ -178,7 +178,7 @@ struct flow {
     uint64_t window;            /* bytes in flight allowed (0 = none) */
     /* pacer; receiver side */
     uint64_t rate_bps;          /* pacing rate = min(app, cc, line) */
-    simtime_t last_tx, next_avail;
+    simtime_t last_due, next_avail;  /* the last frame's slot; the next one's */
     const struct transport_ops *tp;
     uint64_t rcv_nxt;
     uint64_t rx_wire_bytes;     /* in-order data received, in wire bytes */
@@ -232,6 +232,7 @@ struct host {
     uint8_t  in_dequeue;         /* making a frame: rate changes must not kick the port */
     simtime_t wake_at;
     simtime_t next_ready;        /* earliest time a flow may send (after a dequeue) */
+    simtime_t busy_since;        /* start of the port's current busy period (pacer) */
     struct pktq nic_delay;       /* CNPs waiting for the NIC reaction delay */
 };
 
@@ -261,6 +262,7 @@ struct net_cfg {
     simtime_t rto_ps;            /* retransmission timeout (lossy mode) */
     simtime_t nack_interval_ps;  /* minimum gap between NACKs for one flow */
     int      cnp_filter;         /* [network] cnp_filter: forged-CNP defence (switch.c, host.c) */
+    uint32_t pacer_burst;        /* frames a late flow may catch up (host.c) */
 };
 
 /* One RoCC RP event of a traced flow ([output] rocc_trace): a CNP that
@@ -392,6 +394,7 @@ void     switch_inject(struct net *n, struct sw *s, uint32_t pi, uint64_t hash);
 void     host_receive(struct net *n, struct host *h, uint32_t pi);
 uint32_t host_dequeue(struct net *n, struct host *h);
 void     host_arm_wake(struct net *n, struct host *h, simtime_t t);
+void     host_pfc_resumed(struct net *n, struct host *h, uint8_t cls, simtime_t since);
 void     host_nic_delay_done(struct net *n, uint32_t host);
 void     flow_start(struct net *n, uint32_t fi);
 void     flow_stop(struct net *n, uint32_t fi);

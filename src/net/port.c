@@ -95,6 +95,8 @@ void port_set_pause(struct net *n, uint32_t port, uint8_t cls, int on)
     } else if (pt->paused & bit) {
         pt->paused &= (uint8_t)~bit;
         pt->st.paused_ps[cls] += now - pt->paused_since[cls];
+        if (pt->owner_kind == NODE_HOST)
+            host_pfc_resumed(n, &n->hosts[pt->owner], cls, pt->paused_since[cls]);
         port_kick(n, port);
     }
 }

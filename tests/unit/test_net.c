@@ -314,11 +314,13 @@ TEST(rate_increase_behind_control_frame)
                 pkt(&n->pool, pt->wire.tail)->type == PKT_DATA && pkt(&n->pool, pt->wire.tail)->flow == 0;
     }
     CHECK(found);
-    simtime_t frame_end = pt->busy_until, sent_before = f->last_tx;
+    simtime_t frame_end = pt->busy_until;
     flow_set_cc_rate(n, f, G100);
     net_run_until(n, frame_end + 6880);             /* the ACK: 86 B at 80 ps/B */
-    CHECK(f->last_tx != sent_before);
-    CHECK_EQ(f->last_tx, frame_end + 6880);
+    /* The data frame (1082 B on the wire) started as the ACK ended. */
+    CHECK_EQ(pt->busy_until, frame_end + 6880 + 1082 * 80);
+    CHECK(pt->wire.count && pkt(&n->pool, pt->wire.tail)->type == PKT_DATA &&
+          pkt(&n->pool, pt->wire.tail)->flow == 0);
     CHECK(conservation_ok(n));
 }
 
