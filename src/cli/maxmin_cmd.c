@@ -3,7 +3,7 @@
  * long-lived flows (engine/maxmin.h), and with --run the measured rates
  * against them.
  *
- *   roccsim maxmin SCENARIO.ini [--set S.K=V]... [--window T0..T1] [--run] [-o DIR] [-q]
+ *   roccsim maxmin SCENARIO.ini [--set S.K=V]... [--window T0..T1] [--run] [--paths] [-o DIR] [-q]
  *
  * Prints one row per long-lived flow; -o DIR also writes DIR/maxmin.tsv
  * (docs/outputs.md).  Exit status: 0, 2 bad input, 3 internal failure (out
@@ -26,7 +26,8 @@
 #include "engine/scenario.h"
 
 static const char usage[] =
-    "usage: roccsim maxmin SCENARIO.ini [--set SECTION.KEY=VALUE]... [--window T0..T1] [--run] [-o DIR] [-q]\n"
+    "usage: roccsim maxmin SCENARIO.ini [--set SECTION.KEY=VALUE]... [--window T0..T1] [--run] [--paths]\n"
+    "                      [-o DIR] [-q]\n"
     "\n"
     "Max-min fair rates of the scenario's long-lived flows (size = inf, running\n"
     "the whole window) by water-filling over their paths (the simulator's ECMP\n"
@@ -39,6 +40,7 @@ static const char usage[] =
     "  --window T0..T1    the window (default: [sim] measure_start..measure_end)\n"
     "  --run              also simulate, and compare each flow's receive rate\n"
     "                     over the window with its max-min rate\n"
+    "  --paths            also print each flow's path (the nodes its data crosses)\n"
     "  -o DIR             also write DIR/maxmin.tsv\n"
     "  -q                 print only the summary line\n"
     "\n"
@@ -55,6 +57,17 @@ static void port_name(const struct net *n, uint32_t p, char *buf, size_t len)
 }
 
 static const char *host_name(const struct net *n, uint32_t h) { return n->nodes[n->hosts[h].node].name; }
+
+/* The nodes a flow's data crosses, blank-separated (names hold no blanks). */
+static void print_path(FILE *out, const struct net *n, const struct maxmin *mm, const struct mm_flow *m)
+{
+    for (uint32_t j = 0; j < m->hops; j++) {
+        const struct port *pt = &n->ports[mm->paths[m->path + j]];
+        fprintf(out, "%s ", n->nodes[pt->node].name);
+        if (j + 1 == m->hops)
+            fputs(n->nodes[n->ports[pt->peer].node].name, out);
+    }
+}
 
 static int parse_window(const char *s, simtime_t dur, simtime_t *t0, simtime_t *t1)
 {
@@ -85,7 +98,8 @@ static int write_tsv(const struct scenario *sc, const struct maxmin *mm, int ran
         return -1;
     }
     const struct net *n = &sc->net;
-    fprintf(f, "flow\tname\tgroup\tsrc\tdst\thops\tcap_bps\tbottleneck\toracle_bps\tgoodput_bps\tmeasured_bps\terror\n");
+    fprintf(f, "flow\tname\tgroup\tsrc\tdst\thops\tcap_bps\tbottleneck\toracle_bps\tgoodput_bps\tmeasured_bps\terror\t"
+               "path\n");
     for (uint32_t i = 0; i < mm->n; i++) {
         const struct mm_flow *m = &mm->f[i];
         const struct flow *fl = &n->flows[m->flow];
@@ -96,9 +110,11 @@ static int write_tsv(const struct scenario *sc, const struct maxmin *mm, int ran
                 host_name(n, fl->src), host_name(n, fl->dst), m->hops, m->cap_bps, lim, m->oracle_bps,
                 m->goodput_bps);
         if (ran && !isnan(m->measured_bps))
-            fprintf(f, "%.0f\t%.6f\n", m->measured_bps, m->error);
+            fprintf(f, "%.0f\t%.6f\t", m->measured_bps, m->error);
         else
-            fprintf(f, "\t\n");
+            fprintf(f, "\t\t");
+        print_path(f, n, mm, m);
+        fputc('\n', f);
     }
     if (fclose(f)) {
         snprintf(why, len, "%s: cannot write: %s", path, strerror(errno));
@@ -107,7 +123,8 @@ static int write_tsv(const struct scenario *sc, const struct maxmin *mm, int ran
     return 0;
 }
 
-static void print_table(const struct scenario *sc, const struct maxmin *mm, const char *path, int ran, int quiet)
+static void print_table(const struct scenario *sc, const struct maxmin *mm, const char *path, int ran, int quiet,
+                        int paths)
 {
     const struct net *n = &sc->net;
     char a[32], b[32], d[32], e[32];
@@ -135,8 +152,19 @@ static void print_table(const struct scenario *sc, const struct maxmin *mm, cons
                    host_name(n, fl->dst), m->cap_bps / 1e9, lim, m->oracle_bps / 1e9, m->goodput_bps / 1e9, d, err);
         }
         printf("\n");
+        for (uint32_t i = 0; paths && i < mm->n; i++) {
+            char name[64];
+            maxmin_flow_name(sc, mm->f[i].flow, name, sizeof name);
+            printf("%-20s ", name);
+            print_path(stdout, n, mm, &mm->f[i]);
+            printf("\n");
+        }
+        if (paths && mm->n)
+            printf("\n");
     }
-    if (ran) {
+    if (mm->n == 0) {
+        printf("no long-lived flow in the window (the oracle takes flows with size = inf that run all of it)\n");
+    } else if (ran) {
         uint32_t w;
         double err = maxmin_max_error(mm, sc, NONE32, &w);
         if (w == NONE32) {
@@ -173,7 +201,7 @@ static void print_table(const struct scenario *sc, const struct maxmin *mm, cons
 int cmd_maxmin(int argc, char **argv)
 {
     const char *path = NULL, *dir = NULL, *window = NULL;
-    int quiet = 0, run = 0;
+    int quiet = 0, run = 0, paths = 0;
     struct cfg_err err = { "" };
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--set") || !strcmp(argv[i], "--window")) {
@@ -190,6 +218,8 @@ int cmd_maxmin(int argc, char **argv)
             quiet = 1;
         } else if (!strcmp(argv[i], "--run")) {
             run = 1;
+        } else if (!strcmp(argv[i], "--paths")) {
+            paths = 1;
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             fputs(usage, stdout);
             return 0;
@@ -260,7 +290,7 @@ int cmd_maxmin(int argc, char **argv)
         }
         maxmin_measure(&mm, &sc);
     }
-    print_table(&sc, &mm, path, run, quiet);
+    print_table(&sc, &mm, path, run, quiet, paths);
     rc = 0;
     if (dir && write_tsv(&sc, &mm, run, dir, why, sizeof why)) {
         fprintf(stderr, "roccsim: %s\n", why);

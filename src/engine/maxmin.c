@@ -38,6 +38,21 @@ static int walk(const struct net *n, uint32_t port, uint32_t dst, uint64_t h, ui
     }
 }
 
+/* Room for `need` elements (doubling): the array, moved or not, or NULL
+ * without memory (arr is then still valid and *cap unchanged). */
+static void *grow(void *arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return arr;
+    size_t nc = *cap;
+    while (nc < need)
+        nc *= 2;
+    void *p = realloc(arr, nc * elem);
+    if (p)
+        *cap = nc;
+    return p;
+}
+
 static const struct rocc_agent *port_cp(const struct net *n, uint32_t port)
 {
     for (uint32_t a = n->ports[port].agent; a != NONE32; a = n->agents[a].next)
@@ -117,9 +132,11 @@ int maxmin_build(struct maxmin *mm, const struct scenario *sc, simtime_t t0, sim
     }
     uint32_t nf = mm->n;
     mm->f = calloc(nf ? nf : 1, sizeof *mm->f);
-    size_t cap_use = (size_t)nf * 2 * maxhop;
-    struct wf_use *use = malloc((cap_use ? cap_use : 1) * sizeof *use);
-    uint32_t *fwd = malloc(((size_t)nf * maxhop + 1) * sizeof *fwd), *fwd_n = calloc(nf + 1, sizeof *fwd_n);
+    /* paths and uses grow as flows are walked: sized by the longest
+     * possible path they would take n_nodes times the memory */
+    size_t cap_use = 64, cap_path = 64, n_path = 0;
+    struct wf_use *use = malloc(cap_use * sizeof *use);
+    mm->paths = malloc(cap_path * sizeof *mm->paths);
     uint32_t *tmp = malloc(maxhop * sizeof *tmp), *limit = malloc((nf + 1) * sizeof *limit);
     double *cap = malloc((nf + 1) * sizeof *cap), *rate = malloc((nf + 1) * sizeof *rate);
     double *capa = malloc((np + 1) * sizeof *capa), *fixed = calloc(np + 1, sizeof *fixed);
@@ -127,7 +144,7 @@ int maxmin_build(struct maxmin *mm, const struct scenario *sc, simtime_t t0, sim
     uint8_t *sat = calloc(np + 1, 1), *sat_new = calloc(np + 1, 1);
     int rc = 0;
     size_t k = 0;
-    if (!mm->f || !use || !fwd || !fwd_n || !tmp || !limit || !cap || !rate || !capa || !fixed || !load || !sat ||
+    if (!mm->f || !mm->paths || !use || !tmp || !limit || !cap || !rate || !capa || !fixed || !load || !sat ||
         !sat_new) {
         rc = errf(why, len, "out of memory");
         goto out;
@@ -144,17 +161,33 @@ int maxmin_build(struct maxmin *mm, const struct scenario *sc, simtime_t t0, sim
         m->wire_frame = w_data;
         m->cap_bps = f->app_rate_bps && (double)f->app_rate_bps < line ? (double)f->app_rate_bps : line;
         cap[i] = m->cap_bps;
-        int h = walk(n, n->hosts[f->src].port, f->dst, f->hash, &fwd[(size_t)i * maxhop], maxhop);
-        int r = h < 0 ? -1 : walk(n, n->hosts[f->dst].port, f->src, f->rhash, tmp, maxhop);
-        if (h < 0 || r < 0) {
-            rc = errf(why, len, "flow %u (%s -> %s) has no route%s", sel[i], n->nodes[n->hosts[f->src].node].name,
-                      n->nodes[n->hosts[f->dst].node].name, h < 0 ? "" : " back (ACKs)");
+        int h = walk(n, n->hosts[f->src].port, f->dst, f->hash, tmp, maxhop);
+        if (h < 0) {
+            rc = errf(why, len, "flow %u (%s -> %s) has no route", sel[i], n->nodes[n->hosts[f->src].node].name,
+                      n->nodes[n->hosts[f->dst].node].name);
             break;
         }
-        fwd_n[i] = (uint32_t)h;
+        uint32_t *np_ = grow(mm->paths, &cap_path, n_path + (size_t)h, sizeof *mm->paths);
+        if (np_)
+            mm->paths = np_;
+        struct wf_use *nu = np_ ? grow(use, &cap_use, k + 2 * (size_t)maxhop, sizeof *use) : NULL;
+        if (!nu) {
+            rc = errf(why, len, "out of memory");
+            break;
+        }
+        use = nu;
         m->hops = (uint32_t)h;
-        for (int j = 0; j < h; j++)
-            use[k++] = (struct wf_use){ i, fwd[(size_t)i * maxhop + j], 1.0 };
+        m->path = (uint32_t)n_path;
+        for (int j = 0; j < h; j++) {
+            mm->paths[n_path++] = tmp[j];
+            use[k++] = (struct wf_use){ i, tmp[j], 1.0 };
+        }
+        int r = walk(n, n->hosts[f->dst].port, f->src, f->rhash, tmp, maxhop);
+        if (r < 0) {
+            rc = errf(why, len, "flow %u (%s -> %s) has no route back (ACKs)", sel[i],
+                      n->nodes[n->hosts[f->src].node].name, n->nodes[n->hosts[f->dst].node].name);
+            break;
+        }
         double ack = w_ack / ((double)(n->cfg.ack_interval ? n->cfg.ack_interval : 1) * w_data);
         for (int j = 0; j < r; j++)
             use[k++] = (struct wf_use){ i, tmp[j], ack };
@@ -185,8 +218,8 @@ int maxmin_build(struct maxmin *mm, const struct scenario *sc, simtime_t t0, sim
             mm->cnp_cps += sat[p];
         for (uint32_t i = 0; i < nf && rc == 0; i++) {
             const struct flow *f = &n->flows[sel[i]];
-            for (uint32_t j = 0; j < fwd_n[i]; j++) {
-                uint32_t p = fwd[(size_t)i * maxhop + j];
+            for (uint32_t j = 0; j < mm->f[i].hops; j++) {
+                uint32_t p = mm->paths[mm->f[i].path + j];
                 if (!sat[p])
                     continue;
                 const struct rocc_agent *cp = port_cp(n, p);
@@ -212,8 +245,6 @@ int maxmin_build(struct maxmin *mm, const struct scenario *sc, simtime_t t0, sim
 out:
     free(sel);
     free(use);
-    free(fwd);
-    free(fwd_n);
     free(tmp);
     free(limit);
     free(cap);
@@ -225,6 +256,8 @@ out:
     free(sat_new);
     if (rc) {
         free(mm->f);
+        free(mm->paths);
+        mm->paths = NULL;
         mm->f = NULL;
         mm->n = 0;
     }
@@ -286,7 +319,9 @@ void maxmin_free(struct maxmin *mm)
 {
     if (mm) {
         free(mm->f);
+        free(mm->paths);
         mm->f = NULL;
+        mm->paths = NULL;
         mm->n = 0;
     }
 }

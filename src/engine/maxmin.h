@@ -50,6 +50,7 @@
 struct mm_flow {
     uint32_t flow;             /* index into net.flows */
     uint32_t hops;             /* ports on the forward path (NIC included) */
+    uint32_t path;             /* its ports are maxmin.paths[path .. path + hops) */
     uint32_t limit;            /* port that froze it, or NONE32: its cap */
     double cap_bps;            /* min(application rate, NIC line rate), wire */
     double oracle_bps;         /* max-min data rate, wire bytes */
@@ -63,6 +64,7 @@ struct maxmin {
     simtime_t t0, t1;
     uint32_t n;                /* long-lived flows in the oracle */
     struct mm_flow *f;
+    uint32_t *paths;           /* forward paths (port indices), see mm_flow.path */
     uint32_t finite;           /* sized flows starting before t1 (not in the oracle) */
     uint32_t interfering;      /* after maxmin_measure: sized flows sending in the window */
     uint32_t other_cnp_flows;  /* long-lived flows whose CNPs are not counted */
