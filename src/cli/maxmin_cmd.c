@@ -90,11 +90,14 @@ static int parse_window(const char *s, simtime_t dur, simtime_t *t0, simtime_t *
 static int write_tsv(const struct scenario *sc, const struct maxmin *mm, int ran, const char *dir, char *why,
                      size_t len)
 {
-    char path[4200];
+    /* Written as DIR/.maxmin.tsv.tmp, then renamed: like the run's
+     * outputs, a reader never sees half a file (docs/outputs.md). */
+    char path[4200], tmp[4200];
     snprintf(path, sizeof path, "%s/maxmin.tsv", dir);
-    FILE *f = fopen(path, "w");
+    snprintf(tmp, sizeof tmp, "%s/.maxmin.tsv.tmp", dir);
+    FILE *f = fopen(tmp, "w");
     if (!f) {
-        snprintf(why, len, "%s: cannot write: %s", path, strerror(errno));
+        snprintf(why, len, "%s: cannot write: %s", tmp, strerror(errno));
         return -1;
     }
     const struct net *n = &sc->net;
@@ -116,8 +119,10 @@ static int write_tsv(const struct scenario *sc, const struct maxmin *mm, int ran
         print_path(f, n, mm, m);
         fputc('\n', f);
     }
-    if (fclose(f)) {
+    int bad = ferror(f);
+    if (fclose(f) || bad || rename(tmp, path)) {
         snprintf(why, len, "%s: cannot write: %s", path, strerror(errno));
+        remove(tmp);
         return -1;
     }
     return 0;
