@@ -191,10 +191,10 @@ static void print_table(const struct scenario *sc, const struct maxmin *mm, cons
         printf("note: %u sized flow%s sent during the window: the comparison does not hold\n", mm->interfering,
                mm->interfering > 1 ? "s" : "");
     if (mm->cnp_cps)
-        printf("note: CNP load of %u saturated RoCC CP%s counted on the reverse paths\n", mm->cnp_cps,
+        printf("note: CNP load of %u RoCC CP%s (bottlenecks with a queue) counted on the reverse paths\n", mm->cnp_cps,
                mm->cnp_cps > 1 ? "s" : "");
     if (!mm->settled && mm->n)
-        printf("note: the set of saturated CPs did not settle after %u rounds (CNP load approximate)\n", mm->rounds);
+        printf("note: the set of CPs sending CNPs did not settle after %u rounds (CNP load approximate)\n", mm->rounds);
     if (mm->other_cnp_flows)
         printf("note: %u flow%s get CNPs from receivers or QCN CPs; that load is not counted\n", mm->other_cnp_flows,
                mm->other_cnp_flows > 1 ? "s" : "");

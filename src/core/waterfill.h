@@ -41,7 +41,9 @@ struct wf_use {
 
 /* Solve.  cap[n] (INFINITY = none), capacity[m], fixed[m] (may be NULL: no
  * fixed load), use[k].  Outputs: rate[n]; limit[n] (may be NULL) = the
- * resource that froze the flow, or WF_CAP.  A resource whose fixed load
+ * resource that froze the flow, or WF_CAP.  When several fill at the level
+ * the flow freezes at, limit is the first of them in use[] order (a cap
+ * that is met at that level wins over a resource).  A resource whose fixed load
  * already meets its capacity gives its flows rate 0.  Returns 0, or -1 when
  * the input is malformed (an index out of range, a negative or NaN
  * coefficient, capacity or cap; a flow with neither a cap nor a resource,

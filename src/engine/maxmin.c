@@ -16,8 +16,6 @@
 /* CNP rounds: each round can only add CPs whose saturation the previous
  * CNP load caused or removed; on the benchmarks the set settles in 1-2. */
 #define MM_MAX_ROUNDS 16
-/* A port is saturated when its load is this close (relative) to capacity. */
-#define MM_FULL 1e-9
 
 /* The ports a frame leaving through `port` crosses until it reaches host
  * `dst`, routed by hash h at every switch as the simulator routes it.
@@ -140,11 +138,10 @@ int maxmin_build(struct maxmin *mm, const struct scenario *sc, simtime_t t0, sim
     uint32_t *tmp = malloc(maxhop * sizeof *tmp), *limit = malloc((nf + 1) * sizeof *limit);
     double *cap = malloc((nf + 1) * sizeof *cap), *rate = malloc((nf + 1) * sizeof *rate);
     double *capa = malloc((np + 1) * sizeof *capa), *fixed = calloc(np + 1, sizeof *fixed);
-    double *load = malloc((np + 1) * sizeof *load);
     uint8_t *sat = calloc(np + 1, 1), *sat_new = calloc(np + 1, 1);
     int rc = 0;
     size_t k = 0;
-    if (!mm->f || !mm->paths || !use || !tmp || !limit || !cap || !rate || !capa || !fixed || !load || !sat ||
+    if (!mm->f || !mm->paths || !use || !tmp || !limit || !cap || !rate || !capa || !fixed || !sat ||
         !sat_new) {
         rc = errf(why, len, "out of memory");
         goto out;
@@ -192,19 +189,26 @@ int maxmin_build(struct maxmin *mm, const struct scenario *sc, simtime_t t0, sim
         for (int j = 0; j < r; j++)
             use[k++] = (struct wf_use){ i, tmp[j], ack };
     }
-    /* Solve; add the CNP load of every CP saturated in that solution;
-     * solve again until the saturated set is the one whose load was added. */
+    /* Solve; add the CNP load of every CP that limits a flow in that
+     * solution; solve again until that set is the one whose load was added. */
     for (uint32_t round = 1; rc == 0 && nf > 0; round++) {
         mm->rounds = round;
         if (waterfill(nf, cap, np, capa, fixed, use, k, rate, limit)) {
             rc = errf(why, len, "max-min: no solution (a flow without a cap or a link?) or out of memory");
             break;
         }
-        waterfill_load(nf, rate, np, fixed, use, k, load);
+        /* A CP sends CNPs when it holds a queue: when it is the port that
+         * limits some flow.  A full port that only passes on what a full
+         * port upstream of it sends (a NIC's output into a switch port of
+         * the same rate) builds no queue; water-filling names the first
+         * full port along the flow's path, the upstream one, as its limit. */
         for (uint32_t p = 0; p < np; p++) {
             const struct rocc_agent *cp = port_cp(n, p);
-            sat_new[p] = cp && (cp->cnp_at_fmax || load[p] >= capa[p] * (1 - MM_FULL));
+            sat_new[p] = cp && cp->cnp_at_fmax;
         }
+        for (uint32_t i = 0; i < nf; i++)
+            if (limit[i] != WF_CAP && port_cp(n, limit[i]))
+                sat_new[limit[i]] = 1;
         if (!memcmp(sat, sat_new, np)) {
             mm->settled = 1;
             break;
@@ -251,7 +255,6 @@ out:
     free(rate);
     free(capa);
     free(fixed);
-    free(load);
     free(sat);
     free(sat_new);
     if (rc) {

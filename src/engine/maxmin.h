@@ -10,11 +10,14 @@
  *   - every port of its reverse path with W_ack / (ack_interval * W_data)
  *     (its ACKs: W_ack = 66 B + INT header + 20 B per ack_interval data
  *     frames of W_data = 1000 B payload + 62 B + INT header + 20 B);
- * and a RoCC CP that is saturated in the solution (or sends at Fmax:
- * [rocc] cnp_at_fmax) sends each flow through it one CNP (90 B + 20 B) per
- * period T along the flow's reverse route from that switch: a fixed load
- * on those ports.  Which CPs are saturated depends on the solution, so the
- * oracle solves, adds the CNP load of the saturated CPs, and solves again
+ * and a RoCC CP that holds a queue -- one that is the bottleneck of some
+ * flow in the solution (or any CP with [rocc] cnp_at_fmax) -- sends each
+ * flow through it one CNP (90 B + 20 B) per period T along the flow's
+ * reverse route from that switch: a fixed load on those ports.  A port
+ * that is full only because a full port of the same rate feeds it (a NIC
+ * into its switch) holds no queue and sends no CNPs: water-filling names
+ * the upstream port as the bottleneck.  Which CPs send depends on the
+ * solution, so the oracle solves, adds their CNP load, and solves again
  * until that set stops changing.  The sender's cap is min(application
  * rate, NIC line rate).  Paths are the simulator's own: net_route() with
  * the flow's forward hash for data and its reverse hash for ACKs and CNPs,
@@ -69,7 +72,7 @@ struct maxmin {
     uint32_t interfering;      /* after maxmin_measure: sized flows sending in the window */
     uint32_t other_cnp_flows;  /* long-lived flows whose CNPs are not counted */
     uint32_t window_flows;     /* long-lived flows with a [flows.*] window */
-    uint32_t cnp_cps;          /* saturated RoCC CPs whose CNP load was counted */
+    uint32_t cnp_cps;          /* RoCC CPs whose CNP load was counted */
     uint32_t rounds;           /* solves until the CNP-loaded set settled */
     int      settled;          /* 0: the set still changed after the last round */
 };
