@@ -195,6 +195,8 @@ static void print_table(const struct scenario *sc, const struct maxmin *mm, cons
                mm->cnp_cps > 1 ? "s" : "");
     if (!mm->settled && mm->n)
         printf("note: the set of CPs sending CNPs did not settle after %u rounds (CNP load approximate)\n", mm->rounds);
+    if (mm->ack_unsettled)
+        printf("note: the ACK loads reached no fixed point (rates of the last round)\n");
     if (mm->other_cnp_flows)
         printf("note: %u flow%s get CNPs from receivers or QCN CPs; that load is not counted\n", mm->other_cnp_flows,
                mm->other_cnp_flows > 1 ? "s" : "");

@@ -21,6 +21,16 @@
  * relative 1e-12) freeze together, so the result does not depend on the
  * order resources are listed in.
  *
+ * Priority loads.  A use marked WF_PRIORITY (a flow's ACKs, sent in a
+ * strict-priority class) takes coef * x_f of its resource ahead of the fair
+ * share but does not limit the flow: congestion control acts on data, so a
+ * flow is frozen only by resources its data crosses, and the ACKs it sends
+ * across another bottleneck shrink what that bottleneck's own flows share.
+ * The solution is then a fixed point: solve with the priority loads of the
+ * current rates as fixed loads, recompute them from the new rates, repeat
+ * until no rate moves by more than a relative 1e-12 (each step scales a
+ * change by the priority coefficients, ~0.08 for ACKs, so a few rounds).
+ *
  * Pure: no I/O, no globals; memory only for the caller's scratch (one
  * allocation per call).  Units are the caller's (bit/s in roccsim).
  */
@@ -34,7 +44,10 @@
 struct wf_use {
     uint32_t flow, res;
     double coef;
+    uint32_t flags;                    /* WF_PRIORITY or 0 */
 };
+#define WF_PRIORITY 1u                 /* takes capacity, never limits the flow */
+#define WF_ROUNDS   200                /* fixed-point rounds before giving up */
 
 /* What stopped a flow's rate from rising: a resource index, or this. */
 #define WF_CAP    UINT32_MAX           /* its own cap */
@@ -47,12 +60,14 @@ struct wf_use {
  * already meets its capacity gives its flows rate 0.  Returns 0, or -1 when
  * the input is malformed (an index out of range, a negative or NaN
  * coefficient, capacity or cap; a flow with neither a cap nor a resource,
- * whose max-min rate is unbounded) or scratch memory is not available. */
+ * whose max-min rate is unbounded) or scratch memory is not available; 1
+ * when priority loads did not reach a fixed point in WF_ROUNDS rounds
+ * (rate[] then holds the last round's rates). */
 int waterfill(uint32_t n, const double *cap, uint32_t m, const double *capacity, const double *fixed,
               const struct wf_use *use, size_t k, double *rate, uint32_t *limit);
 
-/* Resource l is full in a solution when its load is within a relative
- * 1e-9 of its capacity; load[m] receives each resource's total load. */
+/* load[m] receives each resource's total load in a solution: fixed loads
+ * plus every use's coef * rate, priority uses included. */
 void waterfill_load(uint32_t n, const double *rate, uint32_t m, const double *fixed, const struct wf_use *use,
                     size_t k, double *load);
 

@@ -177,7 +177,7 @@ int maxmin_build(struct maxmin *mm, const struct scenario *sc, simtime_t t0, sim
         m->path = (uint32_t)n_path;
         for (int j = 0; j < h; j++) {
             mm->paths[n_path++] = tmp[j];
-            use[k++] = (struct wf_use){ i, tmp[j], 1.0 };
+            use[k++] = (struct wf_use){ i, tmp[j], 1.0, 0 };
         }
         int r = walk(n, n->hosts[f->dst].port, f->src, f->rhash, tmp, maxhop);
         if (r < 0) {
@@ -187,16 +187,18 @@ int maxmin_build(struct maxmin *mm, const struct scenario *sc, simtime_t t0, sim
         }
         double ack = w_ack / ((double)(n->cfg.ack_interval ? n->cfg.ack_interval : 1) * w_data);
         for (int j = 0; j < r; j++)
-            use[k++] = (struct wf_use){ i, tmp[j], ack };
+            use[k++] = (struct wf_use){ i, tmp[j], ack, WF_PRIORITY };   /* control class */
     }
     /* Solve; add the CNP load of every CP that limits a flow in that
      * solution; solve again until that set is the one whose load was added. */
     for (uint32_t round = 1; rc == 0 && nf > 0; round++) {
         mm->rounds = round;
-        if (waterfill(nf, cap, np, capa, fixed, use, k, rate, limit)) {
+        int w = waterfill(nf, cap, np, capa, fixed, use, k, rate, limit);
+        if (w < 0) {
             rc = errf(why, len, "max-min: no solution (a flow without a cap or a link?) or out of memory");
             break;
         }
+        mm->ack_unsettled = w == 1;
         /* A CP sends CNPs when it holds a queue: when it is the port that
          * limits some flow.  A full port that only passes on what a full
          * port upstream of it sends (a NIC's output into a switch port of

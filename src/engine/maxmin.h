@@ -9,7 +9,10 @@
  *   - every port of its forward path with coefficient 1 (its data frames);
  *   - every port of its reverse path with W_ack / (ack_interval * W_data)
  *     (its ACKs: W_ack = 66 B + INT header + 20 B per ack_interval data
- *     frames of W_data = 1000 B payload + 62 B + INT header + 20 B);
+ *     frames of W_data = 1000 B payload + 62 B + INT header + 20 B), as a
+ *     priority load (WF_PRIORITY): ACKs ride the strict-priority control
+ *     class, take their share first and never limit the flow, since
+ *     congestion control acts on data;
  * and a RoCC CP that holds a queue -- one that is the bottleneck of some
  * flow in the solution (or any CP with [rocc] cnp_at_fmax) -- sends each
  * flow through it one CNP (90 B + 20 B) per period T along the flow's
@@ -75,6 +78,7 @@ struct maxmin {
     uint32_t cnp_cps;          /* RoCC CPs whose CNP load was counted */
     uint32_t rounds;           /* solves until the CNP-loaded set settled */
     int      settled;          /* 0: the set still changed after the last round */
+    int      ack_unsettled;    /* 1: the ACK loads reached no fixed point (waterfill 1) */
 };
 
 /* Build and solve for window [t0, t1].  0, or -1 with why (a flow that

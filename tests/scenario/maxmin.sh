@@ -58,3 +58,11 @@ ok bad_window '[ $? -eq 2 ] && grep -q "^roccsim: --window .2ms..1ms.: need T0..
 ok bad_option '[ $? -eq 2 ] && grep -q "unknown option" "$tmp/badopt.log"' "$tmp/badopt.log"
 "$ROCCSIM" maxmin --help >"$tmp/help.log" 2>&1
 ok help '[ $? -eq 0 ] && grep -q "^usage: roccsim maxmin" "$tmp/help.log"' "$tmp/help.log"
+
+# ACKs are a priority load: r0's flow to h0 is not frozen by sw->r0, where
+# only its ACKs go (20/(1+a) and 40 - 2a * 20/(1+a) Gb/s, a = 86/1082)
+"$ROCCSIM" maxmin $D/maxmin-coupled.ini --run -o "$tmp/coupled" >"$tmp/coupled.log" 2>&1
+ok coupled_oracle '[ "$(cut -f9 "$tmp/coupled/maxmin.tsv" | tail -n +2 | tr "\n" ,)" = 18527397260,18527397260,37054794521, ]' \
+    "$tmp/coupled/maxmin.tsv"
+ok coupled_measured 'awk -F"\t" "NR > 1 && !(\$12 < 0.005) { bad = 1 } END { exit bad }" "$tmp/coupled/maxmin.tsv"' \
+    "$tmp/coupled/maxmin.tsv"

@@ -20,7 +20,7 @@ TEST(single_bottleneck_caps)
 {
     double cap[3] = { 1, 3, INF }, capa[1] = { 10 }, rate[3];
     uint32_t lim[3];
-    struct wf_use use[3] = { { 0, 0, 1 }, { 1, 0, 1 }, { 2, 0, 1 } };
+    struct wf_use use[3] = { { 0, 0, 1, 0 }, { 1, 0, 1, 0 }, { 2, 0, 1, 0 } };
     CHECK_EQ(waterfill(3, cap, 1, capa, NULL, use, 3, rate, lim), 0);
     CHECK_NEAR(rate[0], 1, EPS);
     CHECK_NEAR(rate[1], 3, EPS);
@@ -36,7 +36,7 @@ TEST(single_bottleneck_loose_caps)
 {
     double cap[3] = { 9, 9, 2 }, capa[1] = { 10 }, rate[3];
     uint32_t lim[3];
-    struct wf_use use[3] = { { 0, 0, 1 }, { 1, 0, 1 }, { 2, 0, 1 } };
+    struct wf_use use[3] = { { 0, 0, 1, 0 }, { 1, 0, 1, 0 }, { 2, 0, 1, 0 } };
     CHECK_EQ(waterfill(3, cap, 1, capa, NULL, use, 3, rate, lim), 0);
     CHECK_NEAR(rate[0], 4, EPS);
     CHECK_NEAR(rate[1], 4, EPS);
@@ -52,7 +52,7 @@ TEST(parking_lot)
 {
     double cap[4] = { INF, INF, INF, INF }, capa[3] = { 10, 4, 10 }, rate[4];
     uint32_t lim[4];
-    struct wf_use use[6] = { { 0, 0, 1 }, { 0, 1, 1 }, { 0, 2, 1 }, { 1, 0, 1 }, { 2, 1, 1 }, { 3, 2, 1 } };
+    struct wf_use use[6] = { { 0, 0, 1, 0 }, { 0, 1, 1, 0 }, { 0, 2, 1, 0 }, { 1, 0, 1, 0 }, { 2, 1, 1, 0 }, { 3, 2, 1, 0 } };
     CHECK_EQ(waterfill(4, cap, 3, capa, NULL, use, 6, rate, lim), 0);
     CHECK_NEAR(rate[0], 2, EPS);
     CHECK_NEAR(rate[1], 8, EPS);
@@ -68,7 +68,7 @@ TEST(parking_lot)
 TEST(parking_lot_equal)
 {
     double cap[4] = { INF, INF, INF, INF }, capa[3] = { 10, 10, 10 }, rate[4];
-    struct wf_use use[6] = { { 0, 0, 1 }, { 0, 1, 1 }, { 0, 2, 1 }, { 1, 0, 1 }, { 2, 1, 1 }, { 3, 2, 1 } };
+    struct wf_use use[6] = { { 0, 0, 1, 0 }, { 0, 1, 1, 0 }, { 0, 2, 1, 0 }, { 1, 0, 1, 0 }, { 2, 1, 1, 0 }, { 3, 2, 1, 0 } };
     CHECK_EQ(waterfill(4, cap, 3, capa, NULL, use, 6, rate, NULL), 0);
     for (int f = 0; f < 4; f++)
         CHECK_NEAR(rate[f], 5, EPS);
@@ -81,7 +81,7 @@ TEST(two_bottlenecks_in_series)
 {
     double cap[4] = { INF, INF, INF, INF }, capa[2] = { 6, 10 }, rate[4];
     uint32_t lim[4];
-    struct wf_use use[5] = { { 0, 0, 1 }, { 0, 1, 1 }, { 1, 0, 1 }, { 2, 1, 1 }, { 3, 1, 1 } };
+    struct wf_use use[5] = { { 0, 0, 1, 0 }, { 0, 1, 1, 0 }, { 1, 0, 1, 0 }, { 2, 1, 1, 0 }, { 3, 1, 1, 0 } };
     CHECK_EQ(waterfill(4, cap, 2, capa, NULL, use, 5, rate, lim), 0);
     CHECK_NEAR(rate[0], 3, EPS);
     CHECK_NEAR(rate[1], 3, EPS);
@@ -99,8 +99,8 @@ TEST(limited_downstream)
 {
     double cap[6], capa[2] = { 40, 10 }, rate[6];
     uint32_t lim[6];
-    struct wf_use use[7] = { { 0, 0, 1 }, { 0, 1, 1 }, { 1, 0, 1 }, { 2, 0, 1 },
-                             { 3, 0, 1 }, { 4, 0, 1 }, { 5, 1, 1 } };
+    struct wf_use use[7] = { { 0, 0, 1, 0 }, { 0, 1, 1, 0 }, { 1, 0, 1, 0 }, { 2, 0, 1, 0 },
+                             { 3, 0, 1, 0 }, { 4, 0, 1, 0 }, { 5, 1, 1, 0 } };
     for (int f = 0; f < 6; f++)
         cap[f] = 36;                                   /* 90% of 40G, as the benchmark */
     CHECK_EQ(waterfill(6, cap, 2, capa, NULL, use, 7, rate, lim), 0);
@@ -125,7 +125,7 @@ TEST(ack_overhead)
 {
     double a = 86.0 / 1082.0;
     double cap[2] = { INF, INF }, capa[2] = { 40, 40 }, rate[2], load[2];
-    struct wf_use use[4] = { { 0, 0, 1 }, { 0, 1, a }, { 1, 1, 1 }, { 1, 0, a } };
+    struct wf_use use[4] = { { 0, 0, 1, 0 }, { 0, 1, a, 0 }, { 1, 1, 1, 0 }, { 1, 0, a, 0 } };
     CHECK_EQ(waterfill(2, cap, 2, capa, NULL, use, 4, rate, NULL), 0);
     CHECK_NEAR(rate[0], 37.0547945205, 1e-9);
     CHECK_NEAR(rate[1], 37.0547945205, 1e-9);
@@ -142,13 +142,51 @@ TEST(ack_overhead)
     CHECK_NEAR(load[1], 10 + 39.2051756007 * a, 1e-9);
 }
 
+/* The same with ACKs as priority loads (the control class): they take
+ * their share first but never limit their flow.  h0 and h1 send to r0
+ * through a 40G switch, r0 sends to h0.  Ports: 0 = sw->r0 (data of A and
+ * B, ACKs of C), 1 = r0->sw (data of C, ACKs of A and B), 2 = h0->sw (data
+ * of A, ACKs of C), 3 = h1->sw (data of B), 4 = sw->h0 (data of C, ACKs
+ * of A), 5 = sw->h1 (ACKs of B).  With a = 86/1082, A and B share what C's
+ * ACKs leave of port 0, and C what A's and B's ACKs leave of port 1:
+ *     2A + aC = 40,  C + 2aA = 40  =>  A = B = 20 / (1 + a) = 18.5273972603,
+ *                                      C = 40 - 2aA     = 37.0547945205.
+ * As plain coefficients (ack_overhead), C would be frozen with A and B at
+ * 40 / (2 + a) = 19.2355555556 by port 0, where only its ACKs go. */
+TEST(priority_acks)
+{
+    double a = 86.0 / 1082.0;
+    double cap[3] = { INF, INF, INF }, capa[6] = { 40, 40, 40, 40, 40, 40 }, rate[3];
+    uint32_t lim[3];
+    struct wf_use use[10] = {
+        { 0, 2, 1, 0 }, { 0, 0, 1, 0 }, { 0, 1, a, WF_PRIORITY }, { 0, 4, a, WF_PRIORITY },
+        { 1, 3, 1, 0 }, { 1, 0, 1, 0 }, { 1, 1, a, WF_PRIORITY }, { 1, 5, a, WF_PRIORITY },
+        { 2, 1, 1, 0 }, { 2, 4, 1, 0 },
+    };
+    struct wf_use ackc[2] = { { 2, 2, a, WF_PRIORITY }, { 2, 0, a, WF_PRIORITY } };
+    struct wf_use all[12];
+    memcpy(all, use, sizeof use);
+    memcpy(all + 10, ackc, sizeof ackc);
+    CHECK_EQ(waterfill(3, cap, 6, capa, NULL, all, 12, rate, lim), 0);
+    CHECK_NEAR(rate[0], 18.5273972603, 1e-9);
+    CHECK_NEAR(rate[1], 18.5273972603, 1e-9);
+    CHECK_NEAR(rate[2], 37.0547945205, 1e-9);
+    CHECK_EQ(lim[0], 0);
+    CHECK_EQ(lim[2], 1);
+    for (int u = 0; u < 12; u++)
+        all[u].flags = 0;
+    CHECK_EQ(waterfill(3, cap, 6, capa, NULL, all, 12, rate, lim), 0);
+    CHECK_NEAR(rate[2], 19.2355555556, 1e-9);
+    CHECK_EQ(lim[2], 0);
+}
+
 /* A fixed load (control frames whose rate follows no flow) comes off the
  * top: 10G link with 1G fixed, three flows: 3 each.  A fixed load that
  * fills the link leaves its flows 0. */
 TEST(fixed_load)
 {
     double cap[3] = { INF, INF, INF }, capa[1] = { 10 }, fixed[1] = { 1 }, rate[3];
-    struct wf_use use[3] = { { 0, 0, 1 }, { 1, 0, 1 }, { 2, 0, 1 } };
+    struct wf_use use[3] = { { 0, 0, 1, 0 }, { 1, 0, 1, 0 }, { 2, 0, 1, 0 } };
     CHECK_EQ(waterfill(3, cap, 1, capa, fixed, use, 3, rate, NULL), 0);
     for (int f = 0; f < 3; f++)
         CHECK_NEAR(rate[f], 3, EPS);
@@ -164,7 +202,7 @@ TEST(order_independent)
 {
     double cap[4] = { INF, INF, INF, INF }, capa[3] = { 10, 4, 10 }, rate[4];
     /* flow f here is flow 3 - f of parking_lot, resource r is 2 - r */
-    struct wf_use use[6] = { { 0, 0, 1 }, { 1, 1, 1 }, { 2, 2, 1 }, { 3, 2, 1 }, { 3, 1, 1 }, { 3, 0, 1 } };
+    struct wf_use use[6] = { { 0, 0, 1, 0 }, { 1, 1, 1, 0 }, { 2, 2, 1, 0 }, { 3, 2, 1, 0 }, { 3, 1, 1, 0 }, { 3, 0, 1, 0 } };
     CHECK_EQ(waterfill(4, cap, 3, capa, NULL, use, 6, rate, NULL), 0);
     CHECK_NEAR(rate[3], 2, EPS);
     CHECK_NEAR(rate[2], 8, EPS);
@@ -194,7 +232,7 @@ TEST(feasible_and_bottlenecked)
             for (size_t u = 0; u < k; u++)
                 dup |= use[u].flow == f && use[u].res == l;
             if (!dup)
-                use[k++] = (struct wf_use){ f, l, h == 3 ? 0.08 : 1 };
+                use[k++] = (struct wf_use){ f, l, h == 3 ? 0.08 : 1, 0 };
         }
     }
     CHECK_EQ(waterfill(N, cap, M, capa, NULL, use, k, rate, lim), 0);
@@ -219,8 +257,8 @@ TEST(feasible_and_bottlenecked)
 TEST(rejects_malformed)
 {
     double cap[1] = { INF }, capa[1] = { 10 }, rate[1];
-    struct wf_use good[1] = { { 0, 0, 1 } }, bad_res[1] = { { 0, 1, 1 } }, bad_flow[1] = { { 1, 0, 1 } },
-                  bad_coef[1] = { { 0, 0, -1 } }, nan_coef[1] = { { 0, 0, NAN } };
+    struct wf_use good[1] = { { 0, 0, 1, 0 } }, bad_res[1] = { { 0, 1, 1, 0 } }, bad_flow[1] = { { 1, 0, 1, 0 } },
+                  bad_coef[1] = { { 0, 0, -1, 0 } }, nan_coef[1] = { { 0, 0, NAN, 0 } };
     CHECK_EQ(waterfill(1, cap, 1, capa, NULL, good, 1, rate, NULL), 0);
     CHECK_EQ(waterfill(1, cap, 1, capa, NULL, bad_res, 1, rate, NULL), -1);
     CHECK_EQ(waterfill(1, cap, 1, capa, NULL, bad_flow, 1, rate, NULL), -1);
@@ -248,6 +286,7 @@ int main(void)
     RUN(two_bottlenecks_in_series);
     RUN(limited_downstream);
     RUN(ack_overhead);
+    RUN(priority_acks);
     RUN(fixed_load);
     RUN(order_independent);
     RUN(feasible_and_bottlenecked);
