@@ -2,6 +2,7 @@
  * main.c -- the roccsim command line.
  *
  *   roccsim run SCENARIO.ini [-o DIR] [--set SECTION.KEY=VALUE]... [-q]
+ *   roccsim maxmin SCENARIO.ini [...]      (maxmin_cmd.c)
  *   roccsim help | --help | --version
  *
  * Exit status: 0 success; 1 an [expect] check failed; 2 bad input (the
@@ -15,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/maxmin_cmd.h"
 #include "cli/plot.h"
 #include "cli/sweep.h"
 #include "engine/config.h"
@@ -27,6 +29,7 @@ static const char usage[] =
     "usage: roccsim run SCENARIO.ini [-o DIR] [--set SECTION.KEY=VALUE]... [-q] [--check]\n"
     "       roccsim sweep SWEEP.ini [-o DIR] [-j JOBS]   (also under mpirun / Slurm arrays)\n"
     "       roccsim plot [-o PREFIX] RUN_DIR...          (PNG + SVG via gnuplot)\n"
+    "       roccsim maxmin SCENARIO.ini [--run] [-o DIR]  (max-min fair rates; maxmin --help)\n"
     "       roccsim help | --help | --version\n"
     "\n"
     "Runs a packet-level simulation of an RDMA fabric (RoCEv2, PFC) with the RoCC\n"
@@ -241,6 +244,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "run"))
         return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "maxmin"))
+        return cmd_maxmin(argc - 2, argv + 2);
     if (!strcmp(argv[1], "plot"))
         return cmd_plot(argc - 2, argv + 2);
     if (!strcmp(argv[1], "sweep")) {

@@ -8,6 +8,7 @@
 
 #include "core/units.h"
 #include "engine/fct.h"
+#include "engine/maxmin.h"
 #include "engine/metrics.h"
 #include "net/agent_rocc.h"
 
@@ -30,6 +31,7 @@ static const struct metric_def {
     { "drops", U_NUM, SEL_NONE },       { "pfc_pauses", U_NUM, SEL_NONE },
     { "timeouts", U_NUM, SEL_NONE },    { "retx_bytes", U_BYTES, SEL_NONE },
     { "cnps", U_NUM, SEL_NONE },
+    { "maxmin_error", U_FRAC, SEL_GROUP },   /* expect_maxmin.c */
     { "fct_avg", U_TIME, SEL_TRAFFIC },      { "fct_p99", U_TIME, SEL_TRAFFIC },
     { "slowdown_avg", U_NUM, SEL_TRAFFIC },  { "slowdown_p99", U_NUM, SEL_TRAFFIC },
 };
@@ -43,6 +45,7 @@ struct expect {
     simtime_t t0, t1;
     enum op op;
     double a, b;             /* OP_TOL: value, tolerance (absolute); RANGE: lo, hi */
+    struct maxmin *mm;       /* maxmin_error: the oracle, built at parse time */
 };
 
 struct expectations {
@@ -171,7 +174,7 @@ static void parse_one(const struct cfg_entry *e, void *arg)
     if (!x.m) {
         pc->rc = cfg_errorf(pc->err, e, "unknown metric '%s' (rate, rate_mean, jain, rate_ratio, completed, queue_mean, "
                             "queue_p99, queue_max, fair_rate, settle, util, md, drops, pfc_pauses, timeouts, retx_bytes, cnps, "
-                            "fct_avg, fct_p99, slowdown_avg, slowdown_p99)",
+                            "maxmin_error, fct_avg, fct_p99, slowdown_avg, slowdown_p99)",
                             name ? name : "");
         return;
     }
@@ -240,8 +243,13 @@ static void parse_one(const struct cfg_entry *e, void *arg)
         pc->rc = -1;
         return;
     }
+    if (!strcmp(x.m->name, "maxmin_error") && !(x.mm = expect_maxmin_parse(sc, x.group, x.t0, x.t1, e, pc->err))) {
+        pc->rc = -1;
+        return;
+    }
     struct expect *ne = realloc(pc->ex->e, (pc->ex->n + 1) * sizeof *ne);
     if (!ne) {
+        expect_maxmin_free(x.mm);
         pc->rc = cfg_errorf(pc->err, e, "out of memory");
         return;
     }
@@ -268,6 +276,8 @@ size_t expect_count(const struct expectations *ex) { return ex->n; }
 void expect_free(struct expectations *ex)
 {
     if (ex) {
+        for (size_t i = 0; i < ex->n; i++)
+            expect_maxmin_free(ex->e[i].mm);
         free(ex->e);
         free(ex);
     }
@@ -316,7 +326,10 @@ int expect_eval(const struct expectations *ex, const struct scenario *sc, struct
             f0 = sc->groups[x->group].first;
             fc = sc->groups[x->group].count;
         }
-        if (!strcmp(mn, "rate") || !strcmp(mn, "rate_mean") || !strcmp(mn, "jain") || !strcmp(mn, "rate_ratio")) {
+        if (x->mm) {
+            v = expect_maxmin_eval(x->mm, sc, x->group, r->measured, sizeof r->measured);
+            r->pass = check(x, v);
+        } else if (!strcmp(mn, "rate") || !strcmp(mn, "rate_mean") || !strcmp(mn, "jain") || !strcmp(mn, "rate_ratio")) {
             double *rates = malloc((fc ? fc : 1) * sizeof *rates);
             double lo = INFINITY, hi = -INFINITY, sum = 0;
             uint32_t bad = 0;

@@ -4,6 +4,9 @@
  * Each entry is   METRIC [SELECTOR] [@ T0..T1] = TARGET
  *   METRIC     rate, rate_mean, jain, rate_ratio, completed
  *                                                      (SELECTOR: a flow group or "all")
+ *              maxmin_error                           (SELECTOR: a flow group or "all";
+ *                                                       largest |rate - max-min rate| /
+ *                                                       max-min rate, expect_maxmin.c)
  *              queue_mean, queue_p99, queue_max, fair_rate, settle, util
  *                                                      (SELECTOR: a port "SW->NEXT")
  *              drops, pfc_pauses, timeouts, retx_bytes, cnps
