@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_args.h"
 #include "cli/maxmin_cmd.h"
 #include "cli/plot.h"
 #include "cli/sweep.h"
@@ -120,21 +121,9 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "roccsim: run needs a scenario file\n%s", usage);
         return 2;
     }
-    struct cfg *c = cfg_load(path, &err);
-    if (!c) {
-        fprintf(stderr, "roccsim: %s\n", err.msg);
+    struct cfg *c = cli_load_scenario(path, argc, argv);
+    if (!c)
         return 2;
-    }
-    for (int i = 0; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--set") != 0)
-            continue;
-        i++;
-        if (cfg_set(c, argv[i], i + 2, &err)) {
-            fprintf(stderr, "roccsim: %s\n", err.msg);
-            cfg_free(c);
-            return 2;
-        }
-    }
     struct scenario sc;
     struct expectations *ex = NULL;
     int rc = 2;

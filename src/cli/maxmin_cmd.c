@@ -10,6 +10,7 @@
  * of memory, output not writable).  Without --run nothing is simulated:
  * the oracle needs only the topology, the routes and the flows.
  */
+#include "cli/cli_args.h"
 #include "cli/maxmin_cmd.h"
 
 #include <errno.h>
@@ -244,21 +245,9 @@ int cmd_maxmin(int argc, char **argv)
         fprintf(stderr, "roccsim: maxmin needs a scenario file\n%s", usage);
         return 2;
     }
-    struct cfg *c = cfg_load(path, &err);
-    if (!c) {
-        fprintf(stderr, "roccsim: %s\n", err.msg);
+    struct cfg *c = cli_load_scenario(path, argc, argv);
+    if (!c)
         return 2;
-    }
-    for (int i = 0; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--set") != 0)
-            continue;
-        i++;
-        if (cfg_set(c, argv[i], i + 2, &err)) {
-            fprintf(stderr, "roccsim: %s\n", err.msg);
-            cfg_free(c);
-            return 2;
-        }
-    }
     struct scenario sc;
     struct expectations *ex = NULL;
     struct maxmin mm;
