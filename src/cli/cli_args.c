@@ -1,8 +1,54 @@
 /* cli_args.c -- scenario loading shared by `roccsim run` and `roccsim maxmin`. */
 #include "cli/cli_args.h"
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/text.h"
+
+void cli_errorf(const char *fmt, ...)
+{
+    va_list ap;
+    char *msg = NULL;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    msg = malloc((size_t)n + 1);
+    if (!msg) {
+        fputs("roccsim: out of memory\n", stderr);
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(msg, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    /* Each line escaped on its own: its bytes up to '\n', then the '\n'. */
+    size_t cap = 4 * (size_t)n + 1;
+    char *line = malloc(cap);
+    if (!line) {
+        free(msg);
+        fputs("roccsim: out of memory\n", stderr);
+        return;
+    }
+    for (char *p = msg; *p;) {
+        char *nl = strchr(p, '\n');
+        if (nl)
+            *nl = '\0';
+        text_escape(line, cap, p);
+        fputs(line, stderr);
+        if (!nl)
+            break;
+        fputc('\n', stderr);
+        p = nl + 1;
+    }
+    free(line);
+    free(msg);
+}
 
 struct cfg *cli_load_scenario(const char *path, int argc, char **argv)
 {
@@ -10,7 +56,7 @@ struct cfg *cli_load_scenario(const char *path, int argc, char **argv)
     struct cfg *c = cfg_load(path, &err);
 
     if (!c) {
-        fprintf(stderr, "roccsim: %s\n", err.msg);
+        cli_errorf("roccsim: %s\n", err.msg);
         return NULL;
     }
     for (int i = 0; i + 1 < argc; i++) {
@@ -19,7 +65,7 @@ struct cfg *cli_load_scenario(const char *path, int argc, char **argv)
         i++;
         /* i + 2: the position in the whole command line ("roccsim CMD"). */
         if (cfg_set(c, argv[i], i + 2, &err)) {
-            fprintf(stderr, "roccsim: %s\n", err.msg);
+            cli_errorf("roccsim: %s\n", err.msg);
             cfg_free(c);
             return NULL;
         }

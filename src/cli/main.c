@@ -94,7 +94,7 @@ static int cmd_run(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--set")) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "roccsim: %s needs an argument\n%s", argv[i], usage);
+                cli_errorf("roccsim: %s needs an argument\n%s", argv[i], usage);
                 return 2;
             }
             i++;
@@ -108,17 +108,17 @@ static int cmd_run(int argc, char **argv)
             fputs(usage, stdout);
             return 0;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "roccsim: unknown option '%s'\n%s", argv[i], usage);
+            cli_errorf("roccsim: unknown option '%s'\n%s", argv[i], usage);
             return 2;
         } else if (!path) {
             path = argv[i];
         } else {
-            fprintf(stderr, "roccsim: more than one scenario ('%s' and '%s')\n", path, argv[i]);
+            cli_errorf("roccsim: more than one scenario ('%s' and '%s')\n", path, argv[i]);
             return 2;
         }
     }
     if (!path) {
-        fprintf(stderr, "roccsim: run needs a scenario file\n%s", usage);
+        cli_errorf("roccsim: run needs a scenario file\n%s", usage);
         return 2;
     }
     struct cfg *c = cli_load_scenario(path, argc, argv);
@@ -133,17 +133,17 @@ static int cmd_run(int argc, char **argv)
          * "no node named h2") is the error to report, the failure its effect. */
         struct cfg_err typo, unused;
         if (cfg_check_unused_done(c, &typo) && strcmp(typo.msg, err.msg) != 0) {
-            fprintf(stderr, "roccsim: %s\n", typo.msg);
-            fprintf(stderr, "roccsim: note: which probably caused: %s\n", err.msg);
+            cli_errorf("roccsim: %s\n", typo.msg);
+            cli_errorf("roccsim: note: which probably caused: %s\n", err.msg);
         } else {
-            fprintf(stderr, "roccsim: %s\n", err.msg);
+            cli_errorf("roccsim: %s\n", err.msg);
             if (cfg_check_unused(c, &unused) && strcmp(unused.msg, err.msg) != 0 && is_typo(unused.msg))
-                fprintf(stderr, "roccsim: note: %s (a typo?)\n", unused.msg);
+                cli_errorf("roccsim: note: %s (a typo?)\n", unused.msg);
         }
         goto out;
     }
     if (cfg_check_unused(c, &err)) {
-        fprintf(stderr, "roccsim: %s\n", err.msg);
+        cli_errorf("roccsim: %s\n", err.msg);
         goto out;
     }
     if (check_only) {                   /* scenario, overrides and [expect] are valid */
@@ -156,7 +156,7 @@ static int cmd_run(int argc, char **argv)
         dir = dbuf;
     }
     if (report_check_dir(dir, why, sizeof why)) {        /* before the run, not after */
-        fprintf(stderr, "roccsim: %s\n", why);
+        cli_errorf("roccsim: %s\n", why);
         goto out;
     }
     if (sc.warnings[0])
@@ -165,7 +165,7 @@ static int cmd_run(int argc, char **argv)
     double w0 = wall();
     rc = 3;
     if (scenario_run(&sc, why, sizeof why)) {
-        fprintf(stderr, "roccsim: %s\n", why);
+        cli_errorf("roccsim: %s\n", why);
         goto out;
     }
     struct run_info ri = { path, wall() - w0, NULL, 0, "ok" };
@@ -176,14 +176,14 @@ static int cmd_run(int argc, char **argv)
     size_t ne = expect_count(ex);
     struct expect_result *res = calloc(ne ? ne : 1, sizeof *res);
     if (!res) {
-        fprintf(stderr, "roccsim: out of memory\n");
+        cli_errorf("roccsim: out of memory\n");
         goto out;
     }
     int fails = expect_eval(ex, &sc, res);
     ri.results = res;
     ri.n_results = ne;
     if (report_write(&sc, &ri, dir, why, sizeof why)) {
-        fprintf(stderr, "roccsim: %s\n", why);
+        cli_errorf("roccsim: %s\n", why);
         free(res);
         goto out;
     }
@@ -200,20 +200,20 @@ static int cmd_run(int argc, char **argv)
     free(res);
     uint64_t below = fct_count_below_one(&sc);
     if (below)
-        fprintf(stderr, "roccsim: warning: %llu flows finished faster than their ideal FCT (slowdown < 1): "
+        cli_errorf("roccsim: warning: %llu flows finished faster than their ideal FCT (slowdown < 1): "
                         "a model bug, please report it\n", (unsigned long long)below);
     if (cons_bad) {
-        fprintf(stderr, "roccsim: %s\n", cons);
+        cli_errorf("roccsim: %s\n", cons);
         rc = 3;
     } else if (sc.lossless && sc.net.dropped[PKT_DATA] > sc.net.failure_drops) {
-        fprintf(stderr, "roccsim: warning: %llu data packets dropped in lossless mode (PFC headroom too small?)\n",
+        cli_errorf("roccsim: warning: %llu data packets dropped in lossless mode (PFC headroom too small?)\n",
                 (unsigned long long)(sc.net.dropped[PKT_DATA] - sc.net.failure_drops));
         rc = fails ? 1 : 0;
     } else {
         rc = fails ? 1 : 0;
     }
     if (fails)
-        fprintf(stderr, "roccsim: %d expectation%s failed\n", fails, fails > 1 ? "s" : "");
+        cli_errorf("roccsim: %d expectation%s failed\n", fails, fails > 1 ? "s" : "");
 out:
     expect_free(ex);
     scenario_free(&sc);
@@ -247,6 +247,6 @@ int main(int argc, char **argv)
             self[k] = 0;
         return cmd_sweep(argc - 2, argv + 2, self);
     }
-    fprintf(stderr, "roccsim: unknown command '%s'\n%s", argv[1], usage);
+    cli_errorf("roccsim: unknown command '%s'\n%s", argv[1], usage);
     return 2;
 }

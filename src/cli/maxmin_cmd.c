@@ -214,7 +214,7 @@ int cmd_maxmin(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--set") || !strcmp(argv[i], "--window")) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "roccsim: %s needs an argument\n%s", argv[i], usage);
+                cli_errorf("roccsim: %s needs an argument\n%s", argv[i], usage);
                 return 2;
             }
             i++;
@@ -232,17 +232,17 @@ int cmd_maxmin(int argc, char **argv)
             fputs(usage, stdout);
             return 0;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "roccsim: unknown option '%s'\n%s", argv[i], usage);
+            cli_errorf("roccsim: unknown option '%s'\n%s", argv[i], usage);
             return 2;
         } else if (!path) {
             path = argv[i];
         } else {
-            fprintf(stderr, "roccsim: more than one scenario ('%s' and '%s')\n", path, argv[i]);
+            cli_errorf("roccsim: more than one scenario ('%s' and '%s')\n", path, argv[i]);
             return 2;
         }
     }
     if (!path) {
-        fprintf(stderr, "roccsim: maxmin needs a scenario file\n%s", usage);
+        cli_errorf("roccsim: maxmin needs a scenario file\n%s", usage);
         return 2;
     }
     struct cfg *c = cli_load_scenario(path, argc, argv);
@@ -256,31 +256,31 @@ int cmd_maxmin(int argc, char **argv)
     /* [expect] is read too, so its keys count as used and a malformed one
      * is reported as `roccsim run` would. */
     if (scenario_build(&sc, c, &err) || !(ex = expect_parse(&sc, &err)) || cfg_check_unused(c, &err)) {
-        fprintf(stderr, "roccsim: %s\n", err.msg);
+        cli_errorf("roccsim: %s\n", err.msg);
         goto out;
     }
     simtime_t t0 = sc.measure_start, t1 = sc.measure_end;
     if (window && parse_window(window, sc.duration, &t0, &t1)) {
         char d[32];
-        fprintf(stderr, "roccsim: --window '%s': need T0..T1 with times like 10ms, T0 < T1 <= duration (%s)\n",
+        cli_errorf("roccsim: --window '%s': need T0..T1 with times like 10ms, T0 < T1 <= duration (%s)\n",
                 window, units_fmt_time(sc.duration, d, sizeof d));
         goto out;
     }
     char why[4400];
     if (maxmin_build(&mm, &sc, t0, t1, why, sizeof why)) {
-        fprintf(stderr, "roccsim: %s: %s\n", path, why);
+        cli_errorf("roccsim: %s: %s\n", path, why);
         rc = strstr(why, "out of memory") ? 3 : 2;
         goto out;
     }
     if (dir && report_check_dir(dir, why, sizeof why)) {       /* before the run, not after */
-        fprintf(stderr, "roccsim: %s\n", why);
+        cli_errorf("roccsim: %s\n", why);
         goto out;
     }
     if (run) {
         if (sc.warnings[0])
             fputs(sc.warnings, stderr);
         if (scenario_run(&sc, why, sizeof why)) {
-            fprintf(stderr, "roccsim: %s\n", why);
+            cli_errorf("roccsim: %s\n", why);
             rc = 3;
             goto out;
         }
@@ -289,7 +289,7 @@ int cmd_maxmin(int argc, char **argv)
     print_table(&sc, &mm, path, run, quiet, paths);
     rc = 0;
     if (dir && write_tsv(&sc, &mm, run, dir, why, sizeof why)) {
-        fprintf(stderr, "roccsim: %s\n", why);
+        cli_errorf("roccsim: %s\n", why);
         rc = 3;
     }
 out:

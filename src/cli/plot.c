@@ -15,6 +15,7 @@
  *   - the figures are then copied to PREFIX.png/.svg through temporary
  *     names and renamed, so an error leaves no partial or stray file.
  */
+#include "cli/cli_args.h"
 #include "cli/plot.h"
 
 #include <errno.h>
@@ -98,7 +99,7 @@ static int load_run(struct run *r, const char *dir)
     snprintf(p, sizeof p, "%.4000s/summary.tsv", dir);
     FILE *f = fopen(p, "r");
     if (!f) {
-        fprintf(stderr, "roccsim plot: %s: not a roccsim run directory (no summary.tsv)\n", dir);
+        cli_errorf("roccsim plot: %s: not a roccsim run directory (no summary.tsv)\n", dir);
         return -1;
     }
     double best = -1;
@@ -166,12 +167,12 @@ static int link_data(const char *work, int r, const char *what, const char *dir,
     snprintf(src, sizeof src, "%.4000s/%s", dir, file);
     snprintf(dst, sizeof dst, "%s/r%d_%s", work, r, what);
     if (src[0] != '/' && !getcwd(cwd, sizeof cwd)) {
-        fprintf(stderr, "roccsim plot: %s: %s\n", src, strerror(errno));
+        cli_errorf("roccsim plot: %s: %s\n", src, strerror(errno));
         return -1;
     }
     snprintf(abs, sizeof abs, "%s%s%s", cwd, cwd[0] ? "/" : "", src);
     if (symlink(abs, dst) != 0) {
-        fprintf(stderr, "roccsim plot: %s: %s\n", src, strerror(errno));
+        cli_errorf("roccsim plot: %s: %s\n", src, strerror(errno));
         return -1;
     }
     return 0;
@@ -195,7 +196,7 @@ static int filter_fct(const char *work, int r, const char *dir, const char *grou
     if (out && fclose(out) != 0)
         rc = -1;
     if (rc)
-        fprintf(stderr, "roccsim plot: %s: %s\n", src, strerror(errno));
+        cli_errorf("roccsim plot: %s: %s\n", src, strerror(errno));
     return rc;
 }
 
@@ -333,12 +334,12 @@ static int stage(const char *work, const char *ext, const char *prefix, char *tm
     snprintf(tmp, tmpsz, "%s.%s.tmpXXXXXX", prefix, ext);
     int in = open(src, O_RDONLY);
     if (in < 0) {
-        fprintf(stderr, "roccsim plot: gnuplot wrote no %s figure\n", ext);
+        cli_errorf("roccsim plot: gnuplot wrote no %s figure\n", ext);
         return -1;
     }
     int out = mkstemp(tmp);
     if (out < 0) {
-        fprintf(stderr, "roccsim plot: -o %s: cannot write %s.%s: %s\n", prefix, prefix, ext, strerror(errno));
+        cli_errorf("roccsim plot: -o %s: cannot write %s.%s: %s\n", prefix, prefix, ext, strerror(errno));
         close(in);
         return -1;
     }
@@ -362,7 +363,7 @@ static int stage(const char *work, const char *ext, const char *prefix, char *tm
         rc = -1;
     close(in);
     if (rc) {
-        fprintf(stderr, "roccsim plot: -o %s: cannot write %s.%s: %s\n", prefix, prefix, ext, strerror(errno));
+        cli_errorf("roccsim plot: -o %s: cannot write %s.%s: %s\n", prefix, prefix, ext, strerror(errno));
         unlink(tmp);
     }
     return rc;
@@ -404,7 +405,7 @@ int cmd_plot(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "-o")) {
             if (i + 1 == argc || !argv[i + 1][0]) {
-                fprintf(stderr, "roccsim plot: -o needs a file prefix (e.g. -o runs/fig)\n" PLOT_USAGE);
+                cli_errorf("roccsim plot: -o needs a file prefix (e.g. -o runs/fig)\n" PLOT_USAGE);
                 return 2;
             }
             prefix = argv[++i];
@@ -412,10 +413,10 @@ int cmd_plot(int argc, char **argv)
             fputs(PLOT_USAGE, stdout);
             return 0;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "roccsim plot: unknown option '%s'\n" PLOT_USAGE, argv[i]);
+            cli_errorf("roccsim plot: unknown option '%s'\n" PLOT_USAGE, argv[i]);
             return 2;
         } else if (nr == MAX_RUNS) {
-            fprintf(stderr, "roccsim plot: at most %d runs in one figure\n", MAX_RUNS);
+            cli_errorf("roccsim plot: at most %d runs in one figure\n", MAX_RUNS);
             return 2;
         } else if (load_run(&runs[nr], argv[i]) == 0) {
             nr++;
@@ -429,7 +430,7 @@ int cmd_plot(int argc, char **argv)
     }
     size_t plen = strlen(prefix);
     if (plen > 4000 || prefix[plen - 1] == '/') {
-        fprintf(stderr, "roccsim plot: -o %s: give a file prefix (e.g. -o runs/fig for runs/fig.png)\n", prefix);
+        cli_errorf("roccsim plot: -o %s: give a file prefix (e.g. -o runs/fig for runs/fig.png)\n", prefix);
         return 2;
     }
     int any_fct = 0, any_fair = 0, any_q = 0, any_tiers = 0;
@@ -441,11 +442,11 @@ int cmd_plot(int argc, char **argv)
     }
     int panels = 2 * any_fct + any_q + any_fair + any_tiers;
     if (!panels) {
-        fprintf(stderr, "roccsim plot: nothing to plot in these runs\n");
+        cli_errorf("roccsim plot: nothing to plot in these runs\n");
         return 2;
     }
     if (!in_path("gnuplot")) {
-        fprintf(stderr, "roccsim plot: gnuplot is not installed (apt-get install gnuplot-nox)\n");
+        cli_errorf("roccsim plot: gnuplot is not installed (apt-get install gnuplot-nox)\n");
         return 2;
     }
     /* The figure's directory must exist and be writable before gnuplot
@@ -475,14 +476,14 @@ int cmd_plot(int argc, char **argv)
         else if (access(dir, W_OK | X_OK) != 0)
             why = strerror(errno);
         if (why) {
-            fprintf(stderr, "roccsim plot: -o %s: cannot write in directory %s: %s\n", prefix, dir, why);
+            cli_errorf("roccsim plot: -o %s: cannot write in directory %s: %s\n", prefix, dir, why);
             return 2;
         }
         for (int fmt = 0; fmt < 2; fmt++) {
             char out[4200];
             snprintf(out, sizeof out, "%s.%s", prefix, fmt ? "svg" : "png");
             if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
-                fprintf(stderr, "roccsim plot: -o %s: %s exists and is not a regular file\n", prefix, out);
+                cli_errorf("roccsim plot: -o %s: %s exists and is not a regular file\n", prefix, out);
                 return 2;
             }
         }
@@ -491,7 +492,7 @@ int cmd_plot(int argc, char **argv)
     char work[4096];
     snprintf(work, sizeof work, "%s/roccsim-plot.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     if (!mkdtemp(work)) {
-        fprintf(stderr, "roccsim plot: cannot make a scratch directory %s: %s\n", work, strerror(errno));
+        cli_errorf("roccsim plot: cannot make a scratch directory %s: %s\n", work, strerror(errno));
         return 3;
     }
     int rc = 0;
@@ -507,7 +508,7 @@ int cmd_plot(int argc, char **argv)
     }
     for (int fmt = 0; fmt < 2 && rc == 0; fmt++)
         if (run_gnuplot(work, runs, nr, fmt, panels, any_fct, any_q, any_fair, any_tiers) != 0) {
-            fprintf(stderr, "roccsim plot: gnuplot failed\n");
+            cli_errorf("roccsim plot: gnuplot failed\n");
             rc = 3;
         }
     char tmp_png[4300], tmp_svg[4300];
@@ -522,7 +523,7 @@ int cmd_plot(int argc, char **argv)
         snprintf(png, sizeof png, "%s.png", prefix);
         snprintf(svg, sizeof svg, "%s.svg", prefix);
         if (rename(tmp_png, png) != 0 || rename(tmp_svg, svg) != 0) {
-            fprintf(stderr, "roccsim plot: -o %s: cannot write the figure: %s\n", prefix, strerror(errno));
+            cli_errorf("roccsim plot: -o %s: cannot write the figure: %s\n", prefix, strerror(errno));
             unlink(tmp_png);
             unlink(tmp_svg);
             rc = 2;

@@ -1,4 +1,5 @@
 /* sweep.c -- `roccsim sweep`; see sweep.h and docs/sweeps.md. */
+#include "cli/cli_args.h"
 #include "cli/sweep.h"
 
 #include <errno.h>
@@ -52,7 +53,7 @@ struct sweep {
 
 static int usage_err(const char *msg)
 {
-    fprintf(stderr, "roccsim sweep: %s\n" SWEEP_USAGE, msg);
+    cli_errorf("roccsim sweep: %s\n" SWEEP_USAGE, msg);
     return 2;
 }
 
@@ -62,7 +63,7 @@ static int parse_jobs(const char *s, int *out)
 {
     uint64_t v;
     if (!*s || units_parse_u64(s, &v) || v < 1 || v > MAX_JOBS) {
-        fprintf(stderr, "roccsim sweep: -j '%.40s': want a whole number of parallel runs, 1..%d\n", s, MAX_JOBS);
+        cli_errorf("roccsim sweep: -j '%.40s': want a whole number of parallel runs, 1..%d\n", s, MAX_JOBS);
         return -1;
     }
     *out = (int)v;
@@ -295,7 +296,7 @@ static int check_combinations(const struct sweep *sw, const char *self)
     snprintf(log, sizeof log, "%.4000s/roccsim-sweep-check.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     int lfd = mkstemp(log);
     if (lfd < 0) {
-        fprintf(stderr, "roccsim sweep: cannot make a scratch file %s: %s\n", log, strerror(errno));
+        cli_errorf("roccsim sweep: cannot make a scratch file %s: %s\n", log, strerror(errno));
         return 3;
     }
     close(lfd);
@@ -303,18 +304,18 @@ static int check_combinations(const struct sweep *sw, const char *self)
         pid_t pid = start_point_(sw, self, cb * sw->nseeds, 1, log);
         int status = 0;
         if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            fprintf(stderr, "roccsim sweep: %s: combination %d is not a valid scenario (", sw->sweep_file, cb);
+            cli_errorf("roccsim sweep: %s: combination %d is not a valid scenario (", sw->sweep_file, cb);
             for (int k = 0; k < sw->nv; k++)
-                fprintf(stderr, "%s%s=%s from line %d", k ? ", " : "", sw->v[k].key,
+                cli_errorf("%s%s=%s from line %d", k ? ", " : "", sw->v[k].key,
                         sw->v[k].val[value_of(sw, cb, k)], sw->v[k].line);
-            fprintf(stderr, "):\n");
+            cli_errorf("):\n");
             FILE *f = fopen(log, "r");
             char line[1024];
             while (f && fgets(line, sizeof line, f))
-                fprintf(stderr, "  %s", line);
+                cli_errorf("  %s", line);
             if (f)
                 fclose(f);
-            fprintf(stderr, "  (--set N counts the arguments of the run; the [set] and [vary] keys are its overrides)\n");
+            cli_errorf("  (--set N counts the arguments of the run; the [set] and [vary] keys are its overrides)\n");
             remove(log);
             return 2;
         }
@@ -377,7 +378,7 @@ static int aggregate(const struct sweep *sw)
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *out = fopen(tmp, "w");
     if (!out) {
-        fprintf(stderr, "roccsim sweep: %s: %s\n", tmp, strerror(errno));
+        cli_errorf("roccsim sweep: %s: %s\n", tmp, strerror(errno));
         return 3;
     }
     fputs("combination", out);
@@ -463,7 +464,7 @@ static int aggregate(const struct sweep *sw)
         free(maxs);
     }
     if (fclose(out) || rename(tmp, path)) {
-        fprintf(stderr, "roccsim sweep: %s: %s\n", path, strerror(errno));
+        cli_errorf("roccsim sweep: %s: %s\n", path, strerror(errno));
         return 3;
     }
     printf("roccsim sweep: %d points (%d combinations x %d seeds), %d failed to run, %d with [expect] checks "
@@ -487,7 +488,7 @@ int cmd_sweep(int argc, char **argv, const char *self)
     int jobs = 0;
     for (int i = 0; i < argc; i++) {
         if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "-j")) && i + 1 == argc) {
-            fprintf(stderr, "roccsim sweep: %s needs a value\n" SWEEP_USAGE, argv[i]);
+            cli_errorf("roccsim sweep: %s needs a value\n" SWEEP_USAGE, argv[i]);
             return 2;
         } else if (!strcmp(argv[i], "-o"))
             dir = argv[++i];
@@ -498,7 +499,7 @@ int cmd_sweep(int argc, char **argv, const char *self)
             fputs(SWEEP_USAGE, stdout);
             return 0;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "roccsim sweep: unknown option '%s'\n" SWEEP_USAGE, argv[i]);
+            cli_errorf("roccsim sweep: unknown option '%s'\n" SWEEP_USAGE, argv[i]);
             return 2;
         }
         else if (!path)
@@ -511,7 +512,7 @@ int cmd_sweep(int argc, char **argv, const char *self)
     struct cfg_err err = { "" };
     sw.sweep_file = path;
     if (load_sweep(path, &sw, &err)) {
-        fprintf(stderr, "roccsim sweep: %s\n", err.msg);
+        cli_errorf("roccsim sweep: %s\n", err.msg);
         return 2;
     }
     if (jobs > 0)
@@ -546,7 +547,7 @@ int cmd_sweep(int argc, char **argv, const char *self)
             *p = '/';
         }
     if (mkdir(cmd, 0777) && errno != EEXIST) {
-        fprintf(stderr, "roccsim sweep: %s: %s\n", sw.dir, strerror(errno));
+        cli_errorf("roccsim sweep: %s: %s\n", sw.dir, strerror(errno));
         return 2;
     }
     if (rank == 0) {
@@ -605,7 +606,7 @@ int cmd_sweep(int argc, char **argv, const char *self)
                 pids[s] = 0;
                 running--;
                 if (isatty(2))
-                    fprintf(stderr, "\r  sweep rank %d: point p%05d done  ", rank, slot_point[s]);
+                    cli_errorf("\r  sweep rank %d: point p%05d done  ", rank, slot_point[s]);
             }
     }
     if (isatty(2))

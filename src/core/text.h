@@ -5,7 +5,8 @@
  * path), and that text comes from files anyone may hand us.  Printed raw,
  * an ESC sequence in it would drive the user's terminal (move the cursor,
  * rewrite the title, hide the rest of the message).  Every message builder
- * (config.c, workload.c, topology.c, scenario.c) passes its finished
+ * (config.c, workload.c, topology.c, scenario.c, and cli_errorf for the
+ * roccsim command's own messages) passes its finished
  * message through text_escape(), so no caller has to remember to.
  *
  * What is rewritten, as \xNN (two lowercase hex digits) per byte:

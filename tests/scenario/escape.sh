@@ -48,3 +48,11 @@ ok scenario_file_escaped "grep -qF -- '1ms\xff\xc2\x9b' $tmp/scenario_file.err" 
 cp tests/scenario/data/good.ini "$tmp/x${esc}[2Jy.ini"
 printf 'bogus = 1\n' >> "$tmp/x${esc}[2Jy.ini"
 check scenario_path "$tmp/x${esc}[2Jy.ini" 'x\x1b[2Jy.ini'
+# Command-line text in the roccsim command's own messages (cli_errorf):
+# an unknown option, a bad -j value, a plot option, a maxmin option.
+for args in "run --x${esc}[2J" "sweep -j a${esc}[2J" "plot --x${esc}[2J" "maxmin --x${esc}[2J"; do
+    n=$(echo "$args" | cut -d' ' -f1)
+    # shellcheck disable=SC2086
+    "$ROCCSIM" $args >"$tmp/cli_$n.out" 2>"$tmp/cli_$n.err"; rc=$?
+    ok "cli_${n}_escaped" "[ $rc -eq 2 ] && ! grep -q \"\$(printf '\\033')\" $tmp/cli_$n.err && grep -qF '\\x1b[2J' $tmp/cli_$n.err" "$tmp/cli_$n.err"
+done
