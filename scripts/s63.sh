@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/s63.sh [--quick] [--model qp|independent] [-j JOBS] [-o DIR]
+# scripts/s63.sh [--quick] [--model qp|independent] [--seeds LIST] [-j JOBS] [-o DIR]
 #
 # Re-runs every RoCC §6.3 experiment and prints paper versus measured:
 #   main     WebSearch and FB_Hadoop at 50% and 70% load, RoCC / DCQCN /

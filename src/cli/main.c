@@ -36,7 +36,7 @@ static const char usage[] =
     "Runs a packet-level simulation of an RDMA fabric (RoCEv2, PFC) with the RoCC\n"
     "congestion control (or a baseline) and writes DIR/summary.json, summary.tsv,\n"
     "flows.csv, fct.tsv, tiers.tsv, queue_cdf.tsv, queue.csv,\n"
-    "fair_rate.csv and (up to [sim] flow_series_max flows) flow_rate.csv\n"
+    "fair_rate.csv, link_flows.tsv and (up to [sim] flow_series_max flows) flow_rate.csv\n"
     "(default DIR: runs/<scenario name>).\n"
     "\n"
     "  -o DIR             output directory (created if needed)\n"

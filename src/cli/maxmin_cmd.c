@@ -43,7 +43,7 @@ static const char usage[] =
     "                     over the window with its max-min rate\n"
     "  --paths            also print each flow's path (the nodes its data crosses)\n"
     "  -o DIR             also write DIR/maxmin.tsv\n"
-    "  -q                 print only the summary line\n"
+    "  -q                 print only the summary line and the notes\n"
     "\n"
     "The model, its assumptions and the [expect] check maxmin_error: docs/maxmin.md.\n"
     "Exit status: 0 ok, 2 bad input, 3 internal error.\n";

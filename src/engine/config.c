@@ -283,6 +283,39 @@ int cfg_section_errorf(struct cfg_err *err, const struct cfg *c, const char *sec
     return -1;
 }
 
+/* Edit distance (insert, delete, substitute, swap of neighbours), capped:
+ * anything above 2 reads as 3. */
+static int near_miss(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    int d[3][40];
+    if (la > 38 || lb > 38 || (la > lb ? la - lb : lb - la) > 2) return 3;
+    for (size_t i = 0; i <= la; i++) {
+        int *row = d[i % 3];
+        for (size_t j = 0; j <= lb; j++) {
+            if (i == 0 || j == 0) { row[j] = (int)(i + j); continue; }
+            int v = d[(i - 1) % 3][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[(i - 1) % 3][j] + 1 < v) v = d[(i - 1) % 3][j] + 1;
+            if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[(i - 2) % 3][j - 2] + 1 < v)
+                v = d[(i - 2) % 3][j - 2] + 1;
+            row[j] = v;
+        }
+    }
+    return d[la % 3][lb] > 2 ? 3 : d[la % 3][lb];
+}
+
+int cfg_missing(struct cfg_err *err, const struct cfg *c, const char *section, const char *key, const char *what)
+{
+    for (size_t i = 0; i < c->nent; i++) {
+        const struct ent *e = c->ent[i];
+        if (e->pub.used || strcmp(e->sec->name, section) != 0 || near_miss(e->pub.key, key) > 2) continue;
+        return cfg_errorf(err, &e->pub, "unknown key '%s': did you mean '%s', which [%s] needs?", e->pub.key, key,
+                          section);
+    }
+    return cfg_section_errorf(err, c, section, "missing required key '%s'%s", key, what ? what : "");
+}
+
 /* ---- syntax -------------------------------------------------------------- */
 
 static int is_blank(int ch) { return ch == ' ' || ch == '\t'; }

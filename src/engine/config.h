@@ -111,6 +111,12 @@ int cfg_enum(struct cfg *c, const char *sec, const char *key, const char *const 
 int cfg_errorf(struct cfg_err *err, const struct cfg_entry *e, const char *fmt, ...) CFG_PRINTF(3, 4);
 int cfg_section_errorf(struct cfg_err *err, const struct cfg *c, const char *section, const char *fmt, ...)
     CFG_PRINTF(4, 5);
+/* A required key is absent: "FILE:LINE: [sec]: missing required key 'KEY'"
+ * plus WHAT (e.g. " (e.g. load = 70%)"), unless an unread key of the
+ * section is one edit or two from KEY -- then that line is named as the
+ * likely typo ("unknown key 'duratoin': did you mean 'duration', which
+ * [sim] needs?").  Returns -1. */
+int cfg_missing(struct cfg_err *err, const struct cfg *c, const char *section, const char *key, const char *what);
 
 /* After everything was read: the first entry never marked used ->
  * "FILE:LINE: [sec] key: unknown key", or "FILE:LINE: unknown section [sec]"

@@ -959,7 +959,7 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
                 units_fmt_rate(st.min, b2, sizeof b2), units_fmt_rate(st.max, b3, sizeof b3), st.jain);
     }
     fprintf(out, "\nswitch ports that carried data (measurement window):\n  %-14s %10s %10s %10s %7s %12s %9s %7s\n", "port", "q mean",
-            "q p99", "q max", "util", "fair rate", "PFC xoff", "drops");
+            "q p99", "q max", "util", "fair rate", "XOFF rcvd", "drops");
     /* At most 20 rows: the busiest ports by utilization (ties in port
      * order), in port order; summary.json and summary.tsv have them all. */
     uint32_t shown = 0, carried = 0;
@@ -988,11 +988,18 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
         fprintf(out, "  %-14s %10s %10s %10s %6.1f%% %12s %9llu %7llu\n", sc->mon[m].name,
                 units_fmt_bytes(q.mean, b1, sizeof b1), units_fmt_bytes(q.p99, b2, sizeof b2),
                 units_fmt_bytes(q.max, b3, sizeof b3), 100 * metrics_util(sc, m, t0, t1),
-                isnan(fm) ? "-" : units_fmt_rate(fm, b4, sizeof b4), (unsigned long long)pt->st.pfc_sent,
+                isnan(fm) ? "-" : units_fmt_rate(fm, b4, sizeof b4), (unsigned long long)pt->st.pfc_rcvd,
                 (unsigned long long)pt->st.drops);
     }
     if (carried > shown)
         fprintf(out, "  (%u busiest of %u ports; all in summary.json)\n", shown, carried);
+    /* XOFF rcvd: pause frames that stopped this port.  The frames are sent
+     * by the ports facing the other way, which often carry no data and so
+     * have no row: their total is said here (per port: summary.json). */
+    uint64_t xoff = 0;
+    for (uint32_t p = 0; p < n->n_ports; p++)
+        xoff += n->ports[p].st.pfc_sent;
+    fprintf(out, "  PFC: %llu XOFF frames sent in the whole run (all ports, hosts included)\n", (unsigned long long)xoff);
     free(bz);
     free(pick);
     uint64_t created = 0, consumed = 0, dropped = 0;

@@ -1015,7 +1015,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     if (net_init(&sc->net, sc->seed))
         return cfg_section_errorf(err, c, "sim", "out of memory");
     if (!cfg_find(c, "sim", "duration"))
-        return cfg_section_errorf(err, c, "sim", "missing required key 'duration'");
+        return cfg_missing(err, c, "sim", "duration", NULL);
     TRY(cfg_time(c, "sim", "duration", 0, &sc->duration, err));
     if (sc->duration == 0 || sc->duration > 1000 * PS_PER_S)
         return cfg_errorf(err, cfg_find(c, "sim", "duration"), "duration must be in (0, 1000s]");

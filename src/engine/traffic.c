@@ -213,7 +213,7 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
     } else {
         double load;
         if (pat != 3 && !cfg_find(c, sec, "load")) {
-            rc = cfg_section_errorf(err, c, sec, "missing required key 'load' (e.g. load = 70%%)");
+            rc = cfg_missing(err, c, sec, "load", " (e.g. load = 70%)");
             goto out;
         }
         /* Incast default: 2% of the network load (HPCC issue #36's recipe). */
@@ -247,8 +247,8 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
         } else {
             const struct cfg_entry *ce = cfg_find(c, sec, "cdf");
             if (!ce) {
-                rc = cfg_section_errorf(err, c, sec, "missing required key 'cdf' (websearch, fb_hadoop, "
-                                        "alistorage2019, googlerpc2008, vl2_datamining or a file)");
+                rc = cfg_missing(err, c, sec, "cdf", " (websearch, fb_hadoop, "
+                                 "alistorage2019, googlerpc2008, vl2_datamining or a file)");
                 goto out;
             }
             static const char *const fmts[] = { "auto", "fraction", "percent", NULL };

@@ -647,6 +647,31 @@ TEST(errorf_helpers)
     cfg_free(c);
 }
 
+/* A required key that is absent: a near miss in the same section is named
+ * as the likely typo (one or two edits, a swap counting as one); a key two
+ * sections away or three edits off is not. */
+TEST(missing_key_near_miss)
+{
+    char path[TEST_PATHLEN], want[256];
+    struct cfg_err err;
+    struct cfg *c = load("[sim]\nduratoin = 1ms\nsed = 2\n[flows.a]\nduration = 3\n", path, &err);
+    CHECK(c != NULL);
+    CHECK_EQ(cfg_missing(&err, c, "sim", "duration", NULL), -1);
+    snprintf(want, sizeof want, "%s:2: [sim] duratoin: unknown key 'duratoin': did you mean 'duration', which [sim] needs?",
+             path);
+    CHECK_STR(err.msg, want);
+    CHECK_EQ(cfg_missing(&err, c, "sim", "seed", NULL), -1);        /* "sed": one deletion */
+    snprintf(want, sizeof want, "%s:3: [sim] sed: unknown key 'sed': did you mean 'seed', which [sim] needs?", path);
+    CHECK_STR(err.msg, want);
+    CHECK_EQ(cfg_missing(&err, c, "sim", "load", " (e.g. load = 70%)"), -1);   /* nothing near */
+    snprintf(want, sizeof want, "%s:1: [sim]: missing required key 'load' (e.g. load = 70%%)", path);
+    CHECK_STR(err.msg, want);
+    CHECK_EQ(cfg_missing(&err, c, "flows.a", "src", NULL), -1);     /* 'duration' in [flows.a]: far */
+    snprintf(want, sizeof want, "%s:4: [flows.a]: missing required key 'src'", path);
+    CHECK_STR(err.msg, want);
+    cfg_free(c);
+}
+
 TEST(parse_from_memory)
 {
     struct cfg_err err;
@@ -717,6 +742,7 @@ int main(void)
     RUN(entries_free_form);
     RUN(check_unused);
     RUN(errorf_helpers);
+    RUN(missing_key_near_miss);
     RUN(parse_from_memory);
     RUN(many_sections);
     return test_summary();
