@@ -8,22 +8,9 @@
 
 #include "engine/fct.h"
 #include "test.h"
+#include "test_fabric.h"
 
 #define US PS_PER_US
-
-static void swcfg(const struct net *n, struct switch_cfg *c)
-{
-    memset(c, 0, sizeof *c);
-    c->buffer_bytes = 32000000;
-    c->pfc = 1;
-    c->reserve_bytes = 4000;
-    c->alpha = 0.125;
-    c->xon_offset = 3000;
-    for (int i = 0; i < NCLASS; i++)
-        c->quantum[i] = 9000;
-    c->lossless_mask = (uint8_t)(1u << n->cfg.data_prio);
-    c->strict_mask = (uint8_t)(1u << n->cfg.ctrl_prio);
-}
 
 /* h0 -r1- s0 -r2- s1 -r3- h1 with 1 us links; one flow of `size` bytes at
  * rate cap `cap` (0 = line); returns measured - ideal FCT (ps), or -1e18 on
@@ -39,7 +26,7 @@ static double run_alone(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t size, ui
     net_add_link(&n, s0, s1, r2, 1 * US);
     net_add_link(&n, s1, h1, r3, 1 * US);
     struct switch_cfg c;
-    swcfg(&n, &c);
+    test_swcfg(&n, &c);
     char why[200];
     double res = -1e18;
     if (net_finalize(&n, &c, why, sizeof why) == 0) {

@@ -22,6 +22,7 @@
 #include "net/net.h"
 
 #include "test.h"
+#include "test_fabric.h"
 
 
 /* ------------------------------------------------------------ helpers */
@@ -64,23 +65,6 @@ static void free_nets(void)
 
 /* The switch configuration scenario.c builds from its defaults (lossless,
  * 32 MB shared buffer, static XOFF by link speed, HPCC MMU numbers). */
-static void swcfg_default(const struct net *n, struct switch_cfg *c)
-{
-    memset(c, 0, sizeof *c);
-    c->buffer_bytes = 32000000;
-    c->pfc = 1;
-    c->reserve_bytes = 4000;
-    c->headroom_bytes = 0;               /* auto from the link */
-    c->dynamic = 0;
-    c->xoff_bytes = 0;                   /* auto: 800 KB above 40G */
-    c->alpha = 0.125;
-    c->xon_offset = 3000;
-    for (int i = 0; i < NCLASS; i++)
-        c->quantum[i] = 9000;
-    c->lossless_mask = (uint8_t)(1u << n->cfg.data_prio);
-    c->strict_mask = (uint8_t)(1u << n->cfg.ctrl_prio);
-}
-
 /* A flow between host indices with the line-rate transport (no CC). */
 static uint32_t add_flow(struct net *n, uint32_t src, uint32_t dst, uint64_t size, simtime_t start, uint64_t hash)
 {
@@ -142,7 +126,7 @@ static struct net *line3(uint64_t seed, uint64_t rate, simtime_t delay, const st
     net_add_link(n, sw, h1, rate, delay);
     struct switch_cfg dflt;
     if (!c) {
-        swcfg_default(n, &dflt);
+        test_swcfg(n, &dflt);
         c = &dflt;
     }
     return finalize(n, c) ? NULL : n;
@@ -173,7 +157,7 @@ static struct net *incast3(uint64_t seed, uint64_t rate, const struct switch_cfg
     incast3_links(n, rate, rate);
     struct switch_cfg dflt;
     if (!c) {
-        swcfg_default(n, &dflt);
+        test_swcfg(n, &dflt);
         c = &dflt;
     }
     return finalize(n, c) ? NULL : n;
@@ -415,7 +399,7 @@ TEST(mixed_speed_fill_bottleneck)
     CHECK(n);
     incast3_links(n, G40, G100);
     struct switch_cfg c;
-    swcfg_default(n, &c);
+    test_swcfg(n, &c);
     CHECK_EQ(finalize(n, &c), 0);
     add_flow(n, 0, 2, UINT64_MAX, 0, 11);
     add_flow(n, 1, 2, UINT64_MAX, 0, 12);
@@ -447,7 +431,7 @@ TEST(pfc_tiny_buffer_lossless)
     struct net *n = new_net(1);
     CHECK(n);
     incast3_links(n, G100, G100);
-    swcfg_default(n, &c);
+    test_swcfg(n, &c);
     c.buffer_bytes = 160000;
     c.xoff_bytes = 20000;
     CHECK_EQ(finalize(n, &c), 0);
@@ -494,7 +478,7 @@ TEST(lossy_tiny_buffer_recovers)
     struct net *n = new_net(1);
     CHECK(n);
     incast3_links(n, G100, G100);
-    swcfg_default(n, &c);
+    test_swcfg(n, &c);
     c.pfc = 0;
     c.buffer_bytes = 60000;
     n->cfg.rto_ps = 100 * US;
@@ -527,7 +511,7 @@ TEST(disconnected_topology_fails)
     net_add_link(n, a, sa, G100, 1 * US);
     net_add_link(n, b, sb, G100, 1 * US);
     struct switch_cfg c;
-    swcfg_default(n, &c);
+    test_swcfg(n, &c);
     char why[256] = "";
     CHECK_EQ(net_finalize(n, &c, why, sizeof why), -1);
     CHECK(strstr(why, "disconnected") != NULL);
@@ -551,7 +535,7 @@ TEST(bad_links_fail)
     net_add_link(n, h, s1, G100, 1 * US);
     net_add_link(n, s0, h2, G100, 1 * US);
     net_add_link(n, s1, s0, G100, 1 * US);
-    swcfg_default(n, &c);
+    test_swcfg(n, &c);
     CHECK_EQ(net_finalize(n, &c, why, sizeof why), -1);
     CHECK(strstr(why, "twohomed") != NULL);
     free_nets();
@@ -599,7 +583,7 @@ static struct net *diamond(uint64_t seed, uint32_t nflows)
     net_add_link(n, s2, s3, G100, 1 * US);
     net_add_link(n, s3, h1, G100, 1 * US);
     struct switch_cfg c;
-    swcfg_default(n, &c);
+    test_swcfg(n, &c);
     if (finalize(n, &c))
         return NULL;
     for (uint32_t i = 0; i < nflows; i++)

@@ -11,26 +11,13 @@
 
 #include "engine/fct.h"
 #include "test.h"
+#include "test_fabric.h"
 
 #define US PS_PER_US
 #define G100 100000000000ull
 
 static struct scenario sc_;
 static struct group grp_;
-
-static void swcfg(const struct net *n, struct switch_cfg *c)
-{
-    memset(c, 0, sizeof *c);
-    c->buffer_bytes = 32000000;
-    c->pfc = 1;
-    c->reserve_bytes = 4000;
-    c->alpha = 0.125;
-    c->xon_offset = 3000;
-    for (int i = 0; i < NCLASS; i++)
-        c->quantum[i] = 9000;
-    c->lossless_mask = (uint8_t)(1u << n->cfg.data_prio);
-    c->strict_mask = (uint8_t)(1u << n->cfg.ctrl_prio);
-}
 
 /* Build the fabric in sc_.net; -1 on failure. */
 static int build(void)
@@ -45,7 +32,7 @@ static int build(void)
     net_add_link(n, h0, s0, G100, 1 * US);
     net_add_link(n, s0, h1, G100, 1 * US);
     struct switch_cfg c;
-    swcfg(n, &c);
+    test_swcfg(n, &c);
     char why[200];
     if (net_finalize(n, &c, why, sizeof why))
         return -1;
