@@ -91,6 +91,15 @@ static void rx_port(struct sw *s, uint16_t port, uint64_t tsc)
             rte_pktmbuf_free(m);
             continue;
         }
+        if (s->pfc) {
+            /* MAC control (PFC) ends here; without --pfc it is "not IPv4". */
+            if (pkt_ethertype(f, len) == PKT_ETHERTYPE_MACCTL) {
+                pfc_rx(s, port, f, len);
+                rte_pktmbuf_free(m);
+                continue;
+            }
+            m->port = port;   /* the ingress its bytes count against (pfc_on_enqueue) */
+        }
         r = pkt_parse(f, len, &pi);
         if (r != PKT_OK) { s->bad.n[r]++; rte_pktmbuf_free(m); continue; }
         if (is_own_ip(s, pi.dst_ip)) {
@@ -161,6 +170,7 @@ static void print_stats(const struct sw *s)
         printf("final neigh %s port=%u mac=%02x:%02x:%02x:%02x:%02x:%02x\n", pkt_ip_str(n->ip, a, sizeof a),
                n->port, n->mac[0], n->mac[1], n->mac[2], n->mac[3], n->mac[4], n->mac[5]);
     }
+    pfc_print_final(s);
     dp_cap_print_final(&s->cap, s->pcap_path);
     fflush(stdout);
 }
@@ -197,6 +207,7 @@ static void run(struct sw *s)
             /* After a stall, do not replay missed periods back to back. */
             if (cp->next_tsc < tsc) cp->next_tsc = tsc + cp->period_cyc;
         }
+        if (s->pfc) pfc_tick(s);
         if (tsc >= s->next_arp_tick) {
             arp_tick(s, tsc);
             s->next_arp_tick = tsc + arp_every;
@@ -218,6 +229,7 @@ static void run(struct sw *s)
                            (double)(tsc - s->t0) / (double)s->hz, p, cp->cp.f,
                            rocc_cp_rate_bps(&cp->p, (uint32_t)cp->cp.f) / 1000000, s->eg[p].qbytes, cp->cnps);
             }
+            pfc_print_stat(s, (double)(tsc - s->t0) / (double)s->hz);
             fflush(stdout);
             dp_pcap_flush(&s->cap.pc);
             last_rep = tsc;
@@ -275,12 +287,19 @@ int main(int argc, char **argv)
     s->hz = rte_get_tsc_hz();
     s->tsc_pair_cyc = tsc_pair_cost();
     s->outlier_cyc = dp_us_to_cycles(20, s->hz);
+    s->pfc_class = -1;
+    s->pfc_xoff = 125000;         /* Menikkumbura 2022 §4.6.2 (DPDK prototype): XOFF 125 KB */
+    s->pfc_xon = 10000;           /* ibid.: XON 10 KB */
+    s->pfc_quanta = PFC_QUANTA_MAX;
+    s->pfc_mask = 0xff;
+    s->pfc_link_bps = 1000000000ull;   /* rocc-host's default --line-gbps */
     ret = parse_args(s, argc, argv);
     if (ret) { rc = ret > 0 ? 0 : 2; goto out; }   /* > 0: --help */
     for (p = 0; p < s->nports; p++) {
         int r = s->cp_on[p] ? cp_setup(s, p) : 0;
         if (r) { rc = r == -2 ? 2 : 1; goto out; }
     }
+    if (pfc_setup(s)) { rc = 2; goto out; }
     p = 0;
 
     s->pool = rte_pktmbuf_pool_create("sw_pool", NB_MBUF, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
@@ -300,7 +319,7 @@ int main(int argc, char **argv)
     printf(" cnp_filter=%s host_ports=", s->no_cnp_filter ? "off" : "on");
     for (uint16_t i = 0, k = 0; i < s->nports; i++)
         if (s->host_port[i]) printf("%s%u", k++ ? "," : "", i);
-    printf(" cp_peers=%u cnp_key=%s\n", s->npeers, s->cnp_pol.key ? "yes" : "no");
+    printf(" cp_peers=%u cnp_key=%s%s\n", s->npeers, s->cnp_pol.key ? "yes" : "no", s->pfc ? " pfc=on" : "");
     fflush(stdout);
 
     run(s);

@@ -14,6 +14,10 @@
  *   sw_cp.c        the glue to librocc's RoCC CP: per-port CP setup, the flow
  *                  table and its flow-info slots, the periodic PI update and
  *                  the CNPs it sends
+ *   sw_pfc.c       802.1Qbb PFC (--pfc): per-ingress (port, class) byte
+ *                  counters, XOFF/XON/refresh frames sent, PFC frames received
+ *                  (checked, then honoured by pausing the class on that
+ *                  port's egress); the decisions are src/cc/pfc.c's
  * Everything lives in one struct sw (no globals but the signal flag in
  * rocc_switch.c); what is called per frame across files is inline here.
  */
@@ -32,6 +36,7 @@
 #include "rocc_cnpauth.h"
 #include "rocc_cp.h"
 #include "rocc_flowtable.h"
+#include "pfc.h"
 
 #define MAX_PORTS   8
 #define MAX_ROUTES  64
@@ -47,7 +52,7 @@
 #define NB_MBUF     (MAX_PORTS * (QSLOTS + CSLOTS) / 2 + NEIGH_CAP * 2 + 4095)
 
 /* What a frame is, for the FIFO it joins and the counter it lands in. */
-enum kind { K_DATA, K_TRANSIT_CNP, K_OWN_CNP, K_ARP };
+enum kind { K_DATA, K_TRANSIT_CNP, K_OWN_CNP, K_ARP, K_PFC };
 
 /* A queued data frame.  For a RoCEv2 frame at a CP port: whether the flow
  * table has been told (Q_REPORTED: key = its flow, source IP << 24 |
@@ -60,6 +65,7 @@ struct qent {
     uint64_t key;                 /* Q_REPORTED only */
     uint32_t len;
     uint8_t state;
+    uint8_t in_port, cls;         /* --pfc: the ingress port and class its bytes count against */
 };
 struct cent { struct rte_mbuf *m; uint8_t kind; };
 
@@ -118,6 +124,14 @@ struct egress {
     double pmax;
     uint64_t rx_pkts, rx_bytes, tx_pkts, tx_bytes, drop_qfull, drop_tx, cnp_tx, cnp_drop;
     uint64_t ctl_fwd, ctl_drop, arp_tx, ecn_marked, ecn_ce_in, ecn_notect;
+    /* --pfc (sw_pfc.c).  Sending side: what arrived on this port and is
+     * buffered at any egress, and the XOFF/XON frames sent back on it.
+     * Receiving side: the pauses this port's neighbour asked for. */
+    struct pfc_params pfc;        /* the thresholds; quantum at this port's link rate */
+    struct pfc_ingress pin;
+    struct pfc_egress pout;
+    uint64_t pfc_xoff, pfc_xon, pfc_refresh, pfc_tx, pfc_rx, pfc_rx_xoff, pfc_rx_xon;
+    uint64_t pfc_in_max;          /* largest per-class count pin.bytes reached */
 };
 
 struct route { uint32_t net, mask, via; uint16_t port; uint8_t mac[6]; bool has_mac; };
@@ -185,6 +199,11 @@ struct sw {
     uint8_t key[ROCC_CNP_KEY_BYTES];
     struct rocc_cnp_policy cnp_pol; /* transit CNPs: peers (if any) and key (if any) */
     uint64_t cnp_host_port, cnp_own_addr, cnp_invalid, cnp_unbound, cnp_badauth;
+    /* --pfc options (sw_pfc.c) */
+    bool pfc;
+    int pfc_class;                /* -1: DSCP >> 3; 0..7: every data frame in that class */
+    uint64_t pfc_xoff, pfc_xon, pfc_quanta, pfc_mask, pfc_link_bps;
+    uint64_t pfc_bad[PKT_PFC_NRESULTS];   /* refused PFC/PAUSE frames by reason */
 };
 
 /* ---- helpers called per frame from several files ---------------------- */
@@ -280,6 +299,42 @@ void handle_arp(struct sw *s, uint16_t port, const uint8_t *f, uint32_t len, uin
 bool is_own_ip(const struct sw *s, uint32_t ip);
 bool is_cnp(const uint8_t *f, const struct pkt_info *pi);
 bool cnp_admit(struct sw *s, uint16_t port, const uint8_t *f, const struct pkt_info *pi);
+
+/* ---- sw_pfc.c ----------------------------------------------------------- */
+/* Per-port PFC parameters from the options; 0, or -1 (said on stderr). */
+int pfc_setup(struct sw *s);
+/* Send one PFC frame on port: XOFF (the configured quanta) for the classes
+ * in xoff, XON (quanta 0) for those in xon.  refresh: a repeat of an XOFF. */
+void pfc_send(struct sw *s, uint16_t port, uint8_t xoff, uint8_t xon, bool refresh);
+/* A MAC control frame (EtherType 0x8808) received on port. */
+void pfc_rx(struct sw *s, uint16_t port, const uint8_t *f, uint32_t len);
+/* XOFFs due again (pfc_ingress_due) go out. */
+void pfc_tick(struct sw *s);
+void pfc_print_final(const struct sw *s);
+void pfc_print_stat(const struct sw *s, double t);
+
+/* A data frame joins an egress FIFO as q: count its bytes against its
+ * ingress (port, class) and send XOFF when that crosses --pfc-xoff. */
+static inline void pfc_on_enqueue(struct sw *s, struct qent *q, const struct rte_mbuf *m, const uint8_t *f,
+                                  const struct pkt_info *pi)
+{
+    struct egress *in;
+    q->in_port = (uint8_t)m->port;
+    q->cls = (uint8_t)(s->pfc_class >= 0 ? (unsigned)s->pfc_class : pkt_ip4_dscp_class(f, pi));
+    if (m->port >= s->nports) { q->in_port = UINT8_MAX; return; }
+    in = &s->eg[m->port];
+    if (pfc_ingress_add(&in->pin, &in->pfc, q->cls, q->len)) pfc_send(s, m->port, (uint8_t)(1u << q->cls), 0, false);
+    if (in->pin.bytes[q->cls] > in->pfc_in_max) in->pfc_in_max = in->pin.bytes[q->cls];
+}
+
+/* q left its FIFO: XON when its ingress class falls below --pfc-xon. */
+static inline void pfc_on_dequeue(struct sw *s, const struct qent *q)
+{
+    struct egress *in;
+    if (q->in_port == UINT8_MAX) return;
+    in = &s->eg[q->in_port];
+    if (pfc_ingress_sub(&in->pin, &in->pfc, q->cls, q->len)) pfc_send(s, q->in_port, 0, (uint8_t)(1u << q->cls), false);
+}
 
 /* ---- sw_cp.c ------------------------------------------------------------ */
 /* 0, -2 on a bad parameter (said on stderr; exit 2), -1 out of memory. */

@@ -27,7 +27,9 @@ void usage(FILE *out, const char *prg)
         "  [--arp-retry-ms MS (100)] [--arp-tries N (3)] [--arp-hold-ms MS (1000)] [--arp-ttl-s S (60)]\n"
         "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (14..262144, 65535)] [--busy-poll]\n"
         "  [--cp-timing] [--host-port PORT ...] [--cp-peer SWITCH_ID=A.B.C.D ...] [--cnp-key HEX32]\n"
-        "  [--no-cnp-filter]  (tests only: forward every ICMP 253 in the control class, as before issue 11)\n",
+        "  [--no-cnp-filter]  (tests only: forward every ICMP 253 in the control class, as before issue 11)\n"
+        "  [--pfc] [--pfc-xoff BYTES (125000)] [--pfc-xon BYTES (10000)] [--pfc-quanta N (1..65535, 65535)]\n"
+        "  [--pfc-class dscp|0..7 (dscp: DSCP >> 3)] [--pfc-lossless MASK (0xff)] [--pfc-link-gbps G (1)]\n",
         prg);
 }
 
@@ -153,6 +155,10 @@ int parse_args(struct sw *s, int argc, char **argv)
         {"cp-timing", no_argument, NULL, 27}, {"host-port", required_argument, NULL, 28},
         {"cp-peer", required_argument, NULL, 29}, {"cnp-key", required_argument, NULL, 30},
         {"no-cnp-filter", no_argument, NULL, 31},
+        {"pfc", no_argument, NULL, 32}, {"pfc-xoff", required_argument, NULL, 33},
+        {"pfc-xon", required_argument, NULL, 34}, {"pfc-quanta", required_argument, NULL, 35},
+        {"pfc-class", required_argument, NULL, 36}, {"pfc-lossless", required_argument, NULL, 37},
+        {"pfc-link-gbps", required_argument, NULL, 38},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end = NULL;
@@ -234,6 +240,26 @@ int parse_args(struct sw *s, int argc, char **argv)
             s->cnp_pol.key = s->key;
             break;
         case 31: s->no_cnp_filter = true; break;
+        case 32: s->pfc = true; break;
+        case 33: if (parse_u64(optarg, &s->pfc_xoff, 1, UINT32_MAX)) goto bad; break;
+        case 34: if (parse_u64(optarg, &s->pfc_xon, 1, UINT32_MAX)) goto bad; break;
+        case 35: if (parse_u64(optarg, &s->pfc_quanta, 1, PFC_QUANTA_MAX)) goto bad; break;
+        case 36:
+            if (!strcmp(optarg, "dscp")) s->pfc_class = -1;
+            else if (parse_u64(optarg, &v, 0, PFC_NCLASS - 1)) goto bad;
+            else s->pfc_class = (int)v;
+            break;
+        case 37:
+            v = strtoull(optarg, &end, 0);
+            if (*optarg < '0' || *optarg > '9' || *end || v == 0 || v > 0xff) goto bad;
+            s->pfc_mask = v;
+            break;
+        case 38: {
+            double g = strtod(optarg, &end);
+            if (*end || !(g > 0) || g > 10000) goto bad;
+            s->pfc_link_bps = (uint64_t)(g * 1e9);
+            break;
+        }
         case 'h': usage(stdout, argv[0]); return 1;   /* asked for: not an error */
         default: goto bad;
         }

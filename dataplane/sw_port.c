@@ -5,6 +5,11 @@
  * priority: CNPs, ARP), drained no faster than --egress-rate by a token
  * bucket whose credit covers the time the process was descheduled (up to
  * STALL_MAX_US) and falls back to --burst once the port is idle.
+ * With --pfc, every data frame counts against its ingress (port, class)
+ * from enqueue to dequeue (sw_pfc.c sends XOFF/XON), and a class the
+ * neighbour paused is not served: the FIFO waits while the frame at its
+ * head is of a paused class (one FIFO per port: a paused head blocks the
+ * frames behind it, whatever their class -- docs/dataplane.md).
  */
 #include <string.h>
 
@@ -36,6 +41,8 @@ static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const 
     e->m = m;
     e->len = len;
     e->state = Q_UNTRACKED;
+    if (s->pfc) pfc_on_enqueue(s, e, m, rte_pktmbuf_mtod(m, const uint8_t *), pi);
+    else e->cls = 0;
     if (out->cp && pi->is_roce) {
         /* Key = (src IP, dest QPN): the flow the RP will match. */
         struct cpstate *cp = out->cp;
@@ -122,10 +129,12 @@ static unsigned tx_burst(struct sw *s, struct egress *e, uint16_t port, uint64_t
     }
     while (e->qh != e->qt && n < DP_BURST) {
         struct qent *q = &e->q[e->qh & (QSLOTS - 1)];
+        if (e->pout.paused & (1u << q->cls)) break;      /* --pfc: the neighbour paused its class */
         if (e->rate_bps && e->tokens < (double)(q->len + PKT_WIRE_OVERHEAD)) break;
         if (e->rate_bps) e->tokens -= q->len + PKT_WIRE_OVERHEAD;
         e->qh++;
         e->qbytes -= q->len;
+        if (s->pfc) pfc_on_dequeue(s, q);
         if (q->state == Q_REPORTED) {
             struct cpstate *cp = e->cp;
             if (s->cp_timing && cp->n_deq++ % CP_TIME_EVERY == 0) {
@@ -151,6 +160,7 @@ static unsigned tx_burst(struct sw *s, struct egress *e, uint16_t port, uint64_t
         case K_OWN_CNP: e->cnp_tx++; break;
         case K_TRANSIT_CNP: e->ctl_fwd++; break;
         case K_ARP: e->arp_tx++; break;
+        case K_PFC: e->pfc_tx++; break;
         default: e->tx_pkts++; e->tx_bytes += rte_pktmbuf_pkt_len(tx[i]); break;
         }
     }
@@ -188,11 +198,15 @@ unsigned tx_port(struct sw *s, uint16_t port, uint64_t tsc)
         e->tokens += (double)(dt < dmax ? dt : dmax) * (double)e->rate_bps / 8.0 / (double)s->hz;
     }
     e->last_tsc = tsc;
+    if (e->pout.paused) (void)pfc_egress_paused(&e->pout, now_ps(s));   /* pauses that ran out end */
     for (int r = 0; r < TX_ROUNDS && !full; r++) {
         n = tx_burst(s, e, port, tsc, &full);
         total += n;
         if (n < DP_BURST) break;
     }
+    /* A paused port does not bank credit: it resumes at its rate, not with
+     * a burst of the whole pause. */
+    if (e->pout.paused && e->rate_bps && e->tokens > (double)s->burst_bytes) e->tokens = (double)s->burst_bytes;
     return total;
 }
 
@@ -214,6 +228,7 @@ uint64_t credit_wait(const struct sw *s)
         const struct egress *e = &s->eg[p];
         if (e->ch != e->ct) return 0;
         if (e->qh == e->qt) continue;
+        if (e->pout.paused & (1u << e->q[e->qh & (QSLOTS - 1)].cls)) continue;   /* waits for XON or expiry */
         if (!e->rate_bps) return 0;
         double need = (double)(e->q[e->qh & (QSLOTS - 1)].len + PKT_WIRE_OVERHEAD) - e->tokens;
         if (need <= 0) return 0;
