@@ -18,6 +18,7 @@
 #include "core/units.h"
 #include "engine/attack.h"
 #include "engine/ccsel.h"
+#include "engine/fcsel.h"
 #include "engine/linkflows.h"
 #include "engine/topology.h"
 #include "engine/traffic.h"
@@ -958,6 +959,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         return cfg_section_errorf(err, c, "flows", "out of memory");
     TRY(build_rocc(sc, c, fc.any_rocc, err));
     TRY(ccsel_bind(sc, c, err));
+    TRY(fcsel_build(sc, c, err));
 
     if (build_monitors(sc))
         return cfg_section_errorf(err, c, "sim", "out of memory");
