@@ -4,6 +4,8 @@
  */
 #include "engine/fcsel.h"
 
+#include "engine/deadlock.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +38,8 @@ int fcsel_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
             return cfg_errorf(err, e, "unknown scheme '%s' (known: %s)", e->value, list);
         }
     }
+    if (deadlock_build(sc, c, err))
+        return -1;
     if (k->setup)
         return k->setup(sc, c, k, err);
     for (uint32_t i = 0; i < sc->net.n_sws; i++)

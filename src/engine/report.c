@@ -12,6 +12,7 @@
 #include "core/units.h"
 #include "engine/attack.h"
 #include "engine/ccsel.h"
+#include "engine/deadlock.h"
 #include "engine/fct.h"
 #include "engine/linkflows.h"
 #include "engine/workload.h"
@@ -151,6 +152,7 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
                 (unsigned long long)sc->attacks[i].sent);
     fprintf(f, "],\n  \"conservation\": ");
     jstr(f, ri->conservation);
+    deadlock_json(sc, f);             /* only when [flowcontrol] deadlock_check is on */
     fprintf(f, ",\n  \"groups\": [");
     for (uint32_t g = 0; g < sc->n_groups; g++) {
         const struct group *gr = &sc->groups[g];
@@ -1007,6 +1009,7 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
     for (uint32_t p = 0; p < n->n_ports; p++)
         xoff += n->ports[p].st.pfc_sent;
     fprintf(out, "  PFC: %llu XOFF frames sent in the whole run (all ports, hosts included)\n", (unsigned long long)xoff);
+    deadlock_print(sc, out);
     free(bz);
     free(pick);
     uint64_t created = 0, consumed = 0, dropped = 0;

@@ -18,6 +18,7 @@
 #include "core/units.h"
 #include "engine/attack.h"
 #include "engine/ccsel.h"
+#include "engine/deadlock.h"
 #include "engine/fcsel.h"
 #include "engine/linkflows.h"
 #include "engine/topology.h"
@@ -792,6 +793,10 @@ static void hook(void *arg, uint32_t id)
         take_sample(sc, id);
         return;
     }
+    if (id == DEADLOCK_HOOK) {
+        deadlock_tick(sc);
+        return;
+    }
     if (id >= ATTACK_HOOK_BASE) {
         attack_fire(sc, id - ATTACK_HOOK_BASE);
         return;
@@ -1065,6 +1070,7 @@ void scenario_free(struct scenario *sc)
 {
     net_free(&sc->net);
     ccsel_free(sc);
+    deadlock_free(sc);
     free(sc->groups);
     free(sc->fct_bins);
     free(sc->events);
