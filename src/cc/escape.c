@@ -24,7 +24,8 @@ void esc_params_default(struct esc_params *p, uint16_t n_ports, uint16_t pool, u
 static int params_ok(const struct esc_params *p)
 {
     return p && p->n_ports >= 1 && p->n_ports <= ESC_MAX_PORTS && p->pool >= 1 &&
-           p->max_hops >= 1 && p->max_hops < UINT16_MAX && p->period_ps > 0;
+           p->max_hops >= 1 && p->max_hops < UINT16_MAX && p->period_ps > 0 &&
+           (p->ft_mode == ESC_FT_FRAMES || p->ft_mode == ESC_FT_FLOWS);
 }
 
 size_t esc_storage_bytes(const struct esc_params *p)
@@ -92,19 +93,19 @@ static struct esc_flow *table(struct escape *e, uint16_t port)
     return e->ft + (size_t)port * e->p.pool;
 }
 
-/* Slot of fid in the table of port, or -1.  The slot written last (head - 1)
- * is looked at first: consecutive frames of one flow cost one compare. */
+/* Slot of fid in the table of port, or -1: the most recently written one
+ * (newest first from the write pointer, so consecutive frames of one flow
+ * cost one compare and the newest ingress port wins). */
 static int ft_find(struct escape *e, uint16_t port, const struct esc_fid *fid)
 {
     struct esc_port *p = &e->port[port];
     struct esc_flow *t = table(e, port);
     uint16_t n = e->p.pool;
-    uint16_t last = p->ft_head ? (uint16_t)(p->ft_head - 1) : (uint16_t)(n - 1);
-    if (t[last].used && esc_fid_eq(&t[last].fid, fid))
-        return last;
-    for (uint16_t i = 0; i < n; i++)
+    for (uint16_t k = 1; k <= n; k++) {
+        uint16_t i = (uint16_t)((p->ft_head + n - k) % n);
         if (t[i].used && esc_fid_eq(&t[i].fid, fid))
             return i;
+    }
     return -1;
 }
 
@@ -114,13 +115,15 @@ void esc_on_frame(struct escape *e, uint16_t egress, uint16_t ingress, const str
         return;
     struct esc_port *p = &e->port[egress];
     struct esc_flow *t = table(e, egress);
-    int i = ft_find(e, egress, fid);
-    if (i >= 0) {             /* C3: a known flow refreshes its ingress */
-        t[i].ingress = ingress;
-        return;
+    if (e->p.ft_mode == ESC_FT_FLOWS) {
+        int i = ft_find(e, egress, fid);
+        if (i >= 0) {         /* C3: a known flow refreshes its ingress */
+            t[i].ingress = ingress;
+            return;
+        }
     }
-    /* A new flow takes the next slot of the circular array; when the table
-     * is full that is the oldest entry (§4.5.2: last N flows). */
+    /* The next slot of the circular array; when the table is full that is
+     * the oldest entry (§4.5.2). */
     t[p->ft_head].fid = *fid;
     t[p->ft_head].ingress = ingress;
     t[p->ft_head].used = 1;

@@ -14,10 +14,10 @@
  *                       (esc_set_ingress_requested, esc_set_egress_paused).
  *   (2) token pool      T(p) starts at `pool` = the escape-queue capacity of
  *                       the port in frames, minimum 1.
- *   (7) flow table      per egress port, the last N distinct flows (N =
- *                       pool) whose frames were queued there, with their
- *                       ingress port (§4.5.2: circular array, round-robin
- *                       retrieval).  Fed by esc_on_frame.
+ *   (7) flow table      per egress port, N = pool slots of (flow, ingress
+ *                       port) for the frames queued there (§4.5.2: circular
+ *                       array, round-robin retrieval; C3).  Fed by
+ *                       esc_on_frame.
  *   (3) ETF             the token: 5-tuple + hops (esc_etf_encode/decode).
  *   (4) Escape header   `hops` in every data frame (between UDP and BTH).
  *
@@ -59,10 +59,13 @@
  *     whose flow's ingress faces a host ends there (termination case 3).
  *     ETFs arriving on a port whose peer is not an Escape switch are
  *     dropped (a host cannot make frames escape).
- *  C3 The flow table holds distinct flows: a frame of a flow already in
- *     the table refreshes its ingress port; a new flow replaces the oldest
- *     entry (circular write pointer).  A token for a flow not in the table
- *     of p^E is dropped (line 18 needs the flow, line 24 its ingress).
+ *  C3 The flow table is a circular array of N = pool slots.  By default
+ *     (ESC_FT_FRAMES) every frame queued at the egress writes its flow and
+ *     ingress at the pointer, so a flow holds as many slots as it had of
+ *     the last N frames and CLEARHOLBLOCK sends it that many tokens (up to
+ *     T); ESC_FT_FLOWS keeps distinct flows (one token per flow per
+ *     trigger).  A token for a flow not in the table of p^E is dropped
+ *     (line 18 needs the flow, line 24 its ingress).
  *  C4 CLEARHOLBLOCK scans ingress ports in ascending order, egress ports
  *     in ascending order, and each table from a round-robin start that
  *     moves one entry per trigger (§4.5.2 "round robin for retrieving").
@@ -116,12 +119,22 @@ struct esc_fid {             /* the flow's 5-tuple (§4.3.1(7) footnote) */
 
 struct esc_token { struct esc_fid fid; uint16_t hops; };
 
+/* C3: what a flow-table slot stands for. */
+enum esc_ft_mode {
+    ESC_FT_FRAMES = 0,       /* the last N frames' flows, duplicates kept: every frame's
+                              * 5-tuple is written at the circular pointer (§4.5.2's
+                              * FPGA table: add in one cycle, no lookup).  Default. */
+    ESC_FT_FLOWS = 1         /* the last N distinct flows: a known flow refreshes its
+                              * entry, a new one replaces the oldest */
+};
+
 struct esc_params {
     uint16_t n_ports;        /* ports of the switch, 1..4096 */
     uint16_t pool;           /* token pool = escape-queue capacity, frames (>= 1, §4.3.1(2)) */
     uint16_t max_hops;       /* C7: 1..65534 */
     uint64_t period_ps;      /* Δesc (§4.3.2: 2 x link delay is a good choice); > 0 */
     uint64_t reclaim_ps;     /* §4.3.3(5) long interval; 0 = no timer reclaim */
+    uint8_t  ft_mode;        /* enum esc_ft_mode (C3) */
 };
 
 struct esc_flow { struct esc_fid fid; uint16_t ingress; uint8_t used; };
@@ -179,7 +192,7 @@ enum esc_act_kind {
 struct esc_action { uint8_t kind; uint16_t port; uint16_t hops; struct esc_fid fid; };
 
 /* p <- n_ports, pool, period from link delay (2 x, §4.3.2), reclaim off,
- * max_hops ESC_MAX_HOPS_DEFAULT. */
+ * max_hops ESC_MAX_HOPS_DEFAULT, ft_mode ESC_FT_FRAMES. */
 void esc_params_default(struct esc_params *p, uint16_t n_ports, uint16_t pool, uint64_t link_delay_ps);
 
 /* Bytes of storage for these params (8-byte aligned); 0 if invalid. */

@@ -12,14 +12,22 @@
 /* One switch with n ports, pool tokens, link delay 1 us (Δesc = 2 us). */
 struct sw { struct escape e; uint64_t mem[4096]; };
 
-static int sw_init(struct sw *s, uint16_t n, uint16_t pool, uint64_t reclaim_ps)
+static int sw_init_mode(struct sw *s, uint16_t n, uint16_t pool, uint64_t reclaim_ps, uint8_t mode)
 {
     struct esc_params p;
     esc_params_default(&p, n, pool, 1 * PS_US);
     p.reclaim_ps = reclaim_ps;
+    p.ft_mode = mode;
     if (esc_storage_bytes(&p) > sizeof s->mem)
         return -1;
     return esc_init(&s->e, &p, s->mem, 0);
+}
+
+/* Most tests use distinct-flow tables (C3, ESC_FT_FLOWS): their sequences
+ * are the easier to compute by hand; test_frames_table covers the default. */
+static int sw_init(struct sw *s, uint16_t n, uint16_t pool, uint64_t reclaim_ps)
+{
+    return sw_init_mode(s, n, pool, reclaim_ps, ESC_FT_FLOWS);
 }
 
 static struct esc_fid fid_n(uint32_t n)
@@ -172,6 +180,50 @@ TEST(flow_table)
     esc_on_frame(&s.e, 1, 0, &C);                     /* evicts A (oldest slot) */
     esc_receive(&s.e, 1, &t, &a);
     CHECK_EQ(a.kind, ESC_ACT_NONE);
+    CHECK_EQ(s.e.st.tok_drop_unknown, 1);
+}
+
+/* C3 default (ESC_FT_FRAMES): slots are the last N frames' flows, so a flow
+ * with k of them gets k tokens per trigger (up to T). */
+TEST(frames_table)
+{
+    struct sw s;
+    struct esc_out out[8];
+    struct esc_action a;
+    struct esc_fid A = fid_n(1), B = fid_n(2);
+    struct esc_params p;
+    esc_params_default(&p, 3, 4, 1 * PS_US);
+    CHECK_EQ(p.ft_mode, ESC_FT_FRAMES);
+    p.ft_mode = 7;
+    CHECK_EQ(esc_storage_bytes(&p), 0);
+    CHECK_EQ(sw_init_mode(&s, 3, 4, 0, ESC_FT_FRAMES), 0);
+    for (uint16_t i = 0; i < 3; i++)
+        esc_set_peer_escape(&s.e, i, 1);
+    esc_on_frame(&s.e, 1, 0, &A);
+    esc_on_frame(&s.e, 1, 0, &A);
+    esc_on_frame(&s.e, 1, 0, &A);
+    esc_on_frame(&s.e, 1, 2, &B);                     /* table [A, A, A, B] */
+    esc_set_ingress_requested(&s.e, 0, 1);
+    CHECK_EQ(esc_poll(&s.e, 2 * PS_US, out, 8), 3);   /* three tokens for A */
+    for (int i = 0; i < 3; i++)
+        CHECK(esc_fid_eq(&out[i].tok.fid, &A));
+    CHECK_EQ(esc_pool(&s.e, 1), 1);
+    esc_on_frame(&s.e, 1, 2, &A);                     /* A now from port 2: [A', A, A, B] */
+    esc_set_ingress_requested(&s.e, 2, 1);
+    struct esc_token t = { A, 1 };
+    esc_receive_missed(&s.e, 1, &t, &a);              /* the newest entry's ingress */
+    CHECK_EQ(a.kind, ESC_ACT_FORWARD);
+    CHECK_EQ(a.port, 2);
+    CHECK_EQ(esc_pool(&s.e, 1), 0);
+    esc_on_frame(&s.e, 1, 0, &B);                     /* [A', B, A, B] */
+    esc_on_frame(&s.e, 1, 0, &B);                     /* [A', B, B, B] */
+    esc_on_frame(&s.e, 1, 0, &B);                     /* [A', B, B, B]: A gone but A' */
+    esc_on_frame(&s.e, 1, 0, &B);                     /* [B, B, B, B] */
+    esc_receive(&s.e, 1, &t, &a);
+    CHECK_EQ(a.kind, ESC_ACT_NONE);                   /* pool 0 first (line 16) */
+    esc_transmit(&s.e, 1, 1);
+    esc_receive(&s.e, 1, &t, &a);
+    CHECK_EQ(a.kind, ESC_ACT_NONE);                   /* A no longer in the table */
     CHECK_EQ(s.e.st.tok_drop_unknown, 1);
 }
 
@@ -494,6 +546,7 @@ int main(void)
     RUN(trigger_needs_escape_peer);
     RUN(trigger_round_robin);
     RUN(flow_table);
+    RUN(frames_table);
     RUN(receive_found_case2);
     RUN(receive_pool_exhausted_case1);
     RUN(receive_forwarded);
