@@ -23,6 +23,10 @@
  *   - TRANSMIT: a data frame leaving with hops != 0 reclaims a token and
  *     decrements hops, unless PF_ESC_HERE (the switch extracted it itself,
  *     C1), which is cleared.
+ *   - order (C9, docs/escape.md): a frame arriving with hops 1 whose
+ *     egress class queue holds a frame of its flow ends its escape at
+ *     arrival (its token comes back, hops 0) and queues behind them; with
+ *     hops > 1 the case is only counted (order_risk).
  * A simulated flow is named by its index, which stands for its 5-tuple:
  * esc_fid.src_ip = flow index, the other fields constant.
  */
