@@ -9,9 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/fcsel_escape.h"
+#include "net/fc_escape.h"
+
 /* One entry per scheme; the first is the default. */
 const struct fc_scheme fc_schemes[] = {
     { "pfc", &fc_pfc, NULL },          /* IEEE 802.1Qbb only (switch.c's MMU) */
+    { "escape", &fc_escape_ops, fcsel_escape_setup },   /* Escape, dissertation ch. 4 (fc_escape.h) */
     { NULL, NULL, NULL },
 };
 

@@ -11,6 +11,7 @@
 
 #include "core/units.h"
 #include "engine/attack.h"
+#include "engine/fcsel_escape.h"
 #include "engine/ccsel.h"
 #include "engine/fcsel.h"
 #include "engine/fct.h"
@@ -146,6 +147,7 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
     if (n->created[PKT_FCTL] || n->fctl_bad)
         fprintf(f, ", \"fctl_refused\": %llu", (unsigned long long)n->fctl_bad);
     fprintf(f, "},\n");
+    fcsel_escape_summary(f, n);        /* "escape": {...} in Escape runs */
     fprintf(f, "  \"attacks\": [");
     for (uint32_t i = 0; i < sc->n_attacks; i++)
         fprintf(f, "%s{\"name\": \"%s\", \"sent\": %llu}", i ? ", " : "", sc->attacks[i].name,

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# tests/scenario/escape_scheme.sh -- Escape as `[flowcontrol] scheme =
+# escape` (docs/escape.md) on the three-switch ring:
+#   - experiments/escape/ring-escape.ini meets its [expect] (no drop, no
+#     retransmission, frames escaped, ring links >= 85% busy, every flow
+#     >= 15 Gb/s); the same file with scheme = pfc deadlocks and fails them;
+#   - in-order delivery: no NAK, no retransmission, order_risk 0;
+#   - termination: sized flows complete and no token is outstanding after
+#     the drain with the reclaim timer; without it (reclaim_interval = 0s)
+#     leaked tokens exhaust the pools and the ring deadlocks again;
+#   - the HPCC stress variant: Escape meets its checks, PFC alone deadlocks;
+#   - the same run twice gives byte-identical outputs;
+#   - bad [escape] keys exit 2 naming file, line and key.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/scenario/common.bash
+E=experiments/escape
+jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+"$ROCCSIM" run $E/ring-escape.ini -q -o "$tmp/esc" >"$tmp/esc.log" 2>"$tmp/esc.err"
+rc=$?
+ok ring_escape_expect '[ $rc -eq 0 ] && [ ! -s "$tmp/esc.err" ]' "$tmp/esc.log" "$tmp/esc.err"
+"$ROCCSIM" run $E/ring-escape.ini -q -o "$tmp/esc2" >/dev/null 2>&1
+same=yes
+for f in "$tmp"/esc/*; do cmp -s "$f" "$tmp/esc2/$(basename "$f")" || same="no: $(basename "$f") differs"; done
+ok ring_deterministic '[ "$same" = yes ]' "$tmp/esc.log"
+"$ROCCSIM" run $E/ring-escape.ini -q -o "$tmp/pfc" --set flowcontrol.scheme=pfc >"$tmp/pfc.log" 2>&1
+rc=$?
+ok ring_pfc_deadlocks '[ $rc -eq 1 ] && grep -q "FAIL  rate ring" "$tmp/pfc.log" && [ "$(jget "$tmp/pfc/summary.json" "sum(f[\"delivered_bytes\"] for f in d[\"flows\"]) < 10**7")" = True ]' "$tmp/pfc.log"
+ok ring_in_order '[ "$(jget "$tmp/esc/summary.json" "(d[\"packets\"][\"by_type\"][\"nack\"][\"created\"], d[\"escape\"][\"order_risk\"], d[\"escape\"][\"frames_escaped\"] > 1000)")" = "(0, 0, True)" ]' "$tmp/esc.log"
+
+term() {   # term NAME RECLAIM
+    cat >"$tmp/$1.ini" <<EOF2
+[sim]
+duration = 10ms
+measure_start = 0ms
+[topology]
+type = file
+file = $PWD/$E/ring3.topo
+[cc]
+algorithm = none
+[flowcontrol]
+scheme = escape
+[escape]
+reclaim_interval = $2
+[flows.ring]
+src = h1 h2 h3
+dst = h3 h1 h2
+pairing = zip
+size = 4MB
+[expect]
+completed ring = 100%
+escape_outstanding = 0
+EOF2
+    "$ROCCSIM" run "$tmp/$1.ini" -q -o "$tmp/$1" >"$tmp/$1.log" 2>&1
+    rc=$?
+}
+term drain 100us
+ok termination_drain '[ $rc -eq 0 ] && [ "$(jget "$tmp/drain/summary.json" "d[\"escape\"][\"reclaimed_timer\"] > 0")" = True ]' "$tmp/drain.log"
+term noreclaim 0s
+ok termination_needs_reclaim '[ $rc -eq 1 ] && grep -q "FAIL  completed ring" "$tmp/noreclaim.log" && grep -q "FAIL  escape_outstanding" "$tmp/noreclaim.log"' "$tmp/noreclaim.log"
+
+"$ROCCSIM" run $E/ring-hpcc-escape-xoff30k.ini -q -o "$tmp/h" >"$tmp/h.log" 2>&1
+rc=$?
+ok hpcc_stress_escape '[ $rc -eq 0 ]' "$tmp/h.log"
+"$ROCCSIM" run $E/ring-hpcc-escape-xoff30k.ini -q -o "$tmp/hp" --set flowcontrol.scheme=pfc >"$tmp/hp.log" 2>&1
+rc=$?
+ok hpcc_stress_pfc_deadlocks '[ $rc -eq 1 ] && grep -q "FAIL  rate_mean first" "$tmp/hp.log"' "$tmp/hp.log"
+
+bad() {   # bad NAME KEY=VALUE NEEDLE
+    "$ROCCSIM" run $E/ring-escape.ini -q -o "$tmp/bad" --set "$2" >"$tmp/bad.log" 2>&1
+    rc=$? needle=$3
+    ok "$1" '[ $rc -eq 2 ] && grep -q -- "$needle" "$tmp/bad.log"' "$tmp/bad.log"
+}
+bad bad_pool escape.pool=0 "^roccsim: --set:[0-9]*: \[escape\] pool: must be 1..65535 frames, got 0"
+bad bad_table escape.flow_table=lifo "\[escape\] flow_table: expected frames or flows"
+bad bad_period escape.period=3 "\[escape\] period: expected a time"
+bad bad_key escape.pools=3 "\[escape\] pools: unknown key"
