@@ -154,21 +154,29 @@ if command -v gnuplot >/dev/null; then
     plots=(); p=0
     for exp in loop4 innocent; do
         for wl in ws fb; do
-            line=""; si=0
+            line=""; si=0; notes=""; nn=0
             for s in pfc escape loop_breaker deadlock_breaker gfc; do
                 f="p${p}_$si.dat"
                 awk -F'\t' -v e="$exp" -v w="$wl" -v s="$s" '$1 == e && $2 == w && $3 == s && $6 != "-" {
                         i++; printf "%d\t%s\t%s\n", i, $6, ($10 ~ /^[0-9.]+$/ ? $10 : "NaN") }' "$table" > "$GP_WORK/$f"
-                # a scheme with no finite value (stuck, not available) has no line
-                grep -q $'\t[0-9.]*$' "$GP_WORK/$f" &&
+                # a scheme with no finite value (stuck, not available) has no
+                # line: a note in the panel's corner says so
+                if grep -q $'\t[0-9.]*$' "$GP_WORK/$f"; then
                     line="$line${line:+, }'$f' using 1:3:xtic(2) with linespoints lw 2 title $(gp_quote "$s")"
+                elif awk -F'\t' -v e="$exp" -v w="$wl" -v s="$s" '$1 == e && $2 == w && $3 == s { f = 1 } END { exit !f }' "$table"; then
+                    st=$(awk -F'\t' -v e="$exp" -v w="$wl" -v s="$s" '$1 == e && $2 == w && $3 == s { st = $4; sub(/:.*/, "", st); print st; exit }' "$table")
+                    notes="${notes}set label $((20 + si)) $(gp_quote "$s: $st, no finite value") at graph 0.98, graph $(awk -v i=$nn 'BEGIN { print 0.06 + 0.07 * i }') right
+"
+                    nn=$((nn + 1))
+                fi
                 si=$((si + 1))
             done
             case $exp in loop4) t="Exp. 4 (Fig. 4.15): p99 FCT, all flows" ;; innocent) t="Exp. 5 (Fig. 4.17): mean FCT, innocent flows" ;; esac
             case $wl in ws) t="$t, WebSearch" ;; fb) t="$t, FB_Hadoop" ;; esac
             if [ -n "$line" ]; then
                 plots+=("set title $(gp_quote "$t")
-plot $line")
+${notes}plot $line
+unset label")
             else
                 # one label per scheme: "pfc: stuck", "gfc: not available"
                 labels=""; li=1
@@ -205,6 +213,8 @@ set logscale y")
             echo "set xlabel 'flow size bin (upper edge)'"
             echo "set ylabel 'FCT (us)'"
             echo "set offsets 0.3, 0.3, 0, 0"
+            echo "set lmargin 10"
+            echo "set rmargin 3"
             for pl in "${plots[@]}"; do echo "$pl"; done
             echo "unset multiplot"
         } | gp_run 2>/dev/null || true
