@@ -13,8 +13,10 @@
 # (roccsim --check refuses it) is listed as "not available" with roccsim's
 # message, never dropped.  Writes
 #   DIR/table.tsv, DIR/table.txt   one row per (experiment, workload, scheme,
-#                                  size bin): status, flows, unfinished, the
-#                                  FCT statistic (us) and its ratio to Escape
+#                                  size bin): status, the deadlock detector's
+#                                  first cycle ("at 24.8ms", "none"), flows,
+#                                  unfinished, the FCT statistic (us) and its
+#                                  ratio to Escape
 #   DIR/compare.png, DIR/compare.svg  that statistic per bin, one panel per
 #                                  experiment and workload, one line per scheme
 #   DIR/<exp>-<workload>-<scheme>/ each run's outputs (and .log)
@@ -46,7 +48,7 @@ gp_workdir || exit 2
 status=0
 tab=$(printf '\t')
 table="$out/table.tsv"
-printf 'experiment\tworkload\tscheme\tstatus\tsize_le\tflows\tunfinished\tstatistic\tfct_us\tratio_to_escape\n' > "$table.tmp"
+printf 'experiment\tworkload\tscheme\tstatus\tdeadlock\tsize_le\tflows\tunfinished\tstatistic\tfct_us\tratio_to_escape\n' > "$table.tmp"
 
 # run EXP WORKLOAD SCHEME: one run, rows appended to $table.tmp
 run() {
@@ -60,7 +62,7 @@ run() {
             args=()                                  # a build without [flowcontrol]: PFC is all it has
         else
             msg=$(printf '%s' "$msg" | head -1 | tr '\t' ' ' | sed 's/^roccsim: //')
-            printf '%s\t%s\t%s\tnot available: %s\t-\t-\t-\t%s\t-\t-\n' "$exp" "$wl" "$scheme" "$msg" "$stat" >> "$table.tmp"
+            printf '%s\t%s\t%s\tnot available: %s\t-\t-\t-\t-\t%s\t-\t-\n' "$exp" "$wl" "$scheme" "$msg" "$stat" >> "$table.tmp"
             echo "  $name: not available ($msg)"
             return
         fi
@@ -78,7 +80,7 @@ run() {
     "$ROCCSIM" run "$ini" "${args[@]}" -q -o "$dir" > "$log" 2>&1; rc=$?
     if [ $rc -ge 2 ] || [ ! -s "$dir/flows.csv" ]; then
         echo "escape-compare.sh: $name failed (exit $rc, see $log)" >&2
-        printf '%s\t%s\t%s\terror (exit %s)\t-\t-\t-\t%s\t-\t-\n' "$exp" "$wl" "$scheme" "$rc" "$stat" >> "$table.tmp"
+        printf '%s\t%s\t%s\terror (exit %s)\t-\t-\t-\t-\t%s\t-\t-\n' "$exp" "$wl" "$scheme" "$rc" "$stat" >> "$table.tmp"
         status=2
         return
     fi
@@ -87,13 +89,20 @@ run() {
         st=$(awk -F'\t' '$1 ~ /^port\.(n1->n5|n5->n2|n2->n4|n4->n1)\.utilization$/ && $2 + 0 < 0.001 { s = "stuck" }
                          END { print s ? s : "ok" }' "$dir/summary.tsv")
     fi
+    # The deadlock detector's finding ([flowcontrol] deadlock_check): the
+    # first cycle, if any (a scheme may resolve it later: see the status).
+    local dl
+    dl=$(sed -n 's/.*"deadlock": {"detected": true,.*"first_s": \([0-9.e+-]*\).*/\1/p' "$dir/summary.json" | head -1)
+    if [ -n "$dl" ]; then dl=$(awk -v t="$dl" 'BEGIN { printf "at %gms", t * 1000 }')
+    elif grep -q '"deadlock": {"detected": false' "$dir/summary.json"; then dl=none
+    else dl=unchecked; fi
     # Bins and window from the run's own summary: [fct] bins, warmup, cooldown.
     local bins warm cool durs
     bins=$(grep -m1 '^bins' "$ini" | sed 's/.*= *//')
     warm=$(grep -m1 '^warmup' "$ini" | sed 's/.*= *//')
     cool=$(grep -m1 '^cooldown' "$ini" | sed 's/.*= *//')
     durs=${end%ms}
-    awk -F, -v ex="$exp" -v wl="$wl" -v sch="$scheme" -v st="$st" -v stat="$stat" \
+    awk -F, -v ex="$exp" -v wl="$wl" -v sch="$scheme" -v st="$st" -v dl="$dl" -v stat="$stat" \
         -v bins="$bins" -v warm="${warm%ms}" -v cool="${cool%ms}" -v dur="$durs" '
         function bytes(s,   v) { v = s + 0; if (s ~ /KB$/) v *= 1e3; else if (s ~ /MB$/) v *= 1e6; else if (s ~ /GB$/) v *= 1e9; return v }
         BEGIN { nb = split(bins, b, /[ ,]+/); for (i = 1; i <= nb; i++) edge[i] = bytes(b[i]); edge[nb + 1] = -1
@@ -120,7 +129,7 @@ run() {
                     r = int(0.99 * m); if (r < 0.99 * m) r++; if (r < 1) r = 1      # nearest rank
                     x = sprintf("%.3f", a[r] * 1e6)
                 }
-                printf "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t-\n", ex, wl, sch, st, le, n[k], unf[k] + 0, stat, x
+                printf "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t-\n", ex, wl, sch, st, dl, le, n[k], unf[k] + 0, stat, x
             }
         }' "$dir/flows.csv" >> "$table.tmp"
 }
@@ -133,9 +142,9 @@ for wl in ws fb; do
 done
 
 # Ratio to Escape's value in the same (experiment, workload, bin).
-awk -F'\t' -v OFS='\t' 'NR == FNR { if ($3 == "escape" && $9 ~ /^[0-9.]+$/) e[$1, $2, $5] = $9; next }
+awk -F'\t' -v OFS='\t' 'NR == FNR { if ($3 == "escape" && $10 ~ /^[0-9.]+$/) e[$1, $2, $6] = $10; next }
     FNR == 1 { print; next }
-    { k = e[$1, $2, $5]; if (k != "" && k > 0 && $9 ~ /^[0-9.]+$/) $10 = sprintf("%.2f", $9 / k); print }' \
+    { k = e[$1, $2, $6]; if (k != "" && k > 0 && $10 ~ /^[0-9.]+$/) $11 = sprintf("%.2f", $10 / k); print }' \
     "$table.tmp" "$table.tmp" > "$table" && rm -f "$table.tmp"
 column -t -s "$tab" "$table" > "$out/table.txt" 2>/dev/null || cp "$table" "$out/table.txt"
 cat "$out/table.txt"
@@ -145,21 +154,29 @@ if command -v gnuplot >/dev/null; then
     plots=(); p=0
     for exp in loop4 innocent; do
         for wl in ws fb; do
-            line=""; si=0
+            line=""; si=0; notes=""; nn=0
             for s in pfc escape loop_breaker deadlock_breaker gfc; do
                 f="p${p}_$si.dat"
-                awk -F'\t' -v e="$exp" -v w="$wl" -v s="$s" '$1 == e && $2 == w && $3 == s && $5 != "-" {
-                        i++; printf "%d\t%s\t%s\n", i, $5, ($9 ~ /^[0-9.]+$/ ? $9 : "NaN") }' "$table" > "$GP_WORK/$f"
-                # a scheme with no finite value (stuck, not available) has no line
-                grep -q $'\t[0-9.]*$' "$GP_WORK/$f" &&
+                awk -F'\t' -v e="$exp" -v w="$wl" -v s="$s" '$1 == e && $2 == w && $3 == s && $6 != "-" {
+                        i++; printf "%d\t%s\t%s\n", i, $6, ($10 ~ /^[0-9.]+$/ ? $10 : "NaN") }' "$table" > "$GP_WORK/$f"
+                # a scheme with no finite value (stuck, not available) has no
+                # line: a note in the panel's corner says so
+                if grep -q $'\t[0-9.]*$' "$GP_WORK/$f"; then
                     line="$line${line:+, }'$f' using 1:3:xtic(2) with linespoints lw 2 title $(gp_quote "$s")"
+                elif awk -F'\t' -v e="$exp" -v w="$wl" -v s="$s" '$1 == e && $2 == w && $3 == s { f = 1 } END { exit !f }' "$table"; then
+                    st=$(awk -F'\t' -v e="$exp" -v w="$wl" -v s="$s" '$1 == e && $2 == w && $3 == s { st = $4; sub(/:.*/, "", st); print st; exit }' "$table")
+                    notes="${notes}set label $((20 + si)) $(gp_quote "$s: $st, no finite value") at graph 0.98, graph $(awk -v i=$nn 'BEGIN { print 0.06 + 0.07 * i }') right
+"
+                    nn=$((nn + 1))
+                fi
                 si=$((si + 1))
             done
             case $exp in loop4) t="Exp. 4 (Fig. 4.15): p99 FCT, all flows" ;; innocent) t="Exp. 5 (Fig. 4.17): mean FCT, innocent flows" ;; esac
             case $wl in ws) t="$t, WebSearch" ;; fb) t="$t, FB_Hadoop" ;; esac
             if [ -n "$line" ]; then
                 plots+=("set title $(gp_quote "$t")
-plot $line")
+${notes}plot $line
+unset label")
             else
                 # one label per scheme: "pfc: stuck", "gfc: not available"
                 labels=""; li=1
@@ -196,6 +213,8 @@ set logscale y")
             echo "set xlabel 'flow size bin (upper edge)'"
             echo "set ylabel 'FCT (us)'"
             echo "set offsets 0.3, 0.3, 0, 0"
+            echo "set lmargin 10"
+            echo "set rmargin 3"
             for pl in "${plots[@]}"; do echo "$pl"; done
             echo "unset multiplot"
         } | gp_run 2>/dev/null || true
