@@ -111,6 +111,12 @@ void lb_on_dequeue(struct lb_sw *s, uint32_t in, uint32_t out, uint32_t bytes)
     *d = *d > bytes ? *d - bytes : 0;
 }
 
+void lb_set_dep(struct lb_sw *s, uint32_t in, uint32_t out, uint32_t bytes)
+{
+    if (in < s->nports && out < s->nports)
+        s->dep[in * s->nports + out] = bytes;
+}
+
 /* Append an action if there is room (counted otherwise). */
 static void emit(struct lb_sw *s, struct lb_action *out, uint32_t cap, uint32_t *n, const struct lb_action *a)
 {

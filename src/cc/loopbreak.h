@@ -191,6 +191,10 @@ static inline uint32_t lb_spuid(const struct lb_sw *s, uint32_t port)
  * reported).  Out-of-range ports are ignored; leaving never goes below 0. */
 void lb_on_enqueue(struct lb_sw *s, uint32_t in, uint32_t out, uint32_t bytes);
 void lb_on_dequeue(struct lb_sw *s, uint32_t in, uint32_t out, uint32_t bytes);
+/* Or, for a caller that counts on demand (the simulator scans its egress
+ * queues when a token arrives, so that no frame pays for the table): set
+ * dep[in][out] to bytes. */
+void lb_set_dep(struct lb_sw *s, uint32_t in, uint32_t out, uint32_t bytes);
 
 /* Periodic step: obs[nports].  Writes at most cap actions (SEND, UNGRANT);
  * returns how many.  An array of 2 * nports never overflows. */

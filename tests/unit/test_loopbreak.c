@@ -352,6 +352,10 @@ TEST(dependency_counters)
     lb_on_enqueue(&sw[0], NP, 1, 10);             /* out of range: ignored */
     lb_on_enqueue(&sw[0], 1, NP, 10);
     CHECK_EQ(sw[0].dep[1 * NP + 1], 0);
+    lb_set_dep(&sw[0], 2, 1, 4242);
+    lb_set_dep(&sw[0], NP, 1, 1);                 /* out of range: ignored */
+    CHECK_EQ(sw[0].dep[2 * NP + 1], 4242);
+    CHECK_EQ(sw[0].dep[0 * NP + 1], 50);
     /* the token follows the egress holding most bytes from its ingress */
     setup(LB_MODE_DROP);
     lb_on_enqueue(&sw[1], 2, 0, 900);
