@@ -3,6 +3,8 @@
  * schemes (fcsel.h).
  */
 #include "engine/fcsel.h"
+#include "engine/fcsel_loopbreak.h"
+#include "net/fc_loopbreak.h"
 
 #include "engine/deadlock.h"
 
@@ -16,6 +18,8 @@
 const struct fc_scheme fc_schemes[] = {
     { "pfc", &fc_pfc, NULL },          /* IEEE 802.1Qbb only (switch.c's MMU) */
     { "escape", &fc_escape_ops, fcsel_escape_setup },   /* Escape, dissertation ch. 4 (fc_escape.h) */
+    { "loop_breaker", &fc_loop_breaker, fcsel_loop_breaker_setup },           /* Shpiner et al. HotNets'16: drop */
+    { "deadlock_breaker", &fc_deadlock_breaker, fcsel_deadlock_breaker_setup }, /* same detection: extra buffer */
     { NULL, NULL, NULL },
 };
 

@@ -15,6 +15,7 @@
 #include "engine/ccsel.h"
 #include "engine/fcsel.h"
 #include "engine/fct.h"
+#include "engine/fcsel_loopbreak.h"
 #include "engine/linkflows.h"
 #include "engine/workload.h"
 #include "engine/metrics.h"
@@ -144,10 +145,13 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
     fprintf(f, "}, \"failure_drops\": %llu, \"cnp_filtered_switch\": %llu, \"cnp_filtered_host\": %llu",
             (unsigned long long)n->failure_drops, (unsigned long long)n->cnp_filtered_sw,
             (unsigned long long)n->cnp_filtered_host);
+    if (n->fc_drops)
+        fprintf(f, ", \"fc_drops\": %llu", (unsigned long long)n->fc_drops);
     if (n->created[PKT_FCTL] || n->fctl_bad)
         fprintf(f, ", \"fctl_refused\": %llu", (unsigned long long)n->fctl_bad);
     fprintf(f, "},\n");
     fcsel_escape_summary(f, n);        /* "escape": {...} in Escape runs */
+    fcsel_loopbreak_json(f, n);
     fprintf(f, "  \"attacks\": [");
     for (uint32_t i = 0; i < sc->n_attacks; i++)
         fprintf(f, "%s{\"name\": \"%s\", \"sent\": %llu}", i ? ", " : "", sc->attacks[i].name,
@@ -501,6 +505,7 @@ static void write_summary_tsv(FILE *f, const struct scenario *sc, const struct r
     }
     fprintf(f, "drops\t%llu\nfailure_drops\t%llu\npfc_pauses\t%llu\n", (unsigned long long)drops,
             (unsigned long long)n->failure_drops, (unsigned long long)pauses);
+    fcsel_loopbreak_tsv(f, n);
     for (uint32_t g = 0; g < sc->n_groups; g++) {
         const struct group *gr = &sc->groups[g];
         struct grstats st;
@@ -1027,6 +1032,7 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
     fprintf(out, "\npackets: %llu created, %llu delivered, %llu dropped, %u in flight at the end; conservation %s\n",
             (unsigned long long)created, (unsigned long long)consumed, (unsigned long long)dropped, n->pool.live,
             ri->conservation);
+    fcsel_loopbreak_print(out, n);
     if (ri->n_results) {
         fprintf(out, "\nexpectations:\n");
         for (size_t i = 0; i < ri->n_results; i++) {

@@ -176,6 +176,16 @@ void     fc_requeue(struct net *n, struct sw *s, uint32_t port, uint32_t q, uint
 /* Release a held frame's buffer and count it dropped at `port`. */
 void     fc_drop_held(struct net *n, struct sw *s, uint32_t port, uint32_t pi);
 
+/* ---- extra buffer ---- */
+/* Let ingress (in_local, cls) of switch s take `bytes` more bytes from now
+ * before it asks for XOFF (its XOFF threshold is raised to its present
+ * occupancy + bytes; headroom bytes move to the shared pool while it has
+ * room), sending XON upstream at once if the MMU's XON rule now holds;
+ * bytes = 0 withdraws the grant (the next admission above the MMU's own
+ * threshold sends XOFF).  Deadlock Breaker's "extra buffer".  -1 without
+ * memory (the table is allocated on the first grant). */
+int      fc_grant_buffer(struct net *n, struct sw *s, uint32_t in_local, uint8_t cls, uint64_t bytes);
+
 /* ---- rate gates ---- */
 /* Limit class cls of switch egress `port` to rate_bps (0: no limit, the
  * gate opens now).  -1 without memory (the gate table is allocated on

@@ -53,6 +53,7 @@ void net_free(struct net *n)
         free(n->sws[i].cnt);
         free(n->sws[i].hdrm_limit);
         free(n->sws[i].xoff);
+        free(n->sws[i].xoff_extra);
     }
     for (uint32_t i = 0; i < n->n_hosts; i++)
         free(n->hosts[i].active);
@@ -802,6 +803,15 @@ int net_check_conservation(const struct net *n, char *why, size_t why_len)
     for (int t = 0; t < PKT_NTYPES; t++) {
         created += n->created[t];
         gone += n->consumed[t] + n->dropped[t];
+    }
+    uint64_t dropped_all = 0;
+    for (int t = 0; t < PKT_NTYPES; t++)
+        dropped_all += n->dropped[t];
+    if (n->fc_drops + n->failure_drops > dropped_all) {
+        snprintf(why, why_len, "drop accounting violated: %llu scheme drops + %llu failure drops but only %llu "
+                 "packets dropped", (unsigned long long)n->fc_drops, (unsigned long long)n->failure_drops,
+                 (unsigned long long)dropped_all);
+        return -1;
     }
     if (held != n->pool.live || created != gone + held) {
         snprintf(why, why_len,

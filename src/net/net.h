@@ -146,6 +146,7 @@ struct sw {
     struct mmu_cnt *cnt;         /* [n_ports * NCLASS] ingress accounting */
     uint64_t *hdrm_limit;        /* [n_ports] headroom per class on that port */
     uint64_t *xoff;              /* [n_ports] static XOFF per class on that port */
+    uint64_t *xoff_extra;        /* [n_ports * NCLASS] XOFF raised by fc_grant_buffer (NULL: none ever) */
     uint64_t shared_used, hdrm_used, reserve_used, ctrl_used;
     uint64_t shared_pool;        /* buffer - reserves - headrooms */
     uint64_t peak_used;
@@ -332,6 +333,7 @@ struct net {
     uint64_t created[PKT_NTYPES], consumed[PKT_NTYPES], dropped[PKT_NTYPES];
     uint64_t delivered_bytes;
     uint64_t failure_drops;      /* packets lost to link failures (flushed or unroutable) */
+    uint64_t fc_drops;           /* frames a flow-control scheme dropped by design (Loop Breaker) */
     uint64_t cnp_filtered_sw;    /* RoCC/junk CNPs a switch dropped (cnp_filter) */
     uint64_t cnp_filtered_host;  /* RoCC/junk CNPs a host refused (cnp_filter, or junk) */
     uint64_t flows_done;

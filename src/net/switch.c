@@ -29,15 +29,27 @@
  */
 #include "net/flowctl.h"
 
+#include <stdlib.h>
+
 #define IN_NONE 0xffffu              /* packet made by this switch */
 
-static inline uint64_t xoff_threshold(const struct sw *s, uint32_t local)
+static inline uint64_t xoff_base(const struct sw *s, uint32_t local)
 {
     if (s->cfg.dynamic) {
         uint64_t free_shared = s->shared_pool > s->shared_used ? s->shared_pool - s->shared_used : 0;
         return (uint64_t)(s->cfg.alpha * (double)free_shared);
     }
     return s->xoff[local];
+}
+
+/* The XOFF threshold of (ingress, class): the MMU's, plus what a scheme
+ * granted (fc_grant_buffer; NULL until the first grant). */
+static inline uint64_t xoff_threshold(const struct sw *s, uint32_t local, uint8_t cls)
+{
+    uint64_t t = xoff_base(s, local);
+    if (__builtin_expect(s->xoff_extra != NULL, 0))
+        t += s->xoff_extra[local * NCLASS + cls];
+    return t;
 }
 
 static void send_pfc(struct net *n, struct sw *s, uint32_t local, uint8_t cls, int on)
@@ -82,7 +94,7 @@ static int mmu_admit(struct net *n, struct sw *s, uint32_t local, uint8_t cls, u
         m->reserve += b;
         s->reserve_used += b;
     } else if (lossless) {
-        uint64_t thr = xoff_threshold(s, local);
+        uint64_t thr = xoff_threshold(s, local, cls);
         if (m->hdrm == 0 && m->shared + b <= thr && s->shared_used + b <= s->shared_pool) {
             m->shared += b;
             s->shared_used += b;
@@ -121,7 +133,7 @@ static void mmu_release(struct net *n, struct sw *s, uint32_t local, uint8_t cls
     m->shared -= x; s->shared_used -= x; left -= x;
     m->reserve -= left; s->reserve_used -= left;
     if (m->xoff_sent && m->hdrm == 0) {
-        uint64_t thr = xoff_threshold(s, local);
+        uint64_t thr = xoff_threshold(s, local, cls);
         if (m->shared == 0 || m->shared + s->cfg.xon_offset <= thr) {
             m->xoff_sent = 0;
             send_pfc(n, s, local, cls, 0);
@@ -129,6 +141,37 @@ static void mmu_release(struct net *n, struct sw *s, uint32_t local, uint8_t cls
     }
     if ((s->fc_flags & FCB_OCCUPANCY) && s->cfg.pfc && (s->cfg.lossless_mask >> cls & 1))
         s->fc->on_occupancy(n, s, local, cls);
+}
+
+int fc_grant_buffer(struct net *n, struct sw *s, uint32_t local, uint8_t cls, uint64_t bytes)
+{
+    if (!s->xoff_extra) {
+        if (bytes == 0)
+            return 0;
+        s->xoff_extra = calloc((size_t)n->nodes[s->node].n_ports * NCLASS, sizeof *s->xoff_extra);
+        if (!s->xoff_extra)
+            return -1;
+    }
+    uint64_t *x = &s->xoff_extra[local * NCLASS + cls];
+    if (bytes == 0) {
+        *x = 0;                 /* the next admission above the threshold sends XOFF again */
+        return 0;
+    }
+    /* Headroom bytes become shared bytes while the pool has room: admission
+     * puts a frame in shared space only when the headroom is empty, and
+     * XON waits for it to be empty. */
+    struct mmu_cnt *m = &s->cnt[local * NCLASS + cls];
+    uint64_t room = s->shared_pool > s->shared_used ? s->shared_pool - s->shared_used : 0;
+    uint64_t mv = m->hdrm < room ? m->hdrm : room;
+    m->hdrm -= mv; s->hdrm_used -= mv;
+    m->shared += mv; s->shared_used += mv;
+    uint64_t base = xoff_base(s, local);
+    *x = (m->shared > base ? m->shared - base : 0) + bytes;
+    if (m->xoff_sent && m->hdrm == 0 && m->shared + s->cfg.xon_offset <= base + *x) {
+        m->xoff_sent = 0;
+        send_pfc(n, s, local, cls, 0);
+    }
+    return 0;
 }
 
 void switch_release(struct net *n, struct sw *s, uint32_t pi)
@@ -215,6 +258,7 @@ void switch_receive(struct net *n, struct sw *s, uint32_t port, uint32_t pi)
     if (__builtin_expect(s->fc_flags & FCB_ADMIT, 0)) {
         int v = s->fc->admit(n, s, local, &out, p);
         if (v == FC_DROP) {
+            n->fc_drops++;
             net_drop(n, out, pi);
             return;
         }
