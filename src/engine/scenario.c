@@ -148,119 +148,6 @@ static int topo_asym(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     return 0;
 }
 
-/* "FILE:LINE: message" for errors in files other than the scenario. */
-static int file_errorf(struct cfg_err *err, const char *path, int line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int file_errorf(struct cfg_err *err, const char *path, int line, const char *fmt, ...)
-{
-    char msg[384];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (line > 0)
-        snprintf(err->msg, sizeof err->msg, "%.100s:%d: %s", path, line, msg);
-    else
-        snprintf(err->msg, sizeof err->msg, "%.100s: %s", path, msg);
-    text_escape_inplace(err->msg, sizeof err->msg);   /* messages quote file text */
-    return -1;
-}
-
-/* The characters of a node name (docs/config.md, "Topology file format"). */
-#define NODE_NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
-
-/* The topology file: one statement per line, '#' comments.
- *   host NAME [NAME...]      switch NAME [NAME...]      link A B RATE DELAY */
-static int topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err)
-{
-    const struct cfg_entry *e = cfg_find(c, "topology", "file");
-    if (!e)
-        return cfg_section_errorf(err, c, "topology", "type = file needs a 'file' key");
-    char path[4096];
-    const char *base = cfg_path(c), *slash = strrchr(base, '/');
-    if (e->value[0] == '/' || !slash)
-        snprintf(path, sizeof path, "%s", e->value);
-    else
-        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - base), base, e->value);
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return cfg_errorf(err, e, "cannot open topology file '%s'", path);
-    struct stat fst;
-    if (fstat(fileno(fp), &fst) == 0 && S_ISDIR(fst.st_mode)) {   /* fopen succeeds on one: "no nodes" misled */
-        fclose(fp);
-        return cfg_errorf(err, e, "topology file '%s' is a directory", path);
-    }
-    char line[4096];
-    int ln = 0, rc = 0;
-    while (rc == 0 && fgets(line, sizeof line, fp)) {
-        ln++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = 0;
-        char *tok[256];
-        int nt = 0, too_many = 0;
-        for (char *t = strtok(line, " \t\r\n"); t; t = strtok(NULL, " \t\r\n")) {
-            if (nt == 256) {
-                too_many = 1;
-                break;
-            }
-            tok[nt++] = t;
-        }
-        if (nt == 0)
-            continue;
-        if (too_many) {
-            rc = file_errorf(err, path, ln, "more than 255 names on one line");
-            break;
-        }
-        if (!strcmp(tok[0], "host") || !strcmp(tok[0], "switch")) {
-            if (nt < 2) {
-                rc = file_errorf(err, path, ln, "'%s' needs a name", tok[0]);
-            }
-            for (int i = 1; i < nt && rc == 0; i++) {
-                /* Node names become port names in every output and titles in
-                 * plots: a documented, shell- and gnuplot-inert set only. */
-                size_t okc = strspn(tok[i], NODE_NAME_CHARS);
-                if (tok[i][okc]) {
-                    unsigned char bad = (unsigned char)tok[i][okc];
-                    char shown[8];
-                    snprintf(shown, sizeof shown, bad > 0x20 && bad < 0x7f ? "'%c'" : "0x%02x", bad);
-                    rc = file_errorf(err, path, ln, "%s: node name %d has the character %s: names use only "
-                                     "letters, digits, '_', '.' and '-'", tok[0], i, shown);
-                } else if (scenario_node(sc, tok[i]) != NONE32 || strlen(tok[i]) >= 24) {
-                    rc = file_errorf(err, path, ln, "node name '%.40s' is a duplicate or longer than 23 characters", tok[i]);
-                } else {
-                    net_add_node(&sc->net, tok[0][0] == 'h' ? NODE_HOST : NODE_SWITCH, tok[i]);
-                }
-            }
-        } else if (!strcmp(tok[0], "link")) {
-            uint64_t rate, delay;
-            uint32_t a = nt == 5 ? scenario_node(sc, tok[1]) : NONE32;
-            uint32_t b = nt == 5 ? scenario_node(sc, tok[2]) : NONE32;
-            if (nt != 5) {
-                rc = file_errorf(err, path, ln, "expected 'link A B RATE DELAY'");
-            } else if (a == NONE32 || b == NONE32) {
-                rc = file_errorf(err, path, ln, "link: unknown node '%s'",
-                         a == NONE32 ? tok[1] : tok[2]);
-            } else if (units_parse_rate_bps(tok[3], &rate) || rate == 0) {
-                rc = file_errorf(err, path, ln, "link: bad rate '%s' (e.g. 40Gbps)", tok[3]);
-            } else if (units_parse_time_ps(tok[4], &delay)) {
-                rc = file_errorf(err, path, ln, "link: bad delay '%s' (e.g. 1.5us)", tok[4]);
-            } else {
-                net_add_link(&sc->net, a, b, rate, delay);
-            }
-        } else {
-            rc = file_errorf(err, path, ln, "unknown statement '%s' (host, switch, link)", tok[0]);
-        }
-    }
-    if (rc == 0 && ferror(fp))
-        rc = file_errorf(err, path, ln + 1, "read error: %s", strerror(errno));
-    if (rc == 0 && sc->net.n_nodes == 0) {
-        rc = file_errorf(err, path, 0, "no nodes");
-    }
-    fclose(fp);
-    return rc;
-}
-
 /* ---------- datacenter fabrics (topology.c) ---------- */
 
 static int topo_err(struct cfg_err *err, struct cfg *c, const char *why)
@@ -1042,7 +929,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     int type;
     TRY(cfg_enum(c, "topology", "type", types, 0, &type, err));
     int (*builders[])(struct scenario *, struct cfg *, struct cfg_err *) = {
-        topo_star, topo_multi, topo_asym, topo_file, topo_roccft, topo_kary, topo_ls, topo_rcc, topo_hpcc };
+        topo_star, topo_multi, topo_asym, scenario_topo_file, topo_roccft, topo_kary, topo_ls, topo_rcc, topo_hpcc };
     TRY(builders[type](sc, c, err));
     char why[256];
     if (net_finalize(&sc->net, &swc, why, sizeof why))

@@ -101,5 +101,7 @@ void scenario_free(struct scenario *sc);
 const struct group   *scenario_group(const struct scenario *sc, const char *name);
 const struct monitor *scenario_monitor(const struct scenario *sc, const char *name);
 uint32_t scenario_node(const struct scenario *sc, const char *name);
+/* [topology] type = file: read the topology file (topofile.c). */
+int scenario_topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err);
 
 #endif

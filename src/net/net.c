@@ -70,6 +70,8 @@ void net_free(struct net *n)
     free(n->route_off);
     free(n->route_cnt);
     free(n->route_ports);
+    free(n->sroutes);
+    free(n->sroute_next);
     free(n->start_order);
     memset(n, 0, sizeof *n);
 }
@@ -107,11 +109,82 @@ uint32_t net_port_between(const struct net *n, uint32_t a, uint32_t b)
     return NONE32;
 }
 
+int net_add_route(struct net *n, uint32_t sw, uint32_t dst, const uint32_t *next, uint32_t cnt,
+                  char *why, size_t why_len)
+{
+    if (sw >= n->n_nodes || n->nodes[sw].kind != NODE_SWITCH) {
+        snprintf(why, why_len, "'%s' is not a switch", sw < n->n_nodes ? n->nodes[sw].name : "?");
+        return -1;
+    }
+    if (dst >= n->n_nodes || n->nodes[dst].kind != NODE_HOST) {
+        snprintf(why, why_len, "'%s' is not a host", dst < n->n_nodes ? n->nodes[dst].name : "?");
+        return -1;
+    }
+    if (cnt == 0 || cnt > 255) {
+        snprintf(why, why_len, "a route needs 1..255 next hops");
+        return -1;
+    }
+    for (uint32_t i = 0; i < cnt; i++) {
+        uint32_t v = next[i], linked = 0;
+        if (v >= n->n_nodes) {
+            snprintf(why, why_len, "next hop %u is not a node", v);
+            return -1;
+        }
+        for (uint32_t l = 0; l < n->n_links && !linked; l++)
+            linked = (n->links[l].a == sw && n->links[l].b == v) || (n->links[l].b == sw && n->links[l].a == v);
+        if (!linked) {
+            snprintf(why, why_len, "next hop '%s' is not a neighbour of '%s'", n->nodes[v].name, n->nodes[sw].name);
+            return -1;
+        }
+        if (n->nodes[v].kind == NODE_HOST && v != dst) {
+            snprintf(why, why_len, "next hop '%s' is a host other than the destination '%s' (hosts do not forward)",
+                     n->nodes[v].name, n->nodes[dst].name);
+            return -1;
+        }
+    }
+    uint32_t k = 0;
+    while (k < n->n_sroutes && (n->sroutes[k].node != sw || n->sroutes[k].dst != dst))
+        k++;
+    if (k == n->n_sroutes) {
+        struct static_route *r = grow(n->sroutes, &n->cap_sroutes, n->n_sroutes + 1, sizeof *r);
+        if (!r)
+            goto oom;
+        n->sroutes = r;
+        n->n_sroutes++;
+    }
+    uint32_t *nx = grow(n->sroute_next, &n->cap_sroute_next, n->n_sroute_next + cnt, sizeof *nx);
+    if (!nx)
+        goto oom;
+    n->sroute_next = nx;
+    memcpy(nx + n->n_sroute_next, next, cnt * sizeof *nx);
+    n->sroutes[k] = (struct static_route){ sw, dst, n->n_sroute_next, cnt };   /* a replaced one's hops stay unused */
+    n->n_sroute_next += cnt;
+    return 0;
+oom:
+    snprintf(why, why_len, "out of memory");
+    return -1;
+}
+
+/* Static routes ordered by (destination, switch): node order is host-index
+ * order, so build_routes meets them in its own loop order. */
+static int cmp_sroute(const void *a, const void *b)
+{
+    const struct static_route *x = a, *y = b;
+    if (x->dst != y->dst)
+        return x->dst < y->dst ? -1 : 1;
+    return x->node < y->node ? -1 : (x->node > y->node);
+}
+
 /* Breadth-first search from each destination host gives hop distances; a
  * node's ECMP set toward that host is every port whose peer is one hop
- * closer.  Hosts never forward: a path only passes through switches. */
+ * closer.  Hosts never forward: a path only passes through switches.  A
+ * static route replaces the set of its cell by its next hops' ports that
+ * are up (docs/escape.md "Static routes"). */
 static int build_routes(struct net *n, int allow_unreachable, char *why, size_t why_len)
 {
+    if (n->n_sroutes > 1)   /* (sw, dst) pairs are unique: the order is total */
+        qsort(n->sroutes, n->n_sroutes, sizeof *n->sroutes, cmp_sroute);
+    uint32_t sr = 0;
     size_t cells = (size_t)n->n_nodes * n->n_hosts;
     free(n->route_off);
     free(n->route_cnt);
@@ -154,6 +227,38 @@ static int build_routes(struct net *n, int allow_unreachable, char *why, size_t 
         for (uint32_t u = 0; u < n->n_nodes; u++) {
             size_t cell = (size_t)u * n->n_hosts + h;
             n->route_off[cell] = (uint32_t)used;
+            while (sr < n->n_sroutes && (n->sroutes[sr].dst < dnode ||
+                                         (n->sroutes[sr].dst == dnode && n->sroutes[sr].node < u)))
+                sr++;
+            if (sr < n->n_sroutes && n->sroutes[sr].dst == dnode && n->sroutes[sr].node == u) {
+                const struct static_route *r = &n->sroutes[sr];
+                const struct node *nd = &n->nodes[u];
+                uint32_t cnt = 0;
+                for (uint32_t k = 0; k < nd->n_ports && cnt < 255; k++) {
+                    const struct port *pt = &n->ports[nd->first_port + k];
+                    uint32_t v = n->ports[pt->peer].node, member = 0;
+                    for (uint32_t j = 0; j < r->n_next && !member; j++)
+                        member = n->sroute_next[r->next_off + j] == v;
+                    if (!member || pt->down)
+                        continue;
+                    if (used == cap) {
+                        cap *= 2;
+                        uint16_t *np = realloc(n->route_ports, cap * sizeof *np);
+                        if (!np) {
+                            snprintf(why, why_len, "out of memory building routes");
+                            rc = -1;
+                            break;
+                        }
+                        n->route_ports = np;
+                    }
+                    n->route_ports[used++] = (uint16_t)k;
+                    cnt++;
+                }
+                n->route_cnt[cell] = (uint8_t)cnt;   /* 0: every next hop is down (failure drop) */
+                if (rc)
+                    break;
+                continue;
+            }
             if (u == dnode)
                 continue;
             if (dist[u] == NONE32) {

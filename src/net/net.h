@@ -301,6 +301,12 @@ struct net {
     uint32_t *route_off;         /* [n_nodes * n_hosts]: offset into route_ports */
     uint8_t  *route_cnt;         /* [n_nodes * n_hosts] */
     uint16_t *route_ports;
+    /* static routes (net_add_route): they override the shortest-path set
+     * of their (switch, host) cell every time routes are built */
+    struct static_route { uint32_t node, dst, next_off, n_next; } *sroutes;
+    uint32_t n_sroutes, cap_sroutes;
+    uint32_t *sroute_next;       /* neighbour nodes, [next_off, next_off + n_next) */
+    uint32_t n_sroute_next, cap_sroute_next;
     /* flow start schedule */
     uint32_t *start_order;       /* flows sorted by start time */
     uint32_t next_start;
@@ -350,6 +356,19 @@ uint32_t net_add_agent(struct net *n, uint32_t port, const struct port_agent_ops
  * are recomputed either way (unreachable destinations then drop packets).
  * -1 with why on memory failure. */
 int      net_set_link(struct net *n, uint32_t port, int up, char *why, size_t why_len);
+/* Static route: at switch node `sw`, frames to host node `dst` leave over
+ * the links to the neighbour nodes next[0..cnt-1] (every parallel link to
+ * each of them; ECMP by the flow hash over the whole set, as for shortest
+ * paths) instead of the shortest-path set.  Call before net_finalize (or
+ * after, then routes are rebuilt at the next net_set_link).  Every later
+ * route build (net_set_link) applies it again: members whose link is down
+ * are left out, and when none is left the cell is empty, so frames to dst
+ * at sw are dropped as failure drops, like an unreachable destination.
+ * A second route for the same (sw, dst) replaces the first.  Routes are
+ * taken as given: loops are not checked.  -1 with why: not a switch, not
+ * a host, not a neighbour, a host other than dst as next hop, memory. */
+int      net_add_route(struct net *n, uint32_t sw, uint32_t dst, const uint32_t *next, uint32_t cnt,
+                       char *why, size_t why_len);
 /* Allocate INT records (needed once any flow's transport uses INT). */
 int      net_enable_int(struct net *n);
 
