@@ -18,6 +18,8 @@
 #include "core/units.h"
 #include "engine/attack.h"
 #include "engine/ccsel.h"
+#include "engine/deadlock.h"
+#include "engine/fcsel.h"
 #include "engine/linkflows.h"
 #include "engine/topology.h"
 #include "engine/traffic.h"
@@ -791,6 +793,10 @@ static void hook(void *arg, uint32_t id)
         take_sample(sc, id);
         return;
     }
+    if (id == DEADLOCK_HOOK) {
+        deadlock_tick(sc);
+        return;
+    }
     if (id >= ATTACK_HOOK_BASE) {
         attack_fire(sc, id - ATTACK_HOOK_BASE);
         return;
@@ -958,6 +964,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         return cfg_section_errorf(err, c, "flows", "out of memory");
     TRY(build_rocc(sc, c, fc.any_rocc, err));
     TRY(ccsel_bind(sc, c, err));
+    TRY(fcsel_build(sc, c, err));
 
     if (build_monitors(sc))
         return cfg_section_errorf(err, c, "sim", "out of memory");
@@ -1063,6 +1070,7 @@ void scenario_free(struct scenario *sc)
 {
     net_free(&sc->net);
     ccsel_free(sc);
+    deadlock_free(sc);
     free(sc->groups);
     free(sc->fct_bins);
     free(sc->events);

@@ -25,6 +25,7 @@ struct group {
 };
 
 struct cc_sel;                    /* ccsel.c */
+struct deadlock;                  /* deadlock.c */
 
 /* A monitored switch egress port: queue, utilization, and CP fair rate. */
 struct monitor {
@@ -75,6 +76,7 @@ struct scenario {
     char     event_error[256];    /* set if applying an event failed (out of memory) */
     struct attack *attacks;       /* [attack.NAME] sections (attack.c) */
     uint32_t n_attacks;
+    struct deadlock *dl;          /* [flowcontrol] deadlock_check (deadlock.c), NULL: off */
     /* progress */
     int      progress;
     double   wall_start;

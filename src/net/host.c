@@ -121,7 +121,7 @@ static void reply_ctrl(struct net *n, struct host *h, struct flow *f, enum pkt_t
     p->flow = flow_index(n, f);
     p->seq = seq;
     p->dst = f->src;
-    p->bytes = (uint16_t)(ROCE_ACK_FRAME + f->hdr_extra);
+    p->bytes = (uint16_t)(ROCE_ACK_FRAME + f->hdr_extra + n->cfg.fc_hdr_bytes);
     p->prio = n->cfg.ack_high_prio ? n->cfg.ctrl_prio : f->prio;
     p->ts = ts;
     p->ecn = f->ece;
@@ -276,7 +276,7 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     struct packet *p = pkt(&n->pool, pi);
     uint64_t left = f->size - f->snd_nxt;
     uint32_t payload = left < n->cfg.mtu_payload ? (uint32_t)left : n->cfg.mtu_payload;
-    uint32_t bytes = payload + ROCE_DATA_OVERHEAD + f->hdr_extra;
+    uint32_t bytes = payload + ROCE_DATA_OVERHEAD + f->hdr_extra + n->cfg.fc_hdr_bytes;
     p->flow = flow_index(n, f);
     p->seq = f->snd_nxt;
     p->payload = (uint16_t)payload;
@@ -461,6 +461,7 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
         return;
     }
     case PKT_PFC:
+    case PKT_FCTL:                  /* link-local to switches: a host has no scheme */
     case PKT_NTYPES:
         break;
     }

@@ -2,7 +2,7 @@
  * net.c -- building the fabric, routing, the event loop and the
  * packet-conservation audit.  See net.h for the model.
  */
-#include "net/net.h"
+#include "net/flowctl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +48,8 @@ void net_free(struct net *n)
     el_free(&n->el);
     pool_free_all(&n->pool);
     for (uint32_t i = 0; i < n->n_sws; i++) {
+        if (n->sws[i].fc && n->sws[i].fc->destroy && n->sws[i].fc_state)
+            n->sws[i].fc->destroy(n->sws[i].fc_state);
         free(n->sws[i].cnt);
         free(n->sws[i].hdrm_limit);
         free(n->sws[i].xoff);
@@ -67,6 +69,7 @@ void net_free(struct net *n)
             n->agents[i].ops->destroy(n->agents[i].state);
     free(n->agents);
     free(n->intr);
+    free(n->fc_gates);
     free(n->route_off);
     free(n->route_cnt);
     free(n->route_ports);
@@ -405,6 +408,7 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
             struct sw *s = &n->sws[nd->idx];
             s->node = i;
             s->cfg = *swcfg;
+            s->fc_timer_at = SIMTIME_NEVER;
             s->hash_seed = rng_next(&n->rng);
             s->cnt = calloc((size_t)nd->n_ports * NCLASS, sizeof *s->cnt);
             s->hdrm_limit = calloc(nd->n_ports ? nd->n_ports : 1, sizeof *s->hdrm_limit);
@@ -597,6 +601,7 @@ static void flush_port(struct net *n, uint32_t port)
         uint32_t pi = PKT_NONE;
         if (nd->kind == NODE_SWITCH) {
             pt->paused = 0;                     /* the dead peer will never resume us */
+            pt->gated = 0;
             pi = switch_dequeue(n, &n->sws[nd->idx], port);
         } else {
             for (int q = NQUEUE - 1; q >= 0 && pi == PKT_NONE; q--)
@@ -753,6 +758,9 @@ void net_run_until(struct net *n, simtime_t until)
             if (n->hook)
                 n->hook(n->hook_arg, ev.obj);
             break;
+        case EV_FCTL:       fc_timer_fire(n, ev.obj, ev.time); break;
+        case EV_FCTL_GATE:  fc_gate_fire(n, ev.obj, ev.time); break;
+        case EV_NKINDS:     break;
         }
     }
     if (!n->oom && n->el.now < until)
