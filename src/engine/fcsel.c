@@ -5,6 +5,8 @@
 #include "engine/fcsel.h"
 
 #include "engine/deadlock.h"
+#include "engine/fcsel_gfc.h"
+#include "net/fc_gfc.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 /* One entry per scheme; the first is the default. */
 const struct fc_scheme fc_schemes[] = {
     { "pfc", &fc_pfc, NULL },          /* IEEE 802.1Qbb only (switch.c's MMU) */
+    { "gfc", &fc_gfc, fcsel_gfc_setup },   /* Gentle Flow Control, SIGCOMM'19 (fc_gfc.c) */
     { NULL, NULL, NULL },
 };
 
@@ -45,4 +48,16 @@ int fcsel_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     for (uint32_t i = 0; i < sc->net.n_sws; i++)
         fc_install(&sc->net, &sc->net.sws[i], k->ops, NULL);
     return 0;
+}
+
+void fcsel_json(const struct scenario *sc, FILE *f)
+{
+    if (sc->fc_json)
+        sc->fc_json(sc, f);
+}
+
+void fcsel_print(const struct scenario *sc, FILE *out)
+{
+    if (sc->fc_print)
+        sc->fc_print(sc, out);
 }

@@ -12,6 +12,8 @@
 #ifndef ROCC_ENGINE_FCSEL_H
 #define ROCC_ENGINE_FCSEL_H
 
+#include <stdio.h>
+
 #include "engine/scenario.h"
 #include "net/flowctl.h"
 
@@ -29,5 +31,9 @@ extern const struct fc_scheme fc_schemes[];
 const struct fc_scheme *fcsel_find(const char *name);
 /* Read [flowcontrol] and install the scheme on every switch. */
 int fcsel_build(struct scenario *sc, struct cfg *c, struct cfg_err *err);
+/* A scheme's setup may set sc->fc_json / sc->fc_print to report its own
+ * counters after the run; report.c calls them through these. */
+void fcsel_json(const struct scenario *sc, FILE *f);
+void fcsel_print(const struct scenario *sc, FILE *out);
 
 #endif

@@ -13,6 +13,7 @@
 #include "engine/attack.h"
 #include "engine/ccsel.h"
 #include "engine/deadlock.h"
+#include "engine/fcsel.h"
 #include "engine/fct.h"
 #include "engine/linkflows.h"
 #include "engine/workload.h"
@@ -153,6 +154,7 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
     fprintf(f, "],\n  \"conservation\": ");
     jstr(f, ri->conservation);
     deadlock_json(sc, f);             /* only when [flowcontrol] deadlock_check is on */
+    fcsel_json(sc, f);                /* the scheme's own counters, if it has any */
     fprintf(f, ",\n  \"groups\": [");
     for (uint32_t g = 0; g < sc->n_groups; g++) {
         const struct group *gr = &sc->groups[g];
@@ -1010,6 +1012,7 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
         xoff += n->ports[p].st.pfc_sent;
     fprintf(out, "  PFC: %llu XOFF frames sent in the whole run (all ports, hosts included)\n", (unsigned long long)xoff);
     deadlock_print(sc, out);
+    fcsel_print(sc, out);
     free(bz);
     free(pick);
     uint64_t created = 0, consumed = 0, dropped = 0;
