@@ -283,7 +283,8 @@ void usage(FILE *out, const char *prg);
 int parse_args(struct sw *s, int argc, char **argv);
 
 /* ---- sw_port.c ---------------------------------------------------------- */
-void enqueue_ctl(struct sw *s, uint16_t port, struct rte_mbuf *m, enum kind k);
+/* Queue m in port's control FIFO; -1 (counted in cnp_drop/ctl_drop, m freed) when full. */
+int enqueue_ctl(struct sw *s, uint16_t port, struct rte_mbuf *m, enum kind k);
 void deliver(struct sw *s, uint16_t port, struct rte_mbuf *m, const uint8_t mac[6], enum kind k,
              const struct pkt_info *pi);
 unsigned tx_port(struct sw *s, uint16_t port, uint64_t tsc);

@@ -63,8 +63,8 @@ void pfc_send(struct sw *s, uint16_t port, uint8_t xoff, uint8_t xon, bool refre
     struct rte_mbuf *m = rte_pktmbuf_alloc(s->pool);
     uint8_t *f;
 
-    /* An XOFF that cannot go out now stays due (its refresh time is not
-     * set): pfc_tick retries it next round. */
+    /* An XOFF that cannot go out now (no mbuf, full control FIFO) stays
+     * due (its refresh time is not set): pfc_tick retries it next round. */
     if (!m) { s->alloc_fail++; return; }
     f = (uint8_t *)rte_pktmbuf_append(m, PKT_PFC_FRAME_LEN);
     for (unsigned c = 0; c < PFC_NCLASS; c++) q[c] = (xoff & (1u << c)) ? e->pfc.quanta : 0;
@@ -73,7 +73,10 @@ void pfc_send(struct sw *s, uint16_t port, uint8_t xoff, uint8_t xon, bool refre
         s->alloc_fail++;
         return;
     }
-    enqueue_ctl(s, port, m, K_PFC);
+    /* A full control FIFO drops the frame (ctl_drop): an XOFF then stays
+     * due and goes out on the next round; a lost XON leaves the neighbour
+     * paused until its quanta run out. */
+    if (enqueue_ctl(s, port, m, K_PFC)) return;
     if (xoff) {
         pfc_ingress_sent(&e->pin, &e->pfc, xoff, now_ps(s));
         if (refresh) e->pfc_refresh++;

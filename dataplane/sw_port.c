@@ -76,7 +76,7 @@ static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const 
     if (out->qbytes > out->qbytes_max) out->qbytes_max = out->qbytes;
 }
 
-void enqueue_ctl(struct sw *s, uint16_t port, struct rte_mbuf *m, enum kind k)
+int enqueue_ctl(struct sw *s, uint16_t port, struct rte_mbuf *m, enum kind k)
 {
     struct egress *out = &s->eg[port];
 
@@ -84,10 +84,11 @@ void enqueue_ctl(struct sw *s, uint16_t port, struct rte_mbuf *m, enum kind k)
         if (k == K_OWN_CNP) out->cnp_drop++;
         else out->ctl_drop++;
         rte_pktmbuf_free(m);
-        return;
+        return -1;
     }
     out->c[out->ct & (CSLOTS - 1)] = (struct cent){.m = m, .kind = (uint8_t)k};
     out->ct++;
+    return 0;
 }
 
 /* Frame routed out of port towards next-hop MAC mac. */

@@ -19,6 +19,7 @@
 #include "engine/attack.h"
 #include "engine/ccsel.h"
 #include "engine/deadlock.h"
+#include "engine/events.h"
 #include "engine/fcsel.h"
 #include "engine/linkflows.h"
 #include "engine/topology.h"
@@ -801,8 +802,7 @@ static void hook(void *arg, uint32_t id)
         attack_fire(sc, id - ATTACK_HOOK_BASE);
         return;
     }
-    const struct link_event *ev = &sc->events[id - 1];
-    if (net_set_link(&sc->net, ev->port, ev->up, sc->event_error, sizeof sc->event_error))
+    if (events_fire(sc, id - 1, sc->event_error, sizeof sc->event_error))
         sc->net.oom = 1;
 }
 
@@ -837,65 +837,6 @@ static void take_sample(struct scenario *sc, uint32_t id)
         fprintf(stderr, "\r  simulated %8.3f ms of %.3f ms  (%5.1f%%)  wall %6.1f s  ETA %6.1f s ",
                 (double)n->el.now / PS_PER_MS, (double)sc->duration / PS_PER_MS, 100 * done, w, eta);
     }
-}
-
-/* ---------- link failures ---------- */
-
-/* [events]: LABEL = TIME down|up A B[#k] -- the link between nodes A and B
- * (the k-th parallel one) fails or comes back at TIME. */
-struct ev_ctx { struct scenario *sc; struct cfg_err *err; int rc; };
-
-static void event_cb(const struct cfg_entry *e, void *arg)
-{
-    struct ev_ctx *ec = arg;
-    struct scenario *sc = ec->sc;
-    if (ec->rc)
-        return;
-    char buf[512], *tok[5];
-    snprintf(buf, sizeof buf, "%s", e->value);
-    int nt = 0;
-    for (char *t = strtok(buf, " \t"); t && nt < 5; t = strtok(NULL, " \t"))
-        tok[nt++] = t;
-    uint64_t t;
-    if (nt != 4 || (strcmp(tok[1], "down") && strcmp(tok[1], "up"))) {
-        ec->rc = cfg_errorf(ec->err, e, "expected 'TIME down|up NODE NODE' (e.g. 10ms down edge0 core1)");
-        return;
-    }
-    if (units_parse_time_ps(tok[0], &t) || t > sc->duration) {
-        ec->rc = cfg_errorf(ec->err, e, "bad time '%s' (a time like 10ms within the run)", tok[0]);
-        return;
-    }
-    uint32_t nth = 1;
-    char *hash = strchr(tok[3], '#');
-    if (hash) {
-        *hash = 0;
-        nth = (uint32_t)strtoul(hash + 1, NULL, 10);
-    }
-    uint32_t a = scenario_node(sc, tok[2]), b = scenario_node(sc, tok[3]), port = NONE32;
-    if (a != NONE32 && b != NONE32 && nth >= 1) {
-        const struct node *nd = &sc->net.nodes[a];
-        for (uint32_t k = 0, seen = 0; k < nd->n_ports && port == NONE32; k++)
-            if (sc->net.ports[sc->net.ports[nd->first_port + k].peer].node == b && ++seen == nth)
-                port = nd->first_port + k;
-    }
-    if (a == NONE32 || b == NONE32) {
-        ec->rc = cfg_errorf(ec->err, e, "no node named '%s'", a == NONE32 ? tok[2] : tok[3]);
-        return;
-    }
-    if (port == NONE32) {
-        if (hash && net_port_between(&sc->net, a, b) != NONE32)
-            ec->rc = cfg_errorf(ec->err, e, "'%s' and '%s' have fewer than %u parallel links", tok[2], tok[3], nth);
-        else
-            ec->rc = cfg_errorf(ec->err, e, "no link between '%s' and '%s'", tok[2], tok[3]);
-        return;
-    }
-    struct link_event *ne = realloc(sc->events, (sc->n_events + 1) * sizeof *ne);
-    if (!ne) {
-        ec->rc = cfg_errorf(ec->err, e, "out of memory");
-        return;
-    }
-    sc->events = ne;
-    sc->events[sc->n_events++] = (struct link_event){ t, port, (uint8_t)(tok[1][0] == 'u') };
 }
 
 /* ---------- top level ---------- */
@@ -942,11 +883,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         return cfg_section_errorf(err, c, "topology", "%s", why);
     cfg_section_done(c, "topology");     /* read only above: a later error can blame a typo here */
 
-    struct ev_ctx ec = { sc, err, 0 };
-    cfg_entries(c, "events", event_cb, &ec);
-    TRY(ec.rc);
-    if (sc->n_events && sc->net.cfg.rto_ps == 0 && !cfg_find(c, "network", "rto"))
-        sc->net.cfg.rto_ps = 500 * PS_PER_US;    /* a failure loses packets: recover them (HPCC: 500 us) */
+    TRY(events_read(sc, c, err));
     cfg_section_done(c, "network");
     int dflt_cc;
     TRY(cfg_enum(c, "cc", "algorithm", cc_algo_names, CC_ROCC, &dflt_cc, err));
@@ -1074,6 +1011,7 @@ void scenario_free(struct scenario *sc)
     free(sc->groups);
     free(sc->fct_bins);
     free(sc->events);
+    free(sc->ev_next);
     free(sc->attacks);
     free(sc->mon);
     free(sc->s_flow_bytes);

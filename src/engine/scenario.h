@@ -73,8 +73,15 @@ struct scenario {
     uint64_t rs_n;
     double   rs_mean, rs_m2;
     char     warnings[1024];      /* "roccsim: warning: ...\n" lines for the CLI */
-    struct link_event { simtime_t t; uint32_t port; uint8_t up; } *events;   /* [events] */
+    /* [events] (events.c): link down/up (port) or a static route (sw, dst,
+     * next hops ev_next[next_off, next_off + n_next)) */
+    struct sc_event {
+        simtime_t t;
+        enum { SC_EV_DOWN, SC_EV_UP, SC_EV_ROUTE } kind;
+        uint32_t port, sw, dst, next_off, n_next;
+    } *events;
     uint32_t n_events;
+    uint32_t *ev_next, n_ev_next;
     char     event_error[256];    /* set if applying an event failed (out of memory) */
     struct attack *attacks;       /* [attack.NAME] sections (attack.c) */
     uint32_t n_attacks;

@@ -112,8 +112,8 @@ uint32_t net_port_between(const struct net *n, uint32_t a, uint32_t b)
     return NONE32;
 }
 
-int net_add_route(struct net *n, uint32_t sw, uint32_t dst, const uint32_t *next, uint32_t cnt,
-                  char *why, size_t why_len)
+int net_route_check(const struct net *n, uint32_t sw, uint32_t dst, const uint32_t *next, uint32_t cnt,
+                    char *why, size_t why_len)
 {
     if (sw >= n->n_nodes || n->nodes[sw].kind != NODE_SWITCH) {
         snprintf(why, why_len, "'%s' is not a switch", sw < n->n_nodes ? n->nodes[sw].name : "?");
@@ -145,6 +145,14 @@ int net_add_route(struct net *n, uint32_t sw, uint32_t dst, const uint32_t *next
             return -1;
         }
     }
+    return 0;
+}
+
+int net_add_route(struct net *n, uint32_t sw, uint32_t dst, const uint32_t *next, uint32_t cnt,
+                  char *why, size_t why_len)
+{
+    if (net_route_check(n, sw, dst, next, cnt, why, why_len))
+        return -1;
     uint32_t k = 0;
     while (k < n->n_sroutes && (n->sroutes[k].node != sw || n->sroutes[k].dst != dst))
         k++;
@@ -617,6 +625,11 @@ static void flush_port(struct net *n, uint32_t port)
         net_drop(n, port, pi);
         n->failure_drops++;
     }
+}
+
+int net_rebuild_routes(struct net *n, char *why, size_t why_len)
+{
+    return build_routes(n, 1, why, why_len);
 }
 
 int net_set_link(struct net *n, uint32_t port, int up, char *why, size_t why_len)

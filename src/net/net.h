@@ -389,6 +389,14 @@ int      net_set_link(struct net *n, uint32_t port, int up, char *why, size_t wh
  * a host, not a neighbour, a host other than dst as next hop, memory. */
 int      net_add_route(struct net *n, uint32_t sw, uint32_t dst, const uint32_t *next, uint32_t cnt,
                        char *why, size_t why_len);
+/* The checks of net_add_route alone (nothing installed): 0, or -1 with why. */
+int      net_route_check(const struct net *n, uint32_t sw, uint32_t dst, const uint32_t *next, uint32_t cnt,
+                         char *why, size_t why_len);
+/* Rebuild the routing table now (after net_finalize), e.g. after
+ * net_add_route during a run ([events] route): frames already queued keep
+ * their port, the next forwarding decision uses the new table.  -1 with why
+ * on memory failure. */
+int      net_rebuild_routes(struct net *n, char *why, size_t why_len);
 /* Allocate INT records (needed once any flow's transport uses INT). */
 int      net_enable_int(struct net *n);
 

@@ -24,7 +24,9 @@
 #             and at the end every switch's ring ingress still holds
 #             >= XON bytes (XOFF asserted) and its ring egress is paused;
 #   stuck     those ring ingress counts are the same in the switches' last
-#             two reports (500 ms apart): nothing moves;
+#             two reports (500 ms apart): nothing moves; and each ring ingress
+#             refreshed its XOFF (the pause would otherwise run out after
+#             65535 quanta, 112 ms at 300 Mb/s, and let a few frames move);
 #   lossless  no switch dropped a frame.
 # Run "nopfc" (the negative control: the checks above must be able to fail):
 # the same ring without PFC drops frames and keeps delivering.
@@ -115,8 +117,10 @@ for i in 1 2 3; do
     a=$(grep '^pfc t=.* port=2 ' "$L/s$i.log" | tail -n 2 | head -n 1 | tr ' ' '\n' | sed -n 's/^in_bytes=//p')
     b=$(grep '^pfc t=.* port=2 ' "$L/s$i.log" | tail -n 1 | tr ' ' '\n' | sed -n 's/^in_bytes=//p')
     xo=$(field "$L/s$i.log" '^final pfc port=2 ' xoff_now); pn=$(field "$L/s$i.log" '^final pfc port=1 ' paused_now)
-    ring="$ring s$i: ring ingress $a -> $b B, XOFF $xo, ring egress paused $pn;"
-    if [ "${a:-x}" != "${b:-y}" ] || [ "${b:-0}" -lt "$XON" ] || [ "$xo" != 0x01 ] || [ "$pn" != 0x01 ]; then stuck=0; fi
+    rf=$(field "$L/s$i.log" '^final pfc port=2 ' refresh_tx)
+    ring="$ring s$i: ring ingress $a -> $b B, XOFF $xo ($rf refreshes), ring egress paused $pn;"
+    if [ "${a:-x}" != "${b:-y}" ] || [ "${b:-0}" -lt "$XON" ] || [ "$xo" != 0x01 ] || [ "$pn" != 0x01 ] ||
+        [ "${rf:-0}" -lt 1 ]; then stuck=0; fi
     for p in 0 1 2; do drops=$((drops + $(field "$L/s$i.log" "^final port $p " drops_qfull))); done
 done
 if [ $dead = 1 ]; then pass "rocc_ring.pfc: deadlock: every flow stopped;$msg"
