@@ -5,6 +5,8 @@
 #include "engine/fcsel.h"
 #include "engine/fcsel_loopbreak.h"
 #include "net/fc_loopbreak.h"
+#include "engine/fcsel_gfc.h"
+#include "net/fc_gfc.h"
 
 #include "engine/deadlock.h"
 
@@ -20,6 +22,7 @@ const struct fc_scheme fc_schemes[] = {
     { "escape", &fc_escape_ops, fcsel_escape_setup },   /* Escape, dissertation ch. 4 (fc_escape.h) */
     { "loop_breaker", &fc_loop_breaker, fcsel_loop_breaker_setup },           /* Shpiner et al. HotNets'16: drop */
     { "deadlock_breaker", &fc_deadlock_breaker, fcsel_deadlock_breaker_setup }, /* same detection: extra buffer */
+    { "gfc", &fc_gfc, fcsel_gfc_setup },   /* Gentle Flow Control, SIGCOMM'19 (fc_gfc.c) */
     { NULL, NULL, NULL },
 };
 
@@ -72,6 +75,8 @@ void fcsel_json(const struct scenario *sc, FILE *f)
         fprintf(f, ",\n  \"in_order\": {\"out_of_order\": %llu, \"flows_out_of_order\": %u}",
                 (unsigned long long)n->out_of_order, ooo_flows(n));
     deadlock_json(sc, f);
+    if (sc->fc_json)                    /* the scheme's own counters (set by its setup) */
+        sc->fc_json(sc, f);
 }
 
 void fcsel_print(const struct scenario *sc, FILE *out)
@@ -81,4 +86,6 @@ void fcsel_print(const struct scenario *sc, FILE *out)
         fprintf(out, "  in-order: %llu data frames arrived out of order (%u flows)\n",
                 (unsigned long long)n->out_of_order, ooo_flows(n));
     deadlock_print(sc, out);
+    if (sc->fc_print)
+        sc->fc_print(sc, out);
 }

@@ -13,6 +13,8 @@
 #ifndef ROCC_SCENARIO_H
 #define ROCC_SCENARIO_H
 
+#include <stdio.h>
+
 #include "engine/config.h"
 #include "engine/topology.h"
 #include "net/net.h"
@@ -83,6 +85,11 @@ struct scenario {
     char     event_error[256];    /* set if applying an event failed (out of memory) */
     struct attack *attacks;       /* [attack.NAME] sections (attack.c) */
     uint32_t n_attacks;
+    /* Set by a flow-control scheme's setup (fcsel.h) to report its own
+     * counters: members of summary.json's top-level object, each written
+     * as ",\n  \"key\": ...", and console lines "  NAME: ...\n".  NULL: none. */
+    void (*fc_json)(const struct scenario *sc, FILE *f);
+    void (*fc_print)(const struct scenario *sc, FILE *out);
     struct deadlock *dl;          /* [flowcontrol] deadlock_check (deadlock.c), NULL: off */
     int      fc_section;          /* the scenario has [flowcontrol]: report the in-order check */
     /* progress */

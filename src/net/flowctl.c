@@ -50,8 +50,9 @@ void fc_send(struct net *n, uint32_t port, uint32_t pi)
 }
 
 /* A PKT_FCTL frame arrived at `port`: the receiving switch's scheme takes
- * it; without a taker (a host, a scheme with no on_frame) or when the
- * scheme refuses it, it is counted and consumed with no effect. */
+ * it, or at a host net.fc_host_frame (a scheme that talks to NICs); without
+ * a taker or when the taker refuses it, it is counted and consumed with no
+ * effect. */
 void fc_receive(struct net *n, uint32_t port, uint32_t pi)
 {
     const struct port *pt = &n->ports[port];
@@ -61,6 +62,8 @@ void fc_receive(struct net *n, uint32_t port, uint32_t pi)
         struct sw *s = &n->sws[pt->owner];
         if (s->fc && s->fc->on_frame)
             rc = s->fc->on_frame(n, s, port, p);
+    } else if (n->fc_host_frame) {
+        rc = n->fc_host_frame(n, n->fc_host_state, port, p);
     }
     if (rc != 0)
         n->fctl_bad++;

@@ -86,8 +86,8 @@
  *     send that class at most at the given rate (after each frame of the
  *     class the class stays gated for the frame's wire time at that rate;
  *     EV_FCTL_GATE reopens it).  Gates and pauses both block a class; QMAC,
- *     strict classes and QESC are never gated.  Switch egress ports only
- *     (a host NIC honours PAUSE, not gates).
+ *     strict classes and QESC are never gated.  Switch egress ports and host
+ *     NICs alike (a NIC skips a gated class's flows as it skips paused ones).
  *
  * Cost on the fast path: one bit test of sw.fc_flags at admit, enqueue
  * (escape classification), dequeue (tx hook and rate gates) and in the MMU

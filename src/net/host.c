@@ -6,9 +6,10 @@
  * NACK) wait in the port's class queues and go first; data is not queued but
  * made on demand when the serializer frees up, from the next eligible flow in
  * round-robin order.  A flow is eligible when it has bytes left, its class is
- * not paused by PFC, its window (if any) is open and its pacer allows it
- * (next_avail <= now).  When every flow is only waiting for its pacer the
- * host arms one wake-up event at the earliest next_avail.
+ * not paused by PFC nor held by a flow-control rate gate (flowctl.h), its
+ * window (if any) is open and its pacer allows it (next_avail <= now).  When
+ * every flow is only waiting for its pacer the host arms one wake-up event
+ * at the earliest next_avail.
  *
  * Pacing keeps a schedule.  Each frame has a slot, the time it was due
  * (last_due); after a frame of w wire bytes at rate r the next slot is
@@ -58,7 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/net.h"
+#include "net/flowctl.h"
 
 uint64_t flow_line_rate(const struct net *n, const struct flow *f)
 {
@@ -202,7 +203,7 @@ static simtime_t scan_flows(const struct net *n, const struct host *h, const str
     for (uint32_t i = 0; i < h->n_active; i++) {
         uint32_t slot = h->rr + i < h->n_active ? h->rr + i : h->rr + i - h->n_active;
         const struct flow *f = &n->flows[h->active[slot]];
-        if (!flow_has_data(f) || (pt->paused & (1u << f->prio)))
+        if (!flow_has_data(f) || ((pt->paused | pt->gated) & (1u << f->prio)))
             continue;
         if (f->window && f->snd_nxt - f->snd_una >= f->window)
             continue;
@@ -245,14 +246,19 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     simtime_t now = n->el.now;
     if (pt->busy_until < now)
         h->busy_since = now;         /* the port was idle: a new busy period */
-    /* MAC control (never paused), then classes high->low that are not paused. */
-    uint32_t ready = pt->qmask & ~(uint32_t)pt->paused;
+    /* MAC control (never paused), then classes high->low that are not paused
+     * (or held by a flow-control rate gate, flowctl.h). */
+    uint32_t ready = pt->qmask & ~(uint32_t)(pt->paused | pt->gated);
     if (ready) {
         /* The plan stays exact across a control frame: a rate increase or
          * an opened window while the port was busy must count when this
          * frame ends, not at a wake-up planned before it. */
         h->next_ready = h->n_active ? scan_flows(n, h, pt, now, NULL) : SIMTIME_NEVER;
-        return port_q_pop(n, pt, 31u - (uint32_t)__builtin_clz(ready));
+        uint32_t q = 31u - (uint32_t)__builtin_clz(ready);
+        uint32_t qi = port_q_pop(n, pt, q);
+        if (__builtin_expect(n->fc_gates != NULL, 0) && q < NCLASS)
+            fc_gate_after_tx(n, pt, h->port, (uint8_t)q, pkt(&n->pool, qi)->bytes + n->cfg.preamble_ifg);
+        return qi;
     }
     if (h->n_done)
         host_compact(n, h);
@@ -303,6 +309,8 @@ uint32_t host_dequeue(struct net *n, struct host *h)
         h->in_dequeue = 0;
     }
     uint32_t wire = p->bytes + n->cfg.preamble_ifg;
+    if (__builtin_expect(n->fc_gates != NULL, 0))
+        fc_gate_after_tx(n, pt, h->port, p->prio, wire);
     uint64_t gap = tx_time_ps(wire, f->rate_bps);
     f->last_wire_bytes = wire;
     f->last_due = due;

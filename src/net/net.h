@@ -340,6 +340,12 @@ struct net {
     uint64_t out_of_order;       /* sum of flows' out_of_order (host.c, docs/escape.md "In-order check") */
     /* flow-control schemes (flowctl.h) */
     struct fc_gate { uint64_t rate_bps; simtime_t next_ok; } *fc_gates;   /* [n_ports * NCLASS], NULL: none */
+    /* A scheme whose frames also go to host NICs (GFC: rate feedback to the
+     * sender) sets this; fc_receive hands it the PKT_FCTL frames arriving at
+     * a host port (0: taken, -1: malformed, counted in fctl_bad).  NULL:
+     * hosts take none. */
+    int (*fc_host_frame)(struct net *n, void *state, uint32_t port, const struct packet *p);
+    void *fc_host_state;
     uint64_t fctl_bad;           /* PKT_FCTL frames refused as malformed (or no scheme to take them) */
     int      oom;                /* set when memory ran out: the run stops */
     /* RoCC RP trace of flows [trace_f0, trace_f1) (none when equal) */

@@ -1,0 +1,132 @@
+/*
+ * fcsel_gfc.c -- the setup of the flow-control scheme `gfc` (fcsel.h's
+ * registry entry): reads [gfc] start, stages and hysteresis
+ * (docs/escape.md "GFC"), checks them against every switch's XOFF
+ * thresholds, and installs src/net/fc_gfc.c on every switch and, for the
+ * rate feedback they receive, on the NICs.
+ */
+#include "engine/fcsel_gfc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gfc.h"
+#include "net/fc_gfc.h"
+
+#define S "gfc"
+
+/* Hosts take GFC frames too (the sender's NIC is the upstream of a switch's
+ * host-facing ingress). */
+static int host_frame(struct net *n, void *state, uint32_t port, const struct packet *p)
+{
+    return fc_gfc_apply(n, state, port, p);
+}
+
+/* Each switch's state holds a reference; the last destroy frees the run. */
+static void run_release(void *state)
+{
+    struct fc_gfc_run *r = state;
+    if (r && --r->refs == 0) {
+        fc_gfc_run_free(r);
+        free(r);
+    }
+}
+
+int fcsel_gfc_setup(struct scenario *sc, struct cfg *c, const struct fc_scheme *self, struct cfg_err *err)
+{
+    (void)self;
+    struct net *n = &sc->net;
+    struct fc_gfc_cfg g = { .start_pct = 50, .stages = 8 };
+    const struct cfg_entry *es = cfg_find(c, S, "start");
+    const struct cfg_entry *en = cfg_find(c, S, "stages");
+    const struct cfg_entry *eh = cfg_find(c, S, "hysteresis");
+    if (es) {
+        size_t len = strlen(es->value);
+        if (len && es->value[len - 1] == '%') {
+            double v;
+            if (cfg_percent(c, S, "start", 0.5, &v, err))
+                return -1;
+            if (!(v >= 0 && v < 1) || v * 100 != (double)(uint32_t)(v * 100 + 0.5))
+                return cfg_errorf(err, es, "start must be a whole percentage in 0%%..99%% of the XOFF threshold, or a size");
+            g.start_pct = (uint32_t)(v * 100 + 0.5);
+        } else if (cfg_bytes(c, S, "start", 0, &g.start_bytes, err)) {
+            return -1;
+        } else if (g.start_bytes == 0) {
+            g.start_pct = 0;                 /* 0 bytes: the stages start at once */
+        }
+    }
+    uint64_t stages = 8;
+    if (cfg_u64(c, S, "stages", 8, &stages, err))
+        return -1;
+    if (stages < 1 || stages > GFC_MAX_STAGES)
+        return cfg_errorf(err, en, "stages must be 1..%u", GFC_MAX_STAGES);
+    g.stages = (uint32_t)stages;
+    if (eh && strcmp(eh->value, "auto") != 0) {
+        if (cfg_bytes(c, S, "hysteresis", 0, &g.hyst_bytes, err))
+            return -1;
+        if (g.hyst_bytes > GFC_MAX_BYTES)
+            return cfg_errorf(err, eh, "hysteresis must be below 2^48 bytes");
+        g.hyst_set = 1;
+    }
+    if (!sc->lossless || n->n_sws == 0)
+        return cfg_errorf(err, cfg_find(c, "flowcontrol", "scheme"),
+                          "gfc needs [network] mode = lossless and a finite buffer (it replaces PFC's XOFF/XON)");
+    /* Static thresholds: the staircase must fit under every XOFF. */
+    for (uint32_t i = 0; i < n->n_sws; i++) {
+        const struct sw *s = &n->sws[i];
+        if (!s->cfg.pfc || s->cfg.buffer_bytes == 0)
+            return cfg_errorf(err, cfg_find(c, "flowcontrol", "scheme"),
+                              "gfc needs [network] mode = lossless and a finite buffer (switch %s has none)",
+                              n->nodes[s->node].name);
+        if (s->cfg.dynamic)
+            continue;                        /* dynamic: squeezed at run time (fc_gfc_params) */
+        for (uint32_t k = 0; k < n->nodes[s->node].n_ports; k++) {
+            uint64_t thr = s->xoff[k];
+            uint64_t start = g.start_bytes ? g.start_bytes : thr / 100 * g.start_pct + thr % 100 * g.start_pct / 100;
+            if (start >= thr || thr - start < g.stages)
+                return cfg_errorf(err, es ? es : en,
+                                  "start %llu B + %u stages does not fit under the XOFF threshold %llu B of "
+                                  "switch %s port %u", (unsigned long long)start, g.stages,
+                                  (unsigned long long)thr, n->nodes[s->node].name, k);
+        }
+    }
+    struct fc_gfc_run *r = calloc(1, sizeof *r);
+    if (!r || fc_gfc_run_init(r, n, &g, n->sws[0].cfg.lossless_mask)) {
+        free(r);
+        return cfg_section_errorf(err, c, S, "out of memory");
+    }
+    r->release = run_release;
+    for (uint32_t i = 0; i < n->n_sws; i++) {
+        r->refs++;
+        if (fc_gfc_install(n, &n->sws[i], r)) {
+            run_release(r);
+            return cfg_section_errorf(err, c, S, "out of memory");
+        }
+    }
+    n->fc_host_frame = host_frame;
+    n->fc_host_state = r;
+    sc->fc_json = fcsel_gfc_json;
+    sc->fc_print = fcsel_gfc_print;
+    return 0;
+}
+
+void fcsel_gfc_json(const struct scenario *sc, FILE *f)
+{
+    struct fc_gfc_stats st;
+    if (fc_gfc_stats(&sc->net, &st))
+        return;
+    fprintf(f, ",\n  \"gfc\": {\"feedback_sent\": %llu, \"zero_rate_sent\": %llu, \"feedback_applied\": %llu, "
+            "\"max_level\": %u, \"top_level\": %u}",
+            (unsigned long long)st.fb_sent, (unsigned long long)st.fb_zero, (unsigned long long)st.fb_rcvd,
+            st.max_level, st.stages + 1);
+}
+
+void fcsel_gfc_print(const struct scenario *sc, FILE *out)
+{
+    struct fc_gfc_stats st;
+    if (fc_gfc_stats(&sc->net, &st))
+        return;
+    fprintf(out, "  GFC: %llu feedback frames sent (%llu at rate 0), %llu applied; highest level %u of %u\n",
+            (unsigned long long)st.fb_sent, (unsigned long long)st.fb_zero, (unsigned long long)st.fb_rcvd,
+            st.max_level, st.stages + 1);
+}
