@@ -307,14 +307,14 @@ int main(int argc, char **argv)
      * side plus af_packet; the testbed's value is not given in §4.6.2);
      * pool = escape-queue capacity in frames (§4.3.1(2): a parameter, value
      * not given; ours: 64 frames, ~68 KB of 1 KB frames per port); reclaim
-     * every 10 ms (§4.3.3(5): "a large interval, e.g. maximum delay across
-     * the network" -- of the escape path: a token in the control FIFO, its
-     * frame through escape queues of at most 64 frames, 1.8 ms a hop at
-     * 300 Mb/s; two hops and a descheduled process fit in 10 ms).  Measured
-     * with 16 frames / 100 ms: flows at 1-5 Mb/s (docs/dataplane.md). */
+     * every 30 ms (§4.3.3(5): "a large interval, e.g. maximum delay across
+     * the network": an escaped frame at its origin may wait in a full data
+     * FIFO, 1 MB at 300 Mb/s = 27 ms in rocc_escape.sh; a shorter interval
+     * hands out tokens for frames still queued -- 10 ms overflowed a FIFO
+     * once).  docs/dataplane.md "Escape" has the measurements. */
     s->esc_period_us = 100;
     s->esc_pool = 64;
-    s->esc_reclaim_ms = 10;
+    s->esc_reclaim_ms = 30;
     s->esc_max_hops = ESC_MAX_HOPS_DEFAULT;
     ret = parse_args(s, argc, argv);
     if (ret) { rc = ret > 0 ? 0 : 2; goto out; }   /* > 0: --help */

@@ -31,7 +31,7 @@ void usage(FILE *out, const char *prg)
         "  [--pfc] [--pfc-xoff BYTES (125000)] [--pfc-xon BYTES (10000)] [--pfc-quanta N (1..65535, 65535)]\n"
         "  [--pfc-class dscp|0..7 (dscp: DSCP >> 3)] [--pfc-lossless MASK (0xff)] [--pfc-link-gbps G (1)]\n"
         "  [--escape (needs --pfc)] [--esc-period-us US (100)] [--esc-pool N (1..1024, 64)]\n"
-        "  [--esc-reclaim-ms MS (10; 0: off)] [--esc-max-hops N (1..65534, 255)] [--esc-no-tokens (tests only)]\n",
+        "  [--esc-reclaim-ms MS (30; 0: off)] [--esc-max-hops N (1..65534, 255)] [--esc-no-tokens (tests only)]\n",
         prg);
 }
 
