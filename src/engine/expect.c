@@ -37,6 +37,7 @@ static const struct metric_def {
     { "slowdown_avg", U_NUM, SEL_TRAFFIC },  { "slowdown_p99", U_NUM, SEL_TRAFFIC },
     /* flow control (docs/escape.md) */
     { "deadlock", U_NUM, SEL_NONE },         /* none | detected: the deadlock detector's finding */
+    { "out_of_order", U_NUM, SEL_NONE },     /* data frames that arrived out of order (host.c) */
 };
 
 struct expect {
@@ -177,7 +178,7 @@ static void parse_one(const struct cfg_entry *e, void *arg)
     if (!x.m) {
         pc->rc = cfg_errorf(pc->err, e, "unknown metric '%s' (rate, rate_mean, jain, rate_ratio, completed, queue_mean, "
                             "queue_p99, queue_max, fair_rate, settle, util, md, drops, pfc_pauses, timeouts, retx_bytes, cnps, "
-                            "maxmin_error, fct_avg, fct_p99, slowdown_avg, slowdown_p99, deadlock)",
+                            "maxmin_error, fct_avg, fct_p99, slowdown_avg, slowdown_p99, deadlock, out_of_order)",
                             name ? name : "");
         return;
     }
@@ -412,6 +413,8 @@ int expect_eval(const struct expectations *ex, const struct scenario *sc, struct
                     else if (!strcmp(mn, "pfc_pauses"))
                         tot += (double)n->ports[p].st.pfc_sent;
                 }
+                if (!strcmp(mn, "out_of_order"))
+                    tot = (double)n->out_of_order;
                 if (!strcmp(mn, "cnps"))
                     for (uint32_t a = 0; a < n->n_agents; a++)
                         if (n->agents[a].ops == &rocc_agent_ops)

@@ -38,6 +38,7 @@ int fcsel_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
             return cfg_errorf(err, e, "unknown scheme '%s' (known: %s)", e->value, list);
         }
     }
+    sc->fc_section = cfg_has_section(c, "flowcontrol");
     if (deadlock_build(sc, c, err))
         return -1;
     if (k->setup)
@@ -45,4 +46,31 @@ int fcsel_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     for (uint32_t i = 0; i < sc->net.n_sws; i++)
         fc_install(&sc->net, &sc->net.sws[i], k->ops, NULL);
     return 0;
+}
+
+/* Flows that saw out-of-order arrivals. */
+static uint32_t ooo_flows(const struct net *n)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        k += n->flows[i].out_of_order != 0;
+    return k;
+}
+
+void fcsel_json(const struct scenario *sc, FILE *f)
+{
+    const struct net *n = &sc->net;
+    if (sc->fc_section)
+        fprintf(f, ",\n  \"in_order\": {\"out_of_order\": %llu, \"flows_out_of_order\": %u}",
+                (unsigned long long)n->out_of_order, ooo_flows(n));
+    deadlock_json(sc, f);
+}
+
+void fcsel_print(const struct scenario *sc, FILE *out)
+{
+    const struct net *n = &sc->net;
+    if (sc->fc_section)
+        fprintf(out, "  in-order: %llu data frames arrived out of order (%u flows)\n",
+                (unsigned long long)n->out_of_order, ooo_flows(n));
+    deadlock_print(sc, out);
 }

@@ -12,6 +12,8 @@
 #ifndef ROCC_ENGINE_FCSEL_H
 #define ROCC_ENGINE_FCSEL_H
 
+#include <stdio.h>
+
 #include "engine/scenario.h"
 #include "net/flowctl.h"
 
@@ -29,5 +31,11 @@ extern const struct fc_scheme fc_schemes[];
 const struct fc_scheme *fcsel_find(const char *name);
 /* Read [flowcontrol] and install the scheme on every switch. */
 int fcsel_build(struct scenario *sc, struct cfg *c, struct cfg_err *err);
+/* Outputs of the flow-control checks (docs/outputs.md): summary.json
+ * members ",\n  \"in_order\": {...}" (when the scenario has a
+ * [flowcontrol] section: runs without one keep their outputs) and
+ * "deadlock" (detector on); the console lines. */
+void fcsel_json(const struct scenario *sc, FILE *f);
+void fcsel_print(const struct scenario *sc, FILE *out);
 
 #endif

@@ -12,7 +12,7 @@
 #include "core/units.h"
 #include "engine/attack.h"
 #include "engine/ccsel.h"
-#include "engine/deadlock.h"
+#include "engine/fcsel.h"
 #include "engine/fct.h"
 #include "engine/linkflows.h"
 #include "engine/workload.h"
@@ -152,7 +152,7 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
                 (unsigned long long)sc->attacks[i].sent);
     fprintf(f, "],\n  \"conservation\": ");
     jstr(f, ri->conservation);
-    deadlock_json(sc, f);             /* only when [flowcontrol] deadlock_check is on */
+    fcsel_json(sc, f);                /* in-order check, deadlock detector: when enabled/relevant */
     fprintf(f, ",\n  \"groups\": [");
     for (uint32_t g = 0; g < sc->n_groups; g++) {
         const struct group *gr = &sc->groups[g];
@@ -357,8 +357,11 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
         jnum(f, fl->finish_ps == SIMTIME_NEVER ? NAN : (double)(fl->finish_ps - fl->start_ps) / PS_PER_S);
         fprintf(f, ", \"delivered_bytes\": %llu, \"rate_bps\": ", (unsigned long long)fl->rcv_nxt);
         jnum(f, metrics_flow_rate(sc, i, t0, t1));
-        fprintf(f, ", \"retx_bytes\": %llu, \"timeouts\": %llu}", (unsigned long long)fl->retx_bytes,
+        fprintf(f, ", \"retx_bytes\": %llu, \"timeouts\": %llu", (unsigned long long)fl->retx_bytes,
                 (unsigned long long)fl->timeouts);
+        if (sc->fc_section && fl->out_of_order)   /* docs/escape.md "In-order check" */
+            fprintf(f, ", \"out_of_order\": %llu", (unsigned long long)fl->out_of_order);
+        fputc('}', f);
     }
     fprintf(f, "\n  ]\n}\n");
 }
@@ -1009,7 +1012,7 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
     for (uint32_t p = 0; p < n->n_ports; p++)
         xoff += n->ports[p].st.pfc_sent;
     fprintf(out, "  PFC: %llu XOFF frames sent in the whole run (all ports, hosts included)\n", (unsigned long long)xoff);
-    deadlock_print(sc, out);
+    fcsel_print(sc, out);
     free(bz);
     free(pick);
     uint64_t created = 0, consumed = 0, dropped = 0;

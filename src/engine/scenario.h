@@ -84,6 +84,7 @@ struct scenario {
     struct attack *attacks;       /* [attack.NAME] sections (attack.c) */
     uint32_t n_attacks;
     struct deadlock *dl;          /* [flowcontrol] deadlock_check (deadlock.c), NULL: off */
+    int      fc_section;          /* the scenario has [flowcontrol]: report the in-order check */
     /* progress */
     int      progress;
     double   wall_start;

@@ -41,6 +41,8 @@
  *   tx          a frame leaves an egress queue for the wire (TRANSMIT(d) of
  *               the dissertation's Alg. 3); the scheme may rewrite its
  *               Escape header (`hops`).  MAC control frames are not shown.
+ *               Frames a link failure flushes from the queues leave the
+ *               same way (net.c flush_port) and are shown too.
  *   frame       a link-local control frame of the scheme (PKT_FCTL)
  *               arrived on a port.  Control frames are a security
  *               boundary: the scheme checks every field (a flow index may

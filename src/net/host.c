@@ -286,10 +286,12 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     p->ts = now;
     if (f->first_tx_ps == SIMTIME_NEVER)
         f->first_tx_ps = now;
-    if (f->snd_nxt < f->snd_max)
+    if (f->snd_nxt < f->snd_max) {
         f->retx_bytes += payload;
+        p->flags |= PF_RETX;
+    }
     if (f->tp->int_telemetry) {
-        p->flags = PF_INT | PF_INT_STAMP;
+        p->flags |= PF_INT | PF_INT_STAMP;
         p->nhop = 0;
     }
     f->snd_nxt += payload;
@@ -376,6 +378,16 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
             f->np_last_cnp = now ? now : 1;
             send_np_cnp(n, h, f);
             p = pkt(&n->pool, pi);      /* the pool may have moved */
+        }
+        /* In-order check (docs/escape.md): a first copy that starts before
+         * the furthest first-copy byte already seen was overtaken. */
+        if (!(p->flags & PF_RETX)) {
+            if (__builtin_expect(p->seq < f->rx_high, 0)) {
+                f->out_of_order++;
+                n->out_of_order++;
+            } else {
+                f->rx_high = p->seq + p->payload;
+            }
         }
         if (p->seq == f->rcv_nxt) {
             f->rcv_nxt += p->payload;

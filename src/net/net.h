@@ -211,6 +211,8 @@ struct flow {
     uint32_t qp_next;           /* the next message waiting on the same QP (set by the net) */
     simtime_t last_nack;
     uint64_t retx_bytes, timeouts, nacks;
+    uint64_t rx_high;           /* receiver: end of the furthest first-copy data byte seen */
+    uint64_t out_of_order;      /* receiver: first-copy data frames overtaken by a later one */
     uint32_t group;             /* scenario flow group */
     uint16_t sport;
     union {
@@ -333,6 +335,7 @@ struct net {
     uint64_t cnp_filtered_sw;    /* RoCC/junk CNPs a switch dropped (cnp_filter) */
     uint64_t cnp_filtered_host;  /* RoCC/junk CNPs a host refused (cnp_filter, or junk) */
     uint64_t flows_done;
+    uint64_t out_of_order;       /* sum of flows' out_of_order (host.c, docs/escape.md "In-order check") */
     /* flow-control schemes (flowctl.h) */
     struct fc_gate { uint64_t rate_bps; simtime_t next_ok; } *fc_gates;   /* [n_ports * NCLASS], NULL: none */
     uint64_t fctl_bad;           /* PKT_FCTL frames refused as malformed (or no scheme to take them) */

@@ -86,6 +86,7 @@ enum cnp_kind {
 enum pkt_flag {
     PF_INT_STAMP = 1,   /* switches append an INT hop record at dequeue (HPCC) */
     PF_INT       = 2,   /* the packet carries an INT record (data, or the ACK echoing it) */
+    PF_RETX      = 4,   /* DATA: a retransmission (go-back-N), not the first copy */
 };
 
 /* In-band telemetry, one record per hop (HPCC SIGCOMM'19 §3.2): kept beside
