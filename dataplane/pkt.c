@@ -16,7 +16,7 @@ static void wr32(uint8_t *p, uint32_t v)
     p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
 }
 
-int pkt_parse(const uint8_t *f, size_t len, struct pkt_info *o)
+static int parse(const uint8_t *f, size_t len, struct pkt_info *o, int esc)
 {
     size_t ihl, tot;
     uint16_t frag;
@@ -55,14 +55,24 @@ int pkt_parse(const uint8_t *f, size_t len, struct pkt_info *o)
     if (o->l4_len < PKT_UDP_LEN) return PKT_ETRUNC;
     o->sport = rd16(l4);
     o->dport = rd16(l4 + 2);
-    if (o->dport == ROCC_ROCEV2_UDP_PORT && o->l4_len >= PKT_UDP_LEN + PKT_BTH_LEN &&
-        rd16(l4 + 4) >= PKT_UDP_LEN + PKT_BTH_LEN && rd16(l4 + 4) <= o->l4_len) {
-        const uint8_t *bth = l4 + PKT_UDP_LEN;
+    if (o->dport == ROCC_ROCEV2_UDP_PORT && o->l4_len >= PKT_UDP_LEN + esc + PKT_BTH_LEN &&
+        rd16(l4 + 4) >= PKT_UDP_LEN + esc + PKT_BTH_LEN && rd16(l4 + 4) <= o->l4_len) {
+        const uint8_t *bth = l4 + PKT_UDP_LEN + esc;
         o->is_roce = 1;
+        if (esc) { o->has_esc = 1; o->esc_hops = rd16(l4 + PKT_UDP_LEN); }
         o->dest_qpn = rd32(bth + 4) & 0xffffff;
         o->psn = rd32(bth + 8) & 0xffffff;
     }
     return PKT_OK;
+}
+
+int pkt_parse(const uint8_t *f, size_t len, struct pkt_info *o) { return parse(f, len, o, 0); }
+
+int pkt_parse_esc(const uint8_t *f, size_t len, struct pkt_info *o) { return parse(f, len, o, PKT_ESC_LEN); }
+
+void pkt_esc_set_hops(uint8_t *f, const struct pkt_info *pi, uint16_t hops)
+{
+    if (pi->has_esc) wr16(f + pi->l4_off + PKT_UDP_LEN, hops);
 }
 
 const char *pkt_strerror(int r)
@@ -96,11 +106,11 @@ static void put_ip4(uint8_t *ip, uint16_t tot, uint8_t proto, uint32_t src, uint
     wr16(ip + 10, rocc_inet_checksum(ip, PKT_IP4_LEN));
 }
 
-size_t pkt_build_roce(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
-                      uint32_t src_ip, uint32_t dst_ip, uint16_t sport,
-                      uint32_t dest_qpn, uint32_t psn, uint32_t payload_len)
+static size_t build_roce(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                         uint32_t src_ip, uint32_t dst_ip, uint16_t sport,
+                         uint32_t dest_qpn, uint32_t psn, uint32_t payload_len, int esc)
 {
-    size_t n = (size_t)PKT_ROCE_HDRS + payload_len;
+    size_t n = (size_t)PKT_ROCE_HDRS + (size_t)esc + payload_len;
     uint8_t *udp, *bth;
 
     if (n > cap || n - PKT_ETH_LEN > 0xffff) return 0;
@@ -112,6 +122,7 @@ size_t pkt_build_roce(uint8_t *f, size_t cap, const uint8_t src_mac[6], const ui
     wr16(udp + 4, (uint16_t)(n - PKT_ETH_LEN - PKT_IP4_LEN));
     wr16(udp + 6, 0);           /* RoCEv2 sends UDP checksum 0 (ICRC covers it) */
     bth = udp + PKT_UDP_LEN;
+    if (esc) { wr16(bth, 0); bth += PKT_ESC_LEN; }   /* Escape header: hops 0 */
     bth[0] = 0x0A;              /* RC RDMA WRITE Only */
     bth[1] = 0;                 /* SE/M/Pad/TVer = 0 */
     wr16(bth + 2, 0xffff);      /* default P_Key */
@@ -119,6 +130,43 @@ size_t pkt_build_roce(uint8_t *f, size_t cap, const uint8_t src_mac[6], const ui
     wr32(bth + 8, psn & 0xffffff);
     memset(bth + PKT_BTH_LEN, 0, (size_t)payload_len + PKT_ICRC_LEN);
     return n;
+}
+
+size_t pkt_build_roce(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                      uint32_t src_ip, uint32_t dst_ip, uint16_t sport,
+                      uint32_t dest_qpn, uint32_t psn, uint32_t payload_len)
+{
+    return build_roce(f, cap, src_mac, dst_mac, src_ip, dst_ip, sport, dest_qpn, psn, payload_len, 0);
+}
+
+size_t pkt_build_roce_esc(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                          uint32_t src_ip, uint32_t dst_ip, uint16_t sport,
+                          uint32_t dest_qpn, uint32_t psn, uint32_t payload_len)
+{
+    return build_roce(f, cap, src_mac, dst_mac, src_ip, dst_ip, sport, dest_qpn, psn, payload_len, PKT_ESC_LEN);
+}
+
+int pkt_parse_etf(const uint8_t *f, size_t len, uint8_t src[6], struct esc_token *t)
+{
+    int r;
+    if (len < ESC_ETF_BYTES_NOFCS || len > ESC_ETF_BYTES_NOFCS + 4) return PKT_ETF_ELEN;
+    r = esc_etf_decode(f, len, t);
+    if (r == ESC_ETF_ENOTCTL) return PKT_ETF_EDST;
+    if (r == ESC_ETF_EOPCODE) return PKT_ETF_EOPCODE;
+    if (r == ESC_ETF_EHOPS) return PKT_ETF_EHOPS;
+    if (r != ESC_ETF_OK) return PKT_ETF_ELEN;
+    for (size_t i = ESC_ETF_PAYLOAD_END; i < ESC_ETF_BYTES_NOFCS; i++)
+        if (f[i]) return PKT_ETF_EPAD;
+    if ((f[6] & 1) || !(f[6] | f[7] | f[8] | f[9] | f[10] | f[11])) return PKT_ETF_ESRC;
+    memcpy(src, f + 6, 6);
+    return PKT_ETF_OK;
+}
+
+const char *pkt_etf_strerror(int r)
+{
+    static const char *const n[PKT_ETF_NRESULTS] = {"ok", "len", "dst", "opcode", "hops", "pad", "src",
+                                                     "neigh", "port", "unknown", "bad"};
+    return r >= 0 && r < PKT_ETF_NRESULTS ? n[r] : "unknown-reason";
 }
 
 size_t pkt_build_cnp(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],

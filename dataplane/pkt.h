@@ -16,6 +16,7 @@
 
 #include "rocc_cnp.h"
 #include "rocc_cnpauth.h"
+#include "escape.h"
 
 #define PKT_ETH_LEN   14
 #define PKT_IP4_LEN   20   /* we build headers without options */
@@ -52,6 +53,8 @@ struct pkt_info {
     uint8_t  is_first_frag;  /* offset 0: L4 header present */
     uint32_t dest_qpn, psn;  /* BTH, when is_roce */
     uint16_t l4_len;         /* bytes of L4 header+payload inside tot_len */
+    uint16_t esc_hops;       /* pkt_parse_esc: the Escape header's hops (when has_esc) */
+    uint8_t  has_esc;        /* pkt_parse_esc: a RoCEv2 frame with the Escape header */
 };
 
 /* Counters of rejected frames, indexed by enum pkt_result. */
@@ -59,6 +62,43 @@ struct pkt_drops { uint64_t n[PKT_ENRESULTS]; };
 
 int pkt_parse(const uint8_t *f, size_t len, struct pkt_info *out);
 const char *pkt_strerror(int r);
+
+/* --- Escape (src/cc/escape.h; --escape in rocc-switch and rocc-host) -----------
+ * Data frames carry the Escape header -- hops, 2 bytes, network order --
+ * between the UDP header and the BTH (Menikkumbura 2022 §4.3.1(4); size:
+ * escape.h ESC_HDR_BYTES).  In an Escape run every RoCEv2 frame carries it:
+ * pkt_parse_esc reads it (has_esc, esc_hops) and the BTH after it. */
+#define PKT_ESC_LEN ESC_HDR_BYTES
+int pkt_parse_esc(const uint8_t *f, size_t len, struct pkt_info *out);
+/* Rewrite the hops of a frame pkt_parse_esc accepted with has_esc. */
+void pkt_esc_set_hops(uint8_t *f, const struct pkt_info *pi, uint16_t hops);
+/* pkt_build_roce with the Escape header (hops 0): 2 bytes longer. */
+size_t pkt_build_roce_esc(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                          uint32_t src_ip, uint32_t dst_ip, uint16_t sport,
+                          uint32_t dest_qpn, uint32_t psn, uint32_t payload_len);
+/* Escape token frames (ETF, MAC control opcode 0x0102): why one is refused.
+ * pkt_parse_etf returns OK..SRC; the rest are the switch's own checks
+ * (NEIGH: not from the port's neighbour; PORT: the port does not face an
+ * Escape switch) and the state machine's drops (UNKNOWN: flow not in the
+ * flow table; BAD: hops above --esc-max-hops).  A token dropped because the
+ * pool is exhausted is a normal end (§4.4.5 case 1), counted by the state
+ * machine (tok_drop_pool), not here. */
+enum pkt_etf_result {
+    PKT_ETF_OK = 0,
+    PKT_ETF_ELEN,        /* not 60..64 bytes */
+    PKT_ETF_EDST,        /* destination not 01:80:C2:00:00:01 or EtherType not 0x8808 */
+    PKT_ETF_EOPCODE,     /* opcode not 0x0102 */
+    PKT_ETF_EHOPS,       /* hops 0 */
+    PKT_ETF_EPAD,        /* padding after hops not zero */
+    PKT_ETF_ESRC,        /* source MAC multicast or zero */
+    PKT_ETF_ENEIGH,
+    PKT_ETF_EPORT,
+    PKT_ETF_EUNKNOWN,
+    PKT_ETF_EBAD,
+    PKT_ETF_NRESULTS
+};
+int pkt_parse_etf(const uint8_t *f, size_t len, uint8_t src[6], struct esc_token *t);
+const char *pkt_etf_strerror(int r);
 
 /* Build a RoCEv2 RDMA WRITE Only frame with payload_len zero bytes after the
  * BTH, then a 4-byte ICRC placeholder (zero: nothing on this path checks it).

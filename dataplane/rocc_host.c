@@ -8,7 +8,7 @@
  *       [--f-unit-mbps N] [--recovery-us US] [--cnp-delay-us US] [--ecn-capable]
  *       [--report-ms MS] [--port N] [--arp-retry-ms MS]
  *       [--pcap FILE] [--pcap-dir rx|tx|both] [--pcap-snaplen N]
- *       [--pfc] [--pfc-class N]
+ *       [--pfc] [--pfc-class N] [--escape]
  *
  * Sender: every --flow is paced at min(RP rate, flow rate) where the RP is
  * librocc's Alg. 2 rate limiter, driven by CNPs from CPs inside --cp-allow.
@@ -30,6 +30,12 @@
  * sending time: flows resume at their rate, not with a burst.  Malformed
  * frames and frames from any other source are counted by reason and
  * dropped.  Without --pfc, MAC control frames count as not IPv4.
+ * Escape (--escape): every data frame sent carries the 2-byte Escape header
+ * (hops 0) between UDP and BTH, and received frames are parsed with it
+ * (pkt_parse_esc); the hops is ignored (counted if not 0).  The sink counts
+ * frames whose PSN is behind the highest PSN seen + 1 (out_of_order: the
+ * §4.4.1 in-order definition, received = a subsequence of sent) and PSN
+ * jumps ahead (psn_gaps: frames lost or late) separately.
  * Rates are in wire bytes (frame + 24, see PKT_WIRE_OVERHEAD), like the
  * switch's shaper, so "300 Mb/s" means the same thing on both sides.
  */
@@ -94,6 +100,10 @@ struct flow {
 struct sink {
     uint32_t src_ip, qpn;
     uint64_t wire, pkts, ce, last_rep_wire, first_tsc, last_tsc;
+    uint32_t next_psn;           /* the PSN an in-order frame carries next */
+    uint64_t ooo;                /* frames whose PSN is behind the highest seen + 1: arrived out of order */
+    uint64_t gaps;               /* frames whose PSN skipped ahead (frames before it lost or late) */
+    uint64_t esc_hops;           /* --escape: frames that arrived with hops != 0 (the last switch must zero it) */
 };
 
 struct pending_cnp { uint64_t rx_tsc, due_tsc; uint32_t flow, rate_units, cp_id; };
@@ -137,6 +147,7 @@ struct host {
     uint64_t arp_req_rx, arp_rep_rx, arp_replies_tx, arp_req_tx, arp_bad, arp_ignored, echo_replied;
     /* --pfc */
     bool pfc, pfc_was_paused;
+    bool escape;                 /* --escape: data frames carry the Escape header (pkt.h) */
     uint8_t pfc_cls;
     struct pfc_egress pout;
     uint64_t pfc_rx, pfc_rx_xoff, pfc_rx_xon, pfc_bad[PKT_PFC_NRESULTS];
@@ -158,6 +169,7 @@ static void usage(FILE *out, const char *prg)
         "  [--report-ms MS (500)] [--port N (0)] [--arp-retry-ms MS (100)]\n"
         "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (14..262144, 65535)]\n"
         "  [--pfc] [--pfc-class N (0..7, 0)]  (honour 802.1Qbb PFC from the gateway for that class)\n"
+        "  [--escape]  (data frames carry the Escape header between UDP and BTH: docs/dataplane.md)\n"
         "  --help, -h: this text\n", prg);
 }
 
@@ -232,6 +244,7 @@ static int parse_args(struct host *h, int argc, char **argv)
         {"pcap", required_argument, NULL, 5}, {"pcap-dir", required_argument, NULL, 6},
         {"pcap-snaplen", required_argument, NULL, 7},
         {"pfc", no_argument, NULL, 8}, {"pfc-class", required_argument, NULL, 9},
+        {"escape", no_argument, NULL, 10},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end;
@@ -271,6 +284,7 @@ static int parse_args(struct host *h, int argc, char **argv)
             break;
         }
         case 8: h->pfc = true; break;
+        case 10: h->escape = true; break;
         case 9: {
             unsigned long c = strtoul(optarg, &end, 10);
             if (*optarg < '0' || *optarg > '9' || *end || c >= PFC_NCLASS) goto bad;
@@ -352,7 +366,7 @@ static uint64_t gap_cycles(const struct host *h, struct flow *f, uint32_t wire_b
 
 static uint32_t frame_wire(const struct host *h)
 {
-    return PKT_ROCE_HDRS + h->payload + PKT_WIRE_OVERHEAD;
+    return PKT_ROCE_HDRS + (h->escape ? PKT_ESC_LEN : 0) + h->payload + PKT_WIRE_OVERHEAD;
 }
 
 /* The flow's rate changed from old_bps: the next frame leaves one new gap
@@ -564,7 +578,7 @@ static void handle_rx(struct host *h, struct rte_mbuf *m, uint64_t tsc)
         handle_pfc(h, f, rte_pktmbuf_data_len(m), tsc);
         return;
     }
-    r = pkt_parse(f, rte_pktmbuf_data_len(m), &pi);
+    r = h->escape ? pkt_parse_esc(f, rte_pktmbuf_data_len(m), &pi) : pkt_parse(f, rte_pktmbuf_data_len(m), &pi);
     if (r != PKT_OK) { h->bad.n[r]++; return; }
     if (pi.dst_ip != h->local_ip) { h->rx_not_mine++; return; }
     if (pi.proto == 1 && pi.l4_len >= 1 && pi.is_first_frag && f[pi.l4_off] == 8) {
@@ -579,6 +593,19 @@ static void handle_rx(struct host *h, struct rte_mbuf *m, uint64_t tsc)
         struct sink *s = sink_get(h, pi.src_ip, pi.dest_qpn);
         if (!s) { h->sink_full++; return; }
         if (!s->pkts) s->first_tsc = tsc;
+        else if (pi.psn != s->next_psn) {
+            /* Behind the next expected PSN (24-bit serial arithmetic): it
+             * arrived after a later frame -- out of order.  Ahead: frames
+             * are missing (lost, or late: then counted when they come). */
+            bool behind = ((s->next_psn - pi.psn) & 0xffffff) < 0x800000;
+            if (behind) s->ooo++;
+            else s->gaps++;
+            if (s->ooo + s->gaps <= 10)
+                printf("%s t=%.6f qpn=%u psn=%u expected=%u\n", behind ? "out_of_order" : "psn_gap",
+                       (double)(tsc - h->t0) / (double)h->hz, s->qpn, pi.psn, s->next_psn);
+        }
+        if (!s->pkts || ((pi.psn - s->next_psn) & 0xffffff) < 0x800000) s->next_psn = (pi.psn + 1) & 0xffffff;
+        s->esc_hops += pi.has_esc && pi.esc_hops;
         s->last_tsc = tsc;
         s->pkts++;
         s->ce += pkt_ip4_ecn(f, &pi) == PKT_ECN_CE;
@@ -595,7 +622,7 @@ static unsigned build_due(struct host *h, uint64_t tsc, struct rte_mbuf **out, u
     unsigned n = 0;
     bool progress = true;
     uint64_t slack = dp_us_to_cycles(CATCHUP_US, h->hz);
-    uint32_t flen = PKT_ROCE_HDRS + h->payload;
+    uint32_t flen = PKT_ROCE_HDRS + (h->escape ? PKT_ESC_LEN : 0) + h->payload;
 
     while (progress && n < max) {
         progress = false;
@@ -610,8 +637,9 @@ static unsigned build_due(struct host *h, uint64_t tsc, struct rte_mbuf **out, u
             m = rte_pktmbuf_alloc(h->pool);
             if (!m) { h->alloc_fail++; return n; }
             p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)flen);
-            if (!p || pkt_build_roce(p, flen, h->mac, h->gw_mac, h->local_ip, f->dst_ip, f->sport,
-                                     f->qpn, f->psn, h->payload) != flen) {
+            if (!p || (h->escape ? pkt_build_roce_esc : pkt_build_roce)(p, flen, h->mac, h->gw_mac, h->local_ip,
+                                                                          f->dst_ip, f->sport, f->qpn, f->psn,
+                                                                          h->payload) != flen) {
                 rte_pktmbuf_free(m);
                 h->alloc_fail++;
                 return n;
@@ -669,9 +697,10 @@ static void final_stats(struct host *h)
     for (unsigned i = 0; i < h->nsinks; i++) {
         struct sink *s = &h->sinks[i];
         double span = (double)(s->last_tsc - s->first_tsc) / (double)h->hz;
-        printf("final rx src=%s qpn=%u pkts=%" PRIu64 " wire_bytes=%" PRIu64 " ce=%" PRIu64 " mbps_avg=%.1f\n",
+        printf("final rx src=%s qpn=%u pkts=%" PRIu64 " wire_bytes=%" PRIu64 " ce=%" PRIu64 " mbps_avg=%.1f"
+               " out_of_order=%" PRIu64 " psn_gaps=%" PRIu64 " next_psn=%" PRIu32 " esc_hops_nonzero=%" PRIu64 "\n",
                pkt_ip_str(s->src_ip, a, sizeof a), s->qpn, s->pkts, s->wire, s->ce,
-               span > 0 ? (double)s->wire * 8 / span / 1e6 : 0.0);
+               span > 0 ? (double)s->wire * 8 / span / 1e6 : 0.0, s->ooo, s->gaps, s->next_psn, s->esc_hops);
     }
     printf("final host malformed: truncated=%" PRIu64 " not_ipv4=%" PRIu64 " bad_ip_hdr=%" PRIu64
            " | cnp ok=%" PRIu64 " rejected_by_rp=%" PRIu64 " bad=%" PRIu64 " denied=%" PRIu64

@@ -22,6 +22,9 @@
  *       [--cp-peer ID=A.B.C.D ...]        other switches' CP addresses (transit CNPs must match)
  *       [--cnp-key HEX32]                 SipHash-2-4 key: own CNPs carry a tag, transit ones must
  *       [--no-cnp-filter]                 defence off (tests only): any ICMP 253 is forwarded as control
+ *       [--pfc ...]                        802.1Qbb PFC (sw_pfc.c)
+ *       [--escape [--esc-period-us US] [--esc-pool N] [--esc-reclaim-ms MS] [--esc-max-hops N]]
+ *                                         Escape (sw_esc.c, needs --pfc)
  *
  * Why a software queue: af_packet over veth has no link rate of its own, so
  * the bottleneck queue the CP must watch is created here, by draining each
@@ -92,15 +95,17 @@ static void rx_port(struct sw *s, uint16_t port, uint64_t tsc)
             continue;
         }
         if (s->pfc) {
-            /* MAC control (PFC) ends here; without --pfc it is "not IPv4". */
+            /* MAC control (PFC, and ETFs with --escape) ends here; without
+             * --pfc it is "not IPv4". */
             if (pkt_ethertype(f, len) == PKT_ETHERTYPE_MACCTL) {
-                pfc_rx(s, port, f, len);
+                if (s->escape && len >= 16 && ((f[14] << 8) | f[15]) == ESC_ETF_OPCODE) esc_rx(s, port, f, len);
+                else pfc_rx(s, port, f, len);
                 rte_pktmbuf_free(m);
                 continue;
             }
             m->port = port;   /* the ingress its bytes count against (pfc_on_enqueue) */
         }
-        r = pkt_parse(f, len, &pi);
+        r = s->escape ? pkt_parse_esc(f, len, &pi) : pkt_parse(f, len, &pi);
         if (r != PKT_OK) { s->bad.n[r]++; rte_pktmbuf_free(m); continue; }
         if (is_own_ip(s, pi.dst_ip)) {
             /* Nothing is served at the switch's own addresses: counted, dropped. */
@@ -171,6 +176,7 @@ static void print_stats(const struct sw *s)
                n->port, n->mac[0], n->mac[1], n->mac[2], n->mac[3], n->mac[4], n->mac[5]);
     }
     pfc_print_final(s);
+    esc_print_final(s);
     dp_cap_print_final(&s->cap, s->pcap_path);
     fflush(stdout);
 }
@@ -208,13 +214,14 @@ static void run(struct sw *s)
             if (cp->next_tsc < tsc) cp->next_tsc = tsc + cp->period_cyc;
         }
         if (s->pfc) pfc_tick(s);
+        if (s->escape) esc_tick(s);
         if (tsc >= s->next_arp_tick) {
             arp_tick(s, tsc);
             s->next_arp_tick = tsc + arp_every;
         }
         for (uint16_t p = 0; p < s->nports; p++) {
             work += tx_port(s, p, tsc);
-            queued |= s->eg[p].qh != s->eg[p].qt || s->eg[p].ch != s->eg[p].ct;
+            queued |= s->eg[p].qh != s->eg[p].qt || s->eg[p].ch != s->eg[p].ct || s->eg[p].eh != s->eg[p].et;
         }
         end_round(s);
         if (rep_every && tsc - last_rep >= rep_every) {
@@ -230,6 +237,7 @@ static void run(struct sw *s)
                            rocc_cp_rate_bps(&cp->p, (uint32_t)cp->cp.f) / 1000000, s->eg[p].qbytes, cp->cnps);
             }
             pfc_print_stat(s, (double)(tsc - s->t0) / (double)s->hz);
+            esc_print_stat(s, (double)(tsc - s->t0) / (double)s->hz);
             fflush(stdout);
             dp_pcap_flush(&s->cap.pc);
             last_rep = tsc;
@@ -293,6 +301,21 @@ int main(int argc, char **argv)
     s->pfc_quanta = PFC_QUANTA_MAX;
     s->pfc_mask = 0xff;
     s->pfc_link_bps = 1000000000ull;   /* rocc-host's default --line-gbps */
+    /* --escape defaults (docs/dataplane.md "Escape"): Δesc = 2 x link delay
+     * (Menikkumbura 2022 §4.3.2) with 50 us as a hop's delay between two
+     * polling rocc-switch processes over veth (the 20 us idle sleep on each
+     * side plus af_packet; the testbed's value is not given in §4.6.2);
+     * pool = escape-queue capacity in frames (§4.3.1(2): a parameter, value
+     * not given; ours: 64 frames, ~68 KB of 1 KB frames per port); reclaim
+     * every 30 ms (§4.3.3(5): "a large interval, e.g. maximum delay across
+     * the network": an escaped frame at its origin may wait in a full data
+     * FIFO, 1 MB at 300 Mb/s = 27 ms in rocc_escape.sh; a shorter interval
+     * hands out tokens for frames still queued -- 10 ms overflowed a FIFO
+     * once).  docs/dataplane.md "Escape" has the measurements. */
+    s->esc_period_us = 100;
+    s->esc_pool = 64;
+    s->esc_reclaim_ms = 30;
+    s->esc_max_hops = ESC_MAX_HOPS_DEFAULT;
     ret = parse_args(s, argc, argv);
     if (ret) { rc = ret > 0 ? 0 : 2; goto out; }   /* > 0: --help */
     for (p = 0; p < s->nports; p++) {
@@ -300,6 +323,7 @@ int main(int argc, char **argv)
         if (r) { rc = r == -2 ? 2 : 1; goto out; }
     }
     if (pfc_setup(s)) { rc = 2; goto out; }
+    if (esc_setup(s)) { rc = 2; goto out; }
     p = 0;
 
     s->pool = rte_pktmbuf_pool_create("sw_pool", NB_MBUF, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
@@ -319,7 +343,8 @@ int main(int argc, char **argv)
     printf(" cnp_filter=%s host_ports=", s->no_cnp_filter ? "off" : "on");
     for (uint16_t i = 0, k = 0; i < s->nports; i++)
         if (s->host_port[i]) printf("%s%u", k++ ? "," : "", i);
-    printf(" cp_peers=%u cnp_key=%s%s\n", s->npeers, s->cnp_pol.key ? "yes" : "no", s->pfc ? " pfc=on" : "");
+    printf(" cp_peers=%u cnp_key=%s%s%s\n", s->npeers, s->cnp_pol.key ? "yes" : "no", s->pfc ? " pfc=on" : "",
+           s->escape ? " escape=on" : "");
     fflush(stdout);
 
     run(s);
@@ -341,6 +366,7 @@ out:
     if (s && s->eg)
         for (uint16_t i = 0; i < s->nports; i++)
             if (s->eg[i].cp) { free(s->eg[i].cp->ft_mem); free(s->eg[i].cp); }
+    if (s) esc_free(s);
     if (s) { free(s->eg); free(s->nb); }
     free(s);
     rte_eal_cleanup();

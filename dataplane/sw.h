@@ -18,6 +18,9 @@
  *                  counters, XOFF/XON/refresh frames sent, PFC frames received
  *                  (checked, then honoured by pausing the class on that
  *                  port's egress); the decisions are src/cc/pfc.c's
+ *   sw_esc.c       Escape (--escape, needs --pfc): tokens (ETF) sent and
+ *                  received, the per-port escape queue, extraction from the
+ *                  data FIFO; the decisions are src/cc/escape.c's
  * Everything lives in one struct sw (no globals but the signal flag in
  * rocc_switch.c); what is called per frame across files is inline here.
  */
@@ -37,6 +40,7 @@
 #include "rocc_cp.h"
 #include "rocc_flowtable.h"
 #include "pfc.h"
+#include "escape.h"
 
 #define MAX_PORTS   8
 #define MAX_ROUTES  64
@@ -49,10 +53,12 @@
 #define NEIGH_QLEN  16            /* frames held per unresolved neighbour */
 #define STALL_MAX_US 5000          /* link time a descheduled switch may catch up */
 #define CP_TIME_EVERY 64           /* --cp-timing: one tracked packet in 64 is timed */
-#define NB_MBUF     (MAX_PORTS * (QSLOTS + CSLOTS) / 2 + NEIGH_CAP * 2 + 4095)
+#define ESLOTS      1024          /* escape queue slots per port (power of two; >= --esc-pool) */
+#define ESC_OUT_MAX 256           /* tokens one TRIGGERESCAPE may emit */
+#define NB_MBUF     (MAX_PORTS * (QSLOTS + CSLOTS + ESLOTS) / 2 + NEIGH_CAP * 2 + 4095)
 
 /* What a frame is, for the FIFO it joins and the counter it lands in. */
-enum kind { K_DATA, K_TRANSIT_CNP, K_OWN_CNP, K_ARP, K_PFC };
+enum kind { K_DATA, K_TRANSIT_CNP, K_OWN_CNP, K_ARP, K_PFC, K_ETF };
 
 /* A queued data frame.  For a RoCEv2 frame at a CP port: whether the flow
  * table has been told (Q_REPORTED: key = its flow, source IP << 24 |
@@ -66,8 +72,13 @@ struct qent {
     uint32_t len;
     uint8_t state;
     uint8_t in_port, cls;         /* --pfc: the ingress port and class its bytes count against */
+    uint8_t esc_origin;           /* --escape: an escaping frame at its token's origin (hops 1): leaving is e3 */
 };
 struct cent { struct rte_mbuf *m; uint8_t kind; };
+/* A frame in an escape queue (--escape): its hops (already in the frame)
+ * and where they are, and whether it arrived escaping (a TRANSMIT event,
+ * esc_transmit, when it leaves) or was extracted here (C1: not one). */
+struct eent { struct rte_mbuf *m; uint32_t len; uint16_t hops_off, hops; uint8_t transit; };
 
 /* What a CNP needs to quote a flow: kept per flow-table ref.  The key holds
  * the source IP (key >> 24) and QPN (low 24 bits); 32 bytes a slot. */
@@ -132,6 +143,11 @@ struct egress {
     struct pfc_egress pout;
     uint64_t pfc_xoff, pfc_xon, pfc_refresh, pfc_tx, pfc_rx, pfc_rx_xoff, pfc_rx_xon;
     uint64_t pfc_in_max;          /* largest per-class count pin.bytes reached */
+    /* --escape (sw_esc.c): the escape queue, served after the control FIFO
+     * and before the data FIFO, never paused */
+    struct eent *eq;              /* ESLOTS entries */
+    uint32_t eh, et;
+    uint64_t esc_in, esc_tx, esc_extracted, esc_scanned, esc_qfull, etf_tx, etf_rx, etf_drop;
 };
 
 struct route { uint32_t net, mask, via; uint16_t port; uint8_t mac[6]; bool has_mac; };
@@ -204,6 +220,16 @@ struct sw {
     int pfc_class;                /* -1: DSCP >> 3; 0..7: every data frame in that class */
     uint64_t pfc_xoff, pfc_xon, pfc_quanta, pfc_mask, pfc_link_bps;
     uint64_t pfc_bad[PKT_PFC_NRESULTS];   /* refused PFC/PAUSE frames by reason */
+    /* --escape options and state (sw_esc.c) */
+    bool escape;
+    uint64_t esc_period_us, esc_reclaim_ms, esc_pool, esc_max_hops;
+    struct escape esc;
+    void *esc_mem;
+    uint64_t esc_bad[PKT_ETF_NRESULTS];  /* refused ETFs by reason */
+    uint64_t esc_miss;                   /* extractions that found no frame */
+    uint64_t esc_no_token;               /* tests only (--esc-no-tokens): TRIGGERESCAPE tokens not sent */
+    bool esc_no_tokens;
+    struct esc_out esc_out[ESC_OUT_MAX];
 };
 
 /* ---- helpers called per frame from several files ---------------------- */
@@ -336,6 +362,28 @@ static inline void pfc_on_dequeue(struct sw *s, const struct qent *q)
     in = &s->eg[q->in_port];
     if (pfc_ingress_sub(&in->pin, &in->pfc, q->cls, q->len)) pfc_send(s, q->in_port, 0, (uint8_t)(1u << q->cls), false);
 }
+
+/* ---- sw_esc.c ----------------------------------------------------------- */
+/* State and escape queues from the options; 0, or -1 (said on stderr). */
+int esc_setup(struct sw *s);
+void esc_free(struct sw *s);
+/* An ETF (MAC control, opcode 0x0102) received on port. */
+void esc_rx(struct sw *s, uint16_t port, const uint8_t *f, uint32_t len);
+/* TRIGGERESCAPE and the reclaim timer when due. */
+void esc_tick(struct sw *s);
+/* A data frame with a nonzero (validated) hops for egress port: into its
+ * escape queue.  0, or -1 (queue full: counted, m freed). */
+int esc_enqueue(struct sw *s, uint16_t port, struct rte_mbuf *m, const struct pkt_info *pi, uint16_t hops, bool transit);
+/* A regular data frame joined port's FIFO from its ingress (the flow table). */
+void esc_on_data(struct sw *s, uint16_t port, const struct rte_mbuf *m, const struct pkt_info *pi);
+/* Up to max frames of port's escape queue into tx[] (e3 for those in transit). */
+unsigned esc_dequeue(struct sw *s, struct egress *e, uint16_t port, struct rte_mbuf **tx, uint8_t *kind, unsigned max);
+/* An escaping frame queued at its origin (qent.esc_origin) leaves port: e3, hops -> 0. */
+void esc_origin_tx(struct sw *s, uint16_t port, struct rte_mbuf *m);
+void esc_print_final(const struct sw *s);
+void esc_print_stat(const struct sw *s, double t);
+/* Is mac the neighbour on port (a --route's MAC there, or found there by ARP)? */
+bool sw_neighbour(const struct sw *s, uint16_t port, const uint8_t mac[6]);
 
 /* ---- sw_cp.c ------------------------------------------------------------ */
 /* 0, -2 on a bad parameter (said on stderr; exit 2), -1 out of memory. */

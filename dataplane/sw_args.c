@@ -29,7 +29,9 @@ void usage(FILE *out, const char *prg)
         "  [--cp-timing] [--host-port PORT ...] [--cp-peer SWITCH_ID=A.B.C.D ...] [--cnp-key HEX32]\n"
         "  [--no-cnp-filter]  (tests only: forward every ICMP 253 in the control class, as before issue 11)\n"
         "  [--pfc] [--pfc-xoff BYTES (125000)] [--pfc-xon BYTES (10000)] [--pfc-quanta N (1..65535, 65535)]\n"
-        "  [--pfc-class dscp|0..7 (dscp: DSCP >> 3)] [--pfc-lossless MASK (0xff)] [--pfc-link-gbps G (1)]\n",
+        "  [--pfc-class dscp|0..7 (dscp: DSCP >> 3)] [--pfc-lossless MASK (0xff)] [--pfc-link-gbps G (1)]\n"
+        "  [--escape (needs --pfc)] [--esc-period-us US (100)] [--esc-pool N (1..1024, 64)]\n"
+        "  [--esc-reclaim-ms MS (30; 0: off)] [--esc-max-hops N (1..65534, 255)] [--esc-no-tokens (tests only)]\n",
         prg);
 }
 
@@ -159,6 +161,9 @@ int parse_args(struct sw *s, int argc, char **argv)
         {"pfc-xon", required_argument, NULL, 34}, {"pfc-quanta", required_argument, NULL, 35},
         {"pfc-class", required_argument, NULL, 36}, {"pfc-lossless", required_argument, NULL, 37},
         {"pfc-link-gbps", required_argument, NULL, 38},
+        {"escape", no_argument, NULL, 39}, {"esc-period-us", required_argument, NULL, 40},
+        {"esc-pool", required_argument, NULL, 41}, {"esc-reclaim-ms", required_argument, NULL, 42},
+        {"esc-max-hops", required_argument, NULL, 43}, {"esc-no-tokens", no_argument, NULL, 44},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end = NULL;
@@ -241,6 +246,12 @@ int parse_args(struct sw *s, int argc, char **argv)
             break;
         case 31: s->no_cnp_filter = true; break;
         case 32: s->pfc = true; break;
+        case 39: s->escape = true; break;
+        case 40: if (parse_u64(optarg, &s->esc_period_us, 1, 1000000)) goto bad; break;
+        case 41: if (parse_u64(optarg, &s->esc_pool, 1, ESLOTS)) goto bad; break;
+        case 42: if (parse_u64(optarg, &s->esc_reclaim_ms, 0, 100000)) goto bad; break;
+        case 43: if (parse_u64(optarg, &s->esc_max_hops, 1, 65534)) goto bad; break;
+        case 44: s->esc_no_tokens = true; break;
         case 33: if (parse_u64(optarg, &s->pfc_xoff, 1, UINT32_MAX)) goto bad; break;
         case 34: if (parse_u64(optarg, &s->pfc_xon, 1, UINT32_MAX)) goto bad; break;
         case 35: if (parse_u64(optarg, &s->pfc_quanta, 1, PFC_QUANTA_MAX)) goto bad; break;

@@ -98,7 +98,7 @@ void pfc_tick(struct sw *s)
 
 /* Is mac the neighbour on port: named by a --route on that port, or found
  * there by ARP? */
-static bool pfc_neighbour(const struct sw *s, uint16_t port, const uint8_t mac[6])
+bool sw_neighbour(const struct sw *s, uint16_t port, const uint8_t mac[6])
 {
     for (unsigned i = 0; i < s->nroutes; i++)
         if (s->routes[i].has_mac && s->routes[i].port == port && !memcmp(s->routes[i].mac, mac, 6)) return true;
@@ -114,7 +114,7 @@ void pfc_rx(struct sw *s, uint16_t port, const uint8_t *f, uint32_t len)
     unsigned ev;
     int r = pkt_parse_pfc(f, len, &pf);
 
-    if (r == PKT_PFC_OK && !pfc_neighbour(s, port, pf.src)) r = PKT_PFC_ENEIGH;
+    if (r == PKT_PFC_OK && !sw_neighbour(s, port, pf.src)) r = PKT_PFC_ENEIGH;
     if (r != PKT_PFC_OK) { s->pfc_bad[r]++; return; }
     e->pfc_rx++;
     ev = pfc_egress_frame(&e->pout, pf.vec, pf.quanta, e->pfc.quantum_ps, now_ps(s));

@@ -10,6 +10,8 @@
  * neighbour paused is not served: the FIFO waits while the frame at its
  * head is of a paused class (one FIFO per port: a paused head blocks the
  * frames behind it, whatever their class -- docs/dataplane.md).
+ * With --escape, a per-port escape queue (sw_esc.c) is served between the
+ * control FIFO and the data FIFO, never paused.
  */
 #include <string.h>
 
@@ -23,7 +25,16 @@ static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const 
     struct egress *out = &s->eg[port];
     uint32_t len = rte_pktmbuf_pkt_len(m);
     struct qent *e;
+    bool esc_origin = false;
 
+    /* --escape: a frame arriving escaping (hops >= 1) goes to the escape
+     * queue (sw_esc.c); a bad hops (above --esc-max-hops) counts as 0. */
+    if (s->escape && pi->has_esc) {
+        uint16_t h = esc_frame_hops(&s->esc, pi->esc_hops);
+        if (h > 1) { (void)esc_enqueue(s, port, m, pi, h, true); return; }
+        if (h == 1) { esc_origin = true; out->esc_in++; }
+        else if (pi->esc_hops) pkt_esc_set_hops(rte_pktmbuf_mtod(m, uint8_t *), pi, 0);
+    }
     /* Drop-tail on bytes (the buffer) or slots (the FIFO array). */
     if (out->qt - out->qh >= QSLOTS || out->qbytes + len > s->qcap) {
         out->drop_qfull++;
@@ -41,8 +52,18 @@ static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const 
     e->m = m;
     e->len = len;
     e->state = Q_UNTRACKED;
-    if (s->pfc) pfc_on_enqueue(s, e, m, rte_pktmbuf_mtod(m, const uint8_t *), pi);
+    e->esc_origin = esc_origin;
+    if (esc_origin) {
+        /* An escaping frame at its token's origin (hops 1) joins the tail of
+         * the data FIFO, behind the frames of its flow queued there before it
+         * (the escape queue would let it overtake them: docs/dataplane.md
+         * "Escape", D1); it uses the space its token reserved, so it counts
+         * against no ingress, and leaving is its TRANSMIT event. */
+        e->in_port = UINT8_MAX;
+        e->cls = (uint8_t)(s->pfc_class >= 0 ? (unsigned)s->pfc_class : pkt_ip4_dscp_class(rte_pktmbuf_mtod(m, const uint8_t *), pi));
+    } else if (s->pfc) pfc_on_enqueue(s, e, m, rte_pktmbuf_mtod(m, const uint8_t *), pi);
     else e->cls = 0;
+    if (s->escape && pi->has_esc && !esc_origin) esc_on_data(s, port, m, pi);
     if (out->cp && pi->is_roce) {
         /* Key = (src IP, dest QPN): the flow the RP will match. */
         struct cpstate *cp = out->cp;
@@ -104,7 +125,10 @@ void deliver(struct sw *s, uint16_t port, struct rte_mbuf *m, const uint8_t mac[
     /* pi is NULL for frames released from an ARP queue: parse them again
      * (they were parsed on arrival, so this cannot fail). */
     if (!pi) {
-        if (pkt_parse(f, rte_pktmbuf_pkt_len(m), &again) != PKT_OK) { rte_pktmbuf_free(m); return; }
+        if ((s->escape ? pkt_parse_esc : pkt_parse)(f, rte_pktmbuf_pkt_len(m), &again) != PKT_OK) {
+            rte_pktmbuf_free(m);
+            return;
+        }
         pi = &again;
     }
     enqueue_data(s, port, m, pi);
@@ -128,6 +152,8 @@ static unsigned tx_burst(struct sw *s, struct egress *e, uint16_t port, uint64_t
         kind[n] = c->kind;
         tx[n++] = c->m;
     }
+    /* --escape: the escape queue, before data, never paused. */
+    if (e->eh != e->et) n += esc_dequeue(s, e, port, tx + n, kind + n, DP_BURST - n);
     while (e->qh != e->qt && n < DP_BURST) {
         struct qent *q = &e->q[e->qh & (QSLOTS - 1)];
         if (e->pout.paused & (1u << q->cls)) break;      /* --pfc: the neighbour paused its class */
@@ -136,6 +162,7 @@ static unsigned tx_burst(struct sw *s, struct egress *e, uint16_t port, uint64_t
         e->qh++;
         e->qbytes -= q->len;
         if (s->pfc) pfc_on_dequeue(s, q);
+        if (q->esc_origin) esc_origin_tx(s, port, q->m);
         if (q->state == Q_REPORTED) {
             struct cpstate *cp = e->cp;
             if (s->cp_timing && cp->n_deq++ % CP_TIME_EVERY == 0) {
@@ -162,6 +189,7 @@ static unsigned tx_burst(struct sw *s, struct egress *e, uint16_t port, uint64_t
         case K_TRANSIT_CNP: e->ctl_fwd++; break;
         case K_ARP: e->arp_tx++; break;
         case K_PFC: e->pfc_tx++; break;
+        case K_ETF: e->etf_tx++; break;
         default: e->tx_pkts++; e->tx_bytes += rte_pktmbuf_pkt_len(tx[i]); break;
         }
     }
@@ -175,7 +203,7 @@ void end_round(struct sw *s)
     if (s->rx_backlog) return;
     for (uint16_t p = 0; p < s->nports; p++) {
         struct egress *e = &s->eg[p];
-        if (e->rate_bps && e->qh == e->qt && e->ch == e->ct && e->tokens > (double)s->burst_bytes)
+        if (e->rate_bps && e->qh == e->qt && e->ch == e->ct && e->eh == e->et && e->tokens > (double)s->burst_bytes)
             e->tokens = (double)s->burst_bytes;
     }
 }
@@ -227,7 +255,7 @@ uint64_t credit_wait(const struct sw *s)
 
     for (uint16_t p = 0; p < s->nports; p++) {
         const struct egress *e = &s->eg[p];
-        if (e->ch != e->ct) return 0;
+        if (e->ch != e->ct || e->eh != e->et) return 0;
         if (e->qh == e->qt) continue;
         if (e->pout.paused & (1u << e->q[e->qh & (QSLOTS - 1)].cls)) continue;   /* waits for XON or expiry */
         if (!e->rate_bps) return 0;

@@ -265,5 +265,35 @@ int main(void)
         k[PKT_ETH_LEN + 1] = (uint8_t)(24 << 2 | 3);
         CHECK(pkt_ip4_dscp_class(k, &pi) == 3);
     }
+    /* Escape: the header between UDP and BTH, and ETFs */
+    {
+        uint8_t k[128], src[6];
+        struct esc_token t = {.fid = {.src_ip = 0x0a600102, .dst_ip = 0x0a600302, .src_port = 0xC001,
+                                      .dst_port = 4791, .proto = 17}, .hops = 2}, u;
+        n = pkt_build_roce_esc(f, sizeof f, a, b, 0x0a600102, 0x0a600302, 0xC001, 7, 42, 1000);
+        CHECK(n == PKT_ROCE_HDRS + PKT_ESC_LEN + 1000);
+        CHECK(pkt_parse_esc(f, n, &pi) == PKT_OK && pi.has_esc && pi.esc_hops == 0 && pi.dest_qpn == 7 &&
+              pi.psn == 42);
+        pkt_esc_set_hops(f, &pi, 3);
+        CHECK(pkt_parse_esc(f, n, &pi) == PKT_OK && pi.esc_hops == 3 && pi.psn == 42);
+        CHECK(pkt_parse(f, n, &pi) == PKT_OK && !pi.has_esc && pi.psn != 42);   /* without it: BTH misread */
+        memset(k, 0, sizeof k);
+        CHECK(esc_etf_encode(&t, a, k, ESC_ETF_BYTES_NOFCS) == ESC_ETF_BYTES_NOFCS);
+        CHECK(pkt_parse_etf(k, ESC_ETF_BYTES_NOFCS, src, &u) == PKT_ETF_OK && esc_fid_eq(&u.fid, &t.fid) &&
+              u.hops == 2 && !memcmp(src, a, 6));
+        CHECK(pkt_parse_etf(k, ESC_ETF_BYTES_NOFCS - 1, src, &u) == PKT_ETF_ELEN &&
+              pkt_parse_etf(k, ESC_ETF_BYTES_NOFCS + 5, src, &u) == PKT_ETF_ELEN);
+        k[29] = 0; k[30] = 0;
+        CHECK(pkt_parse_etf(k, ESC_ETF_BYTES_NOFCS, src, &u) == PKT_ETF_EHOPS);
+        k[30] = 2; k[40] = 1;
+        CHECK(pkt_parse_etf(k, ESC_ETF_BYTES_NOFCS, src, &u) == PKT_ETF_EPAD);
+        k[40] = 0; k[15] = 0x01;                               /* a PFC opcode */
+        CHECK(pkt_parse_etf(k, ESC_ETF_BYTES_NOFCS, src, &u) == PKT_ETF_EOPCODE);
+        k[15] = 0x02; k[0] = 0xff;
+        CHECK(pkt_parse_etf(k, ESC_ETF_BYTES_NOFCS, src, &u) == PKT_ETF_EDST);
+        k[0] = 0x01; k[6] = 0x01;
+        CHECK(pkt_parse_etf(k, ESC_ETF_BYTES_NOFCS, src, &u) == PKT_ETF_ESRC);
+        CHECK(!strcmp(pkt_etf_strerror(PKT_ETF_ENEIGH), "neigh") && !strcmp(pkt_etf_strerror(99), "unknown-reason"));
+    }
     return fails != 0;
 }

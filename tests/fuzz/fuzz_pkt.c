@@ -11,7 +11,13 @@
  * applied to the receiving side of src/cc/pfc.c (pauses only of enabled
  * classes, ending no earlier than they began); the input's bytes also drive
  * the sending side as add/sub events (counters never wrap, XOFF only for
- * lossless classes at the threshold). */
+ * lossless classes at the threshold).
+ * Escape: any bytes through pkt_parse_etf (a reason for every refusal, an
+ * accepted ETF is 60..64 bytes with hops >= 1 and re-encodes to the same
+ * token) and into src/cc/escape.c's RECEIVE as rocc-switch calls it (an
+ * accepted token on each port of a 3-port switch: never crashes, T never
+ * above the pool); pkt_parse_esc on the frame (hops rewritten in place
+ * stays inside the frame). */
 #include "pkt.h"
 #include "pfc.h"
 #include "fuzz.h"
@@ -73,6 +79,55 @@ static void fuzz_pfc(const uint8_t *data, size_t size)
     }
 }
 
+static void fuzz_etf(const uint8_t *data, size_t size)
+{
+    struct esc_token t, again;
+    uint8_t src[6], b[ESC_ETF_BYTES_NOFCS];
+    int r = pkt_parse_etf(data, size, src, &t);
+    struct pkt_info pi;
+
+    if (r < 0 || r >= PKT_ETF_NRESULTS || r > PKT_ETF_ESRC) abort();
+    if (!strcmp(pkt_etf_strerror(r), "unknown-reason")) abort();
+    if (r == PKT_ETF_OK) {
+        struct esc_params p;
+        static uint64_t mem[4096];
+        struct escape e;
+        struct esc_action a;
+        if (size < ESC_ETF_BYTES_NOFCS || size > ESC_ETF_BYTES_NOFCS + 4 || t.hops == 0) abort();
+        if (esc_etf_encode(&t, src, b, sizeof b) != ESC_ETF_BYTES_NOFCS) abort();
+        if (esc_etf_decode(b, sizeof b, &again) != ESC_ETF_OK || !esc_fid_eq(&t.fid, &again.fid) ||
+            again.hops != t.hops) abort();
+        esc_params_default(&p, 3, 4, 1000000);
+        p.max_hops = 3;
+        if (esc_storage_bytes(&p) > sizeof mem || esc_init(&e, &p, mem, 0)) abort();
+        esc_set_peer_escape(&e, 1, 1);
+        esc_set_peer_escape(&e, 2, 1);
+        esc_set_ingress_requested(&e, 2, 1);
+        esc_on_frame(&e, 1, 2, &t.fid);
+        for (uint16_t port = 0; port < 4; port++) {
+            esc_receive(&e, port, &t, &a);
+            if (a.kind == ESC_ACT_EXTRACT) {
+                if (a.port != port || a.hops != t.hops) abort();
+                if (data[size - 1] & 1) esc_extracted(&e, port);
+                else esc_receive_missed(&e, port, &t, &a);
+                if (a.kind == ESC_ACT_FORWARD && (a.hops != t.hops + 1 || a.hops > p.max_hops)) abort();
+            } else if (a.kind != ESC_ACT_NONE) abort();
+        }
+        for (uint16_t port = 0; port < 3; port++)
+            if (esc_pool(&e, port) > p.pool) abort();
+    }
+    if (pkt_parse_esc(data, size, &pi) == PKT_OK && pi.has_esc) {
+        uint8_t *f = malloc(size);
+        if (!pi.is_roce || (size_t)pi.l4_off + PKT_UDP_LEN + PKT_ESC_LEN + PKT_BTH_LEN > size) abort();
+        if (f) {
+            memcpy(f, data, size);
+            pkt_esc_set_hops(f, &pi, 0);
+            if (pkt_parse_esc(f, size, &pi) != PKT_OK || pi.esc_hops != 0) abort();
+            free(f);
+        }
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct pkt_info pi;
@@ -81,6 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)pkt_ethertype(data, size);
     (void)pkt_parse_arp(data, size, &arp);
     fuzz_pfc(data, size);
+    fuzz_etf(data, size);
     if (pkt_parse(data, size, &pi) == PKT_OK) {
         if ((size_t)pi.l3_off + PKT_IP4_LEN > size || pi.l4_off > size || pi.l4_off + (size_t)pi.l4_len > size) abort();
         if (pi.proto == 1) (void)rocc_cnp_decode(data + pi.l4_off, pi.l4_len, &cnp);
