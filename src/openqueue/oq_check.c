@@ -433,6 +433,11 @@ static int cmp_value(struct chk *k, int nd, int type)
     reset_states(k);
     if (stmt < 0)
         return -1;
+    if (src_of(k, builtin)->stmts[stmt].nparams != 2) {
+        char name[64];
+        oq_tok_text(s, tok, name, sizeof name);
+        return oq_error_tok(s, tok, "'%s' is a condition (one subject), but a comparator (x, y) is needed here", name);
+    }
     return compile_cmp(k, builtin, stmt, type);
 }
 
@@ -607,6 +612,11 @@ static int cond_value(struct chk *k, int nd, int type, int allow_drop, int subj,
     reset_states(k);
     if (stmt < 0)
         return -1;
+    if (src_of(k, builtin)->stmts[stmt].nparams == 2) {
+        char name[64];
+        oq_tok_text(s, tok, name, sizeof name);
+        return oq_error_tok(s, tok, "'%s' is a comparator (x, y), but a condition is needed here", name);
+    }
     return compile_cond_def(k, builtin, stmt, type, allow_drop);
 }
 
@@ -1143,7 +1153,7 @@ struct oq_policy *oq_check(struct oq_src *s)
     return p;
 fail:
     if (!s->failed)
-        oq_error_at(s, 1, 1, "internal error");
+        oq_error_at(s, 1, 1, "internal error%s%s", b.failed ? " in the built-in library: " : "", b.failed ? berr : "");
     free(k.syms); free(k.ht); free(k.cmp_cache); free(k.cond_cache); free(k.eq); free(k.eb); free(k.ep);
     free(b.toks); free(b.nodes); free(b.stmts);
     oq_policy_free(p);

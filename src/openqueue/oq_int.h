@@ -13,7 +13,7 @@
 
 /* Limits: they bound memory, stack depth and time for any input (fuzzed). */
 #define OQ_MAX_TOKENS   200000  /* tokens in one file */
-#define OQ_MAX_DEPTH    64      /* nesting of parentheses / operators in the parser */
+#define OQ_MAX_DEPTH    128     /* nesting of parentheses / operators in the parser */
 #define OQ_STACK        32      /* evaluation stack of one compiled expression */
 #define OQ_MAX_HOPS     3       /* x.port.currQueue.getHOL(): entity steps of one load */
 #define OQ_MAX_ENTITIES 4096    /* queues + buffers + ports */

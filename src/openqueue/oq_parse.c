@@ -90,7 +90,7 @@ static const struct { const char *name; uint8_t unit; double scale; } units[] = 
 
 static int add_tok(struct oq_src *s, struct tok t)
 {
-    if (s->ntoks >= OQ_MAX_TOKENS)
+    if (s->ntoks >= OQ_MAX_TOKENS - (t.kind != T_EOF))
         return oq_error_at(s, t.line, t.col, "too many tokens (more than %d)", OQ_MAX_TOKENS);
     s->toks[s->ntoks++] = t;
     return 0;
@@ -98,9 +98,10 @@ static int add_tok(struct oq_src *s, struct tok t)
 
 int oq_lex(struct oq_src *s)
 {
-    size_t cap = s->len / 2 + 2;
-    if (cap > OQ_MAX_TOKENS + 1)
-        cap = OQ_MAX_TOKENS + 1;
+    /* every token but the last takes at least one byte */
+    size_t cap = s->len + 1;
+    if (cap > OQ_MAX_TOKENS)
+        cap = OQ_MAX_TOKENS;
     s->toks = calloc(cap, sizeof *s->toks);
     if (!s->toks)
         return oq_error_at(s, 1, 1, "out of memory");
