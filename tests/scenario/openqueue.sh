@@ -18,7 +18,7 @@ ok shipped_policies_check '[ "$n" -ge 18 ] && [ -z "$bad_files" ] || { echo "  f
 printf 'q1 = Queue(8p); out = Port(100%%, q1);\nq1.procPrio = fifo;\nq1.admPrio = fiffo;\n' >"$tmp/bad.oq"
 "$ROCCSIM" oq check "$tmp/bad.oq" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-ok bad_policy_exit_2 '[ "$rc" -eq 2 ] && grep -q "^roccsim: $tmp/bad.oq:3:14: unknown routine '"'"'fiffo'"'"'" "$tmp/err" && [ ! -s "$tmp/out" ]' "$tmp/err"
+ok bad_policy_exit_2 '[ "$rc" -eq 2 ] && grep -q "^$tmp/bad.oq:3:14: unknown routine '"'"'fiffo'"'"'" "$tmp/err" && [ ! -s "$tmp/out" ]' "$tmp/err"
 
 # one bad file among good ones still fails the command; -q prints nothing for good ones
 "$ROCCSIM" oq check -q policies/alg_a.oq "$tmp/bad.oq" policies/alg_c.oq >"$tmp/out" 2>"$tmp/err"
