@@ -285,3 +285,44 @@ const char *pkt_ip_str(uint32_t ip, char *buf, size_t len)
     snprintf(buf, len, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
     return buf;
 }
+
+const uint8_t pkt_pfc_dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01};
+
+int pkt_parse_pfc(const uint8_t *f, size_t len, struct pkt_pfc *o)
+{
+    static const uint8_t zero[6];
+
+    memset(o, 0, sizeof *o);
+    if (len != PKT_PFC_FRAME_LEN) return PKT_PFC_ELEN;
+    if (memcmp(f, pkt_pfc_dst, 6)) return PKT_PFC_EDST;
+    if (rd16(f + 12) != PKT_ETHERTYPE_MACCTL || rd16(f + 14) != PKT_MACCTL_PFC) return PKT_PFC_EOPCODE;
+    if (f[16] != 0) return PKT_PFC_ERESERVED;
+    if (f[17] == 0) return PKT_PFC_EEMPTY;
+    if ((f[6] & 1) || !memcmp(f + 6, zero, 6)) return PKT_PFC_ESRC;
+    memcpy(o->src, f + 6, 6);
+    o->vec = f[17];
+    for (unsigned c = 0; c < 8; c++) o->quanta[c] = rd16(f + 18 + 2 * c);
+    return PKT_PFC_OK;
+}
+
+const char *pkt_pfc_strerror(int r)
+{
+    static const char *const name[PKT_PFC_NRESULTS] = {
+        [PKT_PFC_OK] = "ok", [PKT_PFC_ELEN] = "len", [PKT_PFC_EDST] = "dst", [PKT_PFC_EOPCODE] = "opcode",
+        [PKT_PFC_ERESERVED] = "reserved", [PKT_PFC_EEMPTY] = "empty", [PKT_PFC_ESRC] = "src",
+        [PKT_PFC_ENEIGH] = "not_neighbour"};
+    return r >= 0 && r < PKT_PFC_NRESULTS ? name[r] : "unknown";
+}
+
+size_t pkt_build_pfc(uint8_t *f, size_t cap, const uint8_t src[6], uint8_t vec, const uint16_t quanta[8])
+{
+    if (cap < PKT_PFC_FRAME_LEN) return 0;
+    memset(f, 0, PKT_PFC_FRAME_LEN);
+    memcpy(f, pkt_pfc_dst, 6);
+    memcpy(f + 6, src, 6);
+    wr16(f + 12, PKT_ETHERTYPE_MACCTL);
+    wr16(f + 14, PKT_MACCTL_PFC);
+    f[17] = vec;
+    for (unsigned c = 0; c < 8; c++) wr16(f + 18 + 2 * c, (vec & (1u << c)) ? quanta[c] : 0);
+    return PKT_PFC_FRAME_LEN;
+}

@@ -117,6 +117,50 @@ void pkt_ip4_set_ecn(uint8_t *f, const struct pkt_info *pi, int ecn);
  * drawn from rnd (uniform 32-bit).  1 = mark. */
 int pkt_red_mark(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax, uint32_t rnd);
 
+/* --- MAC control: IEEE 802.1Qbb priority flow control (PFC) ------------------
+ *
+ *   dst 01:80:C2:00:00:01 | src | 0x8808 | opcode 0x0101 | class-enable vector
+ *   (16 bits: high octet reserved, bit n = class n) | 8 × 16-bit pause quanta
+ *   (class 0 first) | zero padding to 60 bytes (the 64-byte minimum less FCS)
+ *
+ * Quanta > 0 pause the class for that many 512-bit times, 0 resumes it
+ * (src/cc/pfc.h has the state machine).  A MAC control frame is a security
+ * boundary like a CNP: pkt_parse_pfc refuses anything but a well-formed PFC
+ * frame and says why, and the caller counts the reason and drops it. */
+#define PKT_ETHERTYPE_MACCTL 0x8808
+#define PKT_MACCTL_PAUSE     0x0001   /* IEEE 802.3x PAUSE (not implemented: refused as an opcode) */
+#define PKT_MACCTL_PFC       0x0101   /* IEEE 802.1Qbb */
+#define PKT_PFC_LEN          34       /* 14 + opcode 2 + vector 2 + 8 × 2 */
+#define PKT_PFC_FRAME_LEN    60
+enum pkt_pfc_result {
+    PKT_PFC_OK = 0,
+    PKT_PFC_ELEN,        /* not exactly PKT_PFC_FRAME_LEN bytes */
+    PKT_PFC_EDST,        /* destination is not 01:80:C2:00:00:01 */
+    PKT_PFC_EOPCODE,     /* MAC control opcode is not 0x0101 (802.3x PAUSE 0x0001 included) */
+    PKT_PFC_ERESERVED,   /* reserved high octet of the class-enable vector is not zero */
+    PKT_PFC_EEMPTY,      /* no class enabled */
+    PKT_PFC_ESRC,        /* source MAC is multicast/broadcast or all-zero */
+    PKT_PFC_ENEIGH,      /* well-formed, but not from the port's neighbour (the caller's check) */
+    PKT_PFC_NRESULTS
+};
+struct pkt_pfc { uint8_t src[6]; uint8_t vec; uint16_t quanta[8]; };
+extern const uint8_t pkt_pfc_dst[6];
+/* Parse a frame of EtherType 0x8808: PKT_PFC_OK with *o filled, or the
+ * first reason it is refused (in the enum's order; a frame of another
+ * EtherType is PKT_PFC_EOPCODE). */
+int pkt_parse_pfc(const uint8_t *f, size_t len, struct pkt_pfc *o);
+/* Short name of a reason, for counters ("len", "dst", "opcode", ...). */
+const char *pkt_pfc_strerror(int r);
+/* Build a PFC frame from src with class-enable vector vec and quanta[8]
+ * (quanta of classes not in vec are sent as 0).  PKT_PFC_FRAME_LEN, or 0 if
+ * cap is too small. */
+size_t pkt_build_pfc(uint8_t *f, size_t cap, const uint8_t src[6], uint8_t vec, const uint16_t quanta[8]);
+/* The 802.1p class of an IPv4 frame's DSCP: DSCP >> 3 (CS0..CS7). */
+static inline unsigned pkt_ip4_dscp_class(const uint8_t *f, const struct pkt_info *pi)
+{
+    return (unsigned)(f[pi->l3_off + 1] >> 5);
+}
+
 /* "A.B.C.D" -> host-order address; 0 on success. */
 int pkt_parse_ip(const char *s, uint32_t *ip);
 /* "A.B.C.D/LEN" -> prefix (masked) and mask; 0 on success. */

@@ -8,6 +8,7 @@
  *       [--f-unit-mbps N] [--recovery-us US] [--cnp-delay-us US] [--ecn-capable]
  *       [--report-ms MS] [--port N] [--arp-retry-ms MS]
  *       [--pcap FILE] [--pcap-dir rx|tx|both] [--pcap-snaplen N]
+ *       [--pfc] [--pfc-class N]
  *
  * Sender: every --flow is paced at min(RP rate, flow rate) where the RP is
  * librocc's Alg. 2 rate limiter, driven by CNPs from CPs inside --cp-allow.
@@ -22,6 +23,13 @@
  * --local-ip are answered, so kernel ping can check the path.
  * CNPs take effect --cnp-delay-us after they arrive (the NIC reaction delay,
  * 15 µs as roccsim's [network] nic_delay).
+ * PFC (--pfc): 802.1Qbb frames from the gateway (--gw-mac, or the MAC ARP
+ * found for --gw-ip) pause the sender while they pause --pfc-class (the
+ * class of its frames: DSCP 0 is class 0), for quanta × 512 bit times at
+ * --line-gbps (src/cc/pfc.c); quanta 0 resumes it.  A pause banks no
+ * sending time: flows resume at their rate, not with a burst.  Malformed
+ * frames and frames from any other source are counted by reason and
+ * dropped.  Without --pfc, MAC control frames count as not IPv4.
  * Rates are in wire bytes (frame + 24, see PKT_WIRE_OVERHEAD), like the
  * switch's shaper, so "300 Mb/s" means the same thing on both sides.
  */
@@ -44,6 +52,7 @@
 #include "pkt.h"
 #include "rocc_cnpauth.h"
 #include "rocc_rp.h"
+#include "pfc.h"
 
 #define MAX_FLOWS 64
 #define MAX_SINK  256
@@ -126,6 +135,11 @@ struct host {
     uint64_t rx_other, rx_not_mine, sink_full, tx_fail, alloc_fail, cnp_delay_full;
     uint64_t cnp_delayed, cnp_delay_sum, cnp_delay_min, cnp_delay_max;   /* cycles, CNP arrival -> applied */
     uint64_t arp_req_rx, arp_rep_rx, arp_replies_tx, arp_req_tx, arp_bad, arp_ignored, echo_replied;
+    /* --pfc */
+    bool pfc, pfc_was_paused;
+    uint8_t pfc_cls;
+    struct pfc_egress pout;
+    uint64_t pfc_rx, pfc_rx_xoff, pfc_rx_xon, pfc_bad[PKT_PFC_NRESULTS];
 };
 
 static void usage(FILE *out, const char *prg)
@@ -143,6 +157,7 @@ static void usage(FILE *out, const char *prg)
         "  [--recovery-us US (55)] [--cnp-delay-us US (15)] [--ecn-capable]\n"
         "  [--report-ms MS (500)] [--port N (0)] [--arp-retry-ms MS (100)]\n"
         "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (14..262144, 65535)]\n"
+        "  [--pfc] [--pfc-class N (0..7, 0)]  (honour 802.1Qbb PFC from the gateway for that class)\n"
         "  --help, -h: this text\n", prg);
 }
 
@@ -216,6 +231,7 @@ static int parse_args(struct host *h, int argc, char **argv)
         {"ecn-capable", no_argument, NULL, 3}, {"arp-retry-ms", required_argument, NULL, 4},
         {"pcap", required_argument, NULL, 5}, {"pcap-dir", required_argument, NULL, 6},
         {"pcap-snaplen", required_argument, NULL, 7},
+        {"pfc", no_argument, NULL, 8}, {"pfc-class", required_argument, NULL, 9},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end;
@@ -252,6 +268,13 @@ static int parse_args(struct host *h, int argc, char **argv)
             unsigned long v = strtoul(optarg, &end, 10);
             if (*optarg < '0' || *optarg > '9' || *end || v < 14 || v > 262144) goto bad;
             h->pcap_snaplen = (uint32_t)v;
+            break;
+        }
+        case 8: h->pfc = true; break;
+        case 9: {
+            unsigned long c = strtoul(optarg, &end, 10);
+            if (*optarg < '0' || *optarg > '9' || *end || c >= PFC_NCLASS) goto bad;
+            h->pfc_cls = (uint8_t)c;
             break;
         }
         case 'h': usage(stdout, argv[0]); return 1;   /* asked for: not an error */
@@ -505,6 +528,23 @@ static void echo_reply(struct host *h, const uint8_t *f, const struct pkt_info *
     h->echo_replied++;
 }
 
+/* A MAC control frame: honoured only as a well-formed PFC frame from the
+ * gateway (its quanta at --line-gbps). */
+static void handle_pfc(struct host *h, const uint8_t *f, uint32_t len, uint64_t tsc)
+{
+    struct pkt_pfc pf;
+    int r = pkt_parse_pfc(f, len, &pf);
+
+    if (r == PKT_PFC_OK && (!h->have_gw || memcmp(pf.src, h->gw_mac, 6))) r = PKT_PFC_ENEIGH;
+    if (r != PKT_PFC_OK) { h->pfc_bad[r]++; return; }
+    h->pfc_rx++;
+    (void)pfc_egress_frame(&h->pout, pf.vec, pf.quanta, pfc_quantum_ps(h->line_bps), now_ps(h, tsc));
+    if (pf.vec & (1u << h->pfc_cls)) {
+        if (pf.quanta[h->pfc_cls]) h->pfc_rx_xoff++;
+        else h->pfc_rx_xon++;
+    }
+}
+
 static void handle_rx(struct host *h, struct rte_mbuf *m, uint64_t tsc)
 {
     struct pkt_info pi;
@@ -518,6 +558,10 @@ static void handle_rx(struct host *h, struct rte_mbuf *m, uint64_t tsc)
     f = rte_pktmbuf_mtod(m, const uint8_t *);
     if (pkt_ethertype(f, rte_pktmbuf_data_len(m)) == PKT_ETHERTYPE_ARP) {
         handle_arp(h, f, rte_pktmbuf_data_len(m), tsc);
+        return;
+    }
+    if (h->pfc && pkt_ethertype(f, rte_pktmbuf_data_len(m)) == PKT_ETHERTYPE_MACCTL) {
+        handle_pfc(h, f, rte_pktmbuf_data_len(m), tsc);
         return;
     }
     r = pkt_parse(f, rte_pktmbuf_data_len(m), &pi);
@@ -646,6 +690,15 @@ static void final_stats(struct host *h)
     printf("final arp req_rx=%" PRIu64 " rep_rx=%" PRIu64 " replies_tx=%" PRIu64 " req_tx=%" PRIu64
            " bad=%" PRIu64 " ignored=%" PRIu64 " gw_resolved=%d\n", h->arp_req_rx, h->arp_rep_rx,
            h->arp_replies_tx, h->arp_req_tx, h->arp_bad, h->arp_ignored, h->have_gw ? 1 : 0);
+    if (h->pfc) {
+        uint64_t now = now_ps(h, rte_get_tsc_cycles());
+        printf("final pfc class=%u rx=%" PRIu64 " rx_xoff=%" PRIu64 " rx_xon=%" PRIu64 " paused_us=%" PRIu64
+               " paused_now=%d", h->pfc_cls, h->pfc_rx, h->pfc_rx_xoff, h->pfc_rx_xon,
+               pfc_egress_paused_total(&h->pout, h->pfc_cls, now) / 1000000,
+               (h->pout.paused >> h->pfc_cls) & 1);
+        for (int r = 1; r < PKT_PFC_NRESULTS; r++) printf(" bad_%s=%" PRIu64, pkt_pfc_strerror(r), h->pfc_bad[r]);
+        printf("\n");
+    }
     dp_cap_print_final(&h->cap, h->pcap_path);
     fflush(stdout);
 }
@@ -660,6 +713,7 @@ static void run(struct host *h)
         uint64_t tsc = rte_get_tsc_cycles(), tps = now_ps(h, tsc), earliest = UINT64_MAX;
         uint16_t nrx = rte_eth_rx_burst(h->port, 0, rx, DP_BURST), ntx = 0;
         unsigned nb;
+        bool paused;
 
         for (uint16_t i = 0; i < nrx; i++) {
             handle_rx(h, rx[i], tsc);
@@ -687,7 +741,14 @@ static void run(struct host *h)
                 repace(h, f, old_bps);
             }
         }
-        nb = build_due(h, tsc, tx, DP_BURST);
+        /* PFC: nothing is built while the gateway pauses our class; on
+         * resume, departures that fell inside the pause move to now. */
+        paused = h->pout.paused && (pfc_egress_paused(&h->pout, tps) & (1u << h->pfc_cls));
+        if (!paused && h->pfc_was_paused)
+            for (unsigned i = 0; i < h->nflows; i++)
+                if (h->flows[i].next_tsc < tsc) h->flows[i].next_tsc = tsc;
+        h->pfc_was_paused = paused;
+        nb = paused ? 0 : build_due(h, tsc, tx, DP_BURST);
         if (nb) {
             ntx = dp_tx_burst(h->port, tx, (uint16_t)nb, &h->cap, tsc);
             for (unsigned i = ntx; i < nb; i++) rte_pktmbuf_free(tx[i]);
@@ -704,6 +765,7 @@ static void run(struct host *h)
             /* A CNP waiting out the NIC delay is applied on time: spin
              * (15 µs per CNP), where a sleep would take 60-80 µs here. */
             if (h->cq_h != h->cq_t) rte_pause();
+            else if (paused) dp_idle(UINT64_MAX, h->hz);   /* until the XON or the pause runs out */
             else dp_idle(earliest > tsc ? earliest - tsc : 0, h->hz);
         }
     }

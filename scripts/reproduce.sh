@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # scripts/reproduce.sh [EXPERIMENT_DIR...] -- run every experiment (default:
-# experiments/rocc) with its [expect] checks, write each run to
+# experiments/rocc and the full-length Escape runs experiments/escape/full;
+# the Escape scheme comparison is scripts/escape-compare.sh) with its
+# [expect] checks, write each run to
 # runs/<name>/ with a plot, and end with a table of checks passed/failed.
 # Exit status 1 if any check failed.
 set -u
@@ -8,7 +10,7 @@ set -u
 script_help "$@"
 cd "$(dirname "$0")/.."
 make -s -j"$(nproc 2>/dev/null || echo 2)" build/roccsim || exit 2
-dirs=("$@"); [ ${#dirs[@]} -gt 0 ] || dirs=(experiments/rocc)
+dirs=("$@"); [ ${#dirs[@]} -gt 0 ] || dirs=(experiments/rocc experiments/escape/full)
 fail=0; summary=""
 for d in "${dirs[@]}"; do
     for ini in "$d"/*.ini; do

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "engine/deadlock.h"
 #include "engine/fct.h"
 #include "engine/maxmin.h"
 #include "engine/metrics.h"
@@ -34,6 +35,9 @@ static const struct metric_def {
     { "maxmin_error", U_FRAC, SEL_GROUP },   /* expect_maxmin.c */
     { "fct_avg", U_TIME, SEL_TRAFFIC },      { "fct_p99", U_TIME, SEL_TRAFFIC },
     { "slowdown_avg", U_NUM, SEL_TRAFFIC },  { "slowdown_p99", U_NUM, SEL_TRAFFIC },
+    /* flow control (docs/escape.md) */
+    { "deadlock", U_NUM, SEL_NONE },         /* none | detected: the deadlock detector's finding */
+    { "out_of_order", U_NUM, SEL_NONE },     /* data frames that arrived out of order (host.c) */
 };
 
 struct expect {
@@ -174,7 +178,7 @@ static void parse_one(const struct cfg_entry *e, void *arg)
     if (!x.m) {
         pc->rc = cfg_errorf(pc->err, e, "unknown metric '%s' (rate, rate_mean, jain, rate_ratio, completed, queue_mean, "
                             "queue_p99, queue_max, fair_rate, settle, util, md, drops, pfc_pauses, timeouts, retx_bytes, cnps, "
-                            "maxmin_error, fct_avg, fct_p99, slowdown_avg, slowdown_p99)",
+                            "maxmin_error, fct_avg, fct_p99, slowdown_avg, slowdown_p99, deadlock, out_of_order)",
                             name ? name : "");
         return;
     }
@@ -239,7 +243,22 @@ static void parse_one(const struct cfg_entry *e, void *arg)
             return;
         }
     }
-    if (parse_target(&x, e, pc->err)) {
+    if (!strcmp(x.m->name, "deadlock")) {
+        char tv[32];
+        snprintf(tv, sizeof tv, "%s", e->value);
+        const char *v = trim(tv);
+        if (strcmp(v, "none") && strcmp(v, "detected")) {
+            pc->rc = cfg_errorf(pc->err, e, "expected 'none' or 'detected'");
+            return;
+        }
+        if (!sc->dl) {
+            pc->rc = cfg_errorf(pc->err, e, "needs the deadlock detector: set [flowcontrol] deadlock_check");
+            return;
+        }
+        x.op = OP_EQ;
+        x.a = !strcmp(v, "detected");
+        snprintf(x.target, sizeof x.target, "%s", v);
+    } else if (parse_target(&x, e, pc->err)) {
         pc->rc = -1;
         return;
     }
@@ -329,6 +348,10 @@ int expect_eval(const struct expectations *ex, const struct scenario *sc, struct
         if (x->mm) {
             v = expect_maxmin_eval(x->mm, sc, x->group, r->measured, sizeof r->measured);
             r->pass = check(x, v);
+        } else if (!strcmp(mn, "deadlock")) {
+            v = sc->dl && ((const struct deadlock *)sc->dl)->detected;
+            r->pass = check(x, v);
+            deadlock_describe(sc, r->measured, sizeof r->measured);
         } else if (!strcmp(mn, "rate") || !strcmp(mn, "rate_mean") || !strcmp(mn, "jain") || !strcmp(mn, "rate_ratio")) {
             double *rates = malloc((fc ? fc : 1) * sizeof *rates);
             double lo = INFINITY, hi = -INFINITY, sum = 0;
@@ -390,6 +413,8 @@ int expect_eval(const struct expectations *ex, const struct scenario *sc, struct
                     else if (!strcmp(mn, "pfc_pauses"))
                         tot += (double)n->ports[p].st.pfc_sent;
                 }
+                if (!strcmp(mn, "out_of_order"))
+                    tot = (double)n->out_of_order;
                 if (!strcmp(mn, "cnps"))
                     for (uint32_t a = 0; a < n->n_agents; a++)
                         if (n->agents[a].ops == &rocc_agent_ops)

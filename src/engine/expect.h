@@ -14,6 +14,10 @@
  *              fct_avg, fct_p99, slowdown_avg, slowdown_p99
  *                                                      (SELECTOR: all, background or incast;
  *                                                       the flows of the [fct] window)
+ *              deadlock = none | detected             (no selector; the deadlock
+ *                                                       detector's finding, deadlock.h)
+ *              out_of_order                           (no selector; whole run: data
+ *                                                       frames that arrived out of order)
  *   T0..T1     window (default: [sim] measure_start..measure_end)
  *   TARGET     X ±TOL | X +- TOL   (TOL absolute, or a % of X)
  *              >= X | <= X | X..Y  | X  (exact)

@@ -13,8 +13,8 @@ simtime_t fct_ideal(const struct net *n, const struct flow *f)
     uint64_t mtu = n->cfg.mtu_payload;
     uint64_t k = (f->size + mtu - 1) / mtu;                  /* frames */
     uint64_t last = f->size - (k - 1) * mtu;                 /* payload of the last frame */
-    uint64_t full = mtu + ROCE_DATA_OVERHEAD + f->hdr_extra + n->cfg.preamble_ifg;
-    uint64_t lastw = last + ROCE_DATA_OVERHEAD + f->hdr_extra;
+    uint64_t full = mtu + ROCE_DATA_OVERHEAD + f->hdr_extra + n->cfg.fc_hdr_bytes + n->cfg.preamble_ifg;
+    uint64_t lastw = last + ROCE_DATA_OVERHEAD + f->hdr_extra + n->cfg.fc_hdr_bytes;
     if (lastw < ETH_MIN_FRAME)
         lastw = ETH_MIN_FRAME;
     lastw += n->cfg.preamble_ifg;

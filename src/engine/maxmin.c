@@ -63,7 +63,7 @@ static const struct rocc_agent *port_cp(const struct net *n, uint32_t port)
  * header (HPCC) is set when the flow starts, so it is derived here. */
 static void frame_bytes(const struct net *n, const struct flow *f, double *w_data, double *w_ack)
 {
-    uint32_t extra = f->tp->int_telemetry ? HPCC_INT_BYTES(HPCC_MAX_HOPS) : f->hdr_extra;
+    uint32_t extra = (f->tp->int_telemetry ? HPCC_INT_BYTES(HPCC_MAX_HOPS) : f->hdr_extra) + n->cfg.fc_hdr_bytes;
     uint32_t d = n->cfg.mtu_payload + ROCE_DATA_OVERHEAD + extra, a = ROCE_ACK_FRAME + extra;
     *w_data = (double)((d < ETH_MIN_FRAME ? ETH_MIN_FRAME : d) + n->cfg.preamble_ifg);
     *w_ack = (double)((a < ETH_MIN_FRAME ? ETH_MIN_FRAME : a) + n->cfg.preamble_ifg);

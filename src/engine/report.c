@@ -12,6 +12,7 @@
 #include "core/units.h"
 #include "engine/attack.h"
 #include "engine/ccsel.h"
+#include "engine/fcsel.h"
 #include "engine/fct.h"
 #include "engine/linkflows.h"
 #include "engine/workload.h"
@@ -20,7 +21,7 @@
 
 #define ROCCSIM_VERSION "0.1.0"
 
-static const char *type_names[PKT_NTYPES] = { "data", "ack", "nack", "cnp", "pfc" };
+static const char *type_names[PKT_NTYPES] = { "data", "ack", "nack", "cnp", "pfc", "fctl" };
 
 /* Utilization descending, then port order (stable and deterministic). */
 static int cmp_busy(const void *a, const void *b)
@@ -123,27 +124,35 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
     jnum(f, (double)sc->sample_interval / PS_PER_S);
     fprintf(f, ",\n  \"events\": %llu,\n  \"hops\": %llu,\n", (unsigned long long)n->el.n_fired,
             (unsigned long long)n->hops);
-    static const char *const ev_names[] = { "", "tx_done", "wire", "host_wake", "nic_delay", "flow_timer",
-                                            "flow_start", "flow_stop", "agent", "hook" };
+    static const char *const ev_names[EV_NKINDS] = { "", "tx_done", "wire", "host_wake", "nic_delay", "flow_timer",
+                                                     "flow_start", "flow_stop", "agent", "hook", "fctl_timer",
+                                                     "fctl_gate" };
     fprintf(f, "  \"events_by_kind\": {");
-    for (int k = 1; k <= EV_HOOK; k++)
-        fprintf(f, "%s\"%s\": %llu", k > 1 ? ", " : "", ev_names[k], (unsigned long long)n->ev_count[k]);
+    /* Kinds after "hook" (flow-control schemes) only when they fired. */
+    for (int k = 1; k < EV_NKINDS; k++)
+        if (k <= EV_HOOK || n->ev_count[k])
+            fprintf(f, "%s\"%s\": %llu", k > 1 ? ", " : "", ev_names[k], (unsigned long long)n->ev_count[k]);
     fprintf(f, "},\n");
     fprintf(f, "  \"packets\": {\"created\": %llu, \"consumed\": %llu, \"dropped\": %llu, \"in_flight\": %u, \"by_type\": {",
             (unsigned long long)created, (unsigned long long)consumed, (unsigned long long)dropped, n->pool.live);
     for (int t = 0; t < PKT_NTYPES; t++)
-        fprintf(f, "%s\"%s\": {\"created\": %llu, \"consumed\": %llu, \"dropped\": %llu}", t ? ", " : "",
+        if (t < PKT_FCTL || n->created[t] || n->dropped[t])   /* scheme frames only when there were any */
+            fprintf(f, "%s\"%s\": {\"created\": %llu, \"consumed\": %llu, \"dropped\": %llu}", t ? ", " : "",
                 type_names[t], (unsigned long long)n->created[t], (unsigned long long)n->consumed[t],
                 (unsigned long long)n->dropped[t]);
-    fprintf(f, "}, \"failure_drops\": %llu, \"cnp_filtered_switch\": %llu, \"cnp_filtered_host\": %llu},\n",
+    fprintf(f, "}, \"failure_drops\": %llu, \"cnp_filtered_switch\": %llu, \"cnp_filtered_host\": %llu",
             (unsigned long long)n->failure_drops, (unsigned long long)n->cnp_filtered_sw,
             (unsigned long long)n->cnp_filtered_host);
+    if (n->created[PKT_FCTL] || n->fctl_bad)
+        fprintf(f, ", \"fctl_refused\": %llu", (unsigned long long)n->fctl_bad);
+    fprintf(f, "},\n");
     fprintf(f, "  \"attacks\": [");
     for (uint32_t i = 0; i < sc->n_attacks; i++)
         fprintf(f, "%s{\"name\": \"%s\", \"sent\": %llu}", i ? ", " : "", sc->attacks[i].name,
                 (unsigned long long)sc->attacks[i].sent);
     fprintf(f, "],\n  \"conservation\": ");
     jstr(f, ri->conservation);
+    fcsel_json(sc, f);                /* in-order check, deadlock detector: when enabled/relevant */
     fprintf(f, ",\n  \"groups\": [");
     for (uint32_t g = 0; g < sc->n_groups; g++) {
         const struct group *gr = &sc->groups[g];
@@ -348,8 +357,11 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
         jnum(f, fl->finish_ps == SIMTIME_NEVER ? NAN : (double)(fl->finish_ps - fl->start_ps) / PS_PER_S);
         fprintf(f, ", \"delivered_bytes\": %llu, \"rate_bps\": ", (unsigned long long)fl->rcv_nxt);
         jnum(f, metrics_flow_rate(sc, i, t0, t1));
-        fprintf(f, ", \"retx_bytes\": %llu, \"timeouts\": %llu}", (unsigned long long)fl->retx_bytes,
+        fprintf(f, ", \"retx_bytes\": %llu, \"timeouts\": %llu", (unsigned long long)fl->retx_bytes,
                 (unsigned long long)fl->timeouts);
+        if (sc->fc_section && fl->out_of_order)   /* docs/escape.md "In-order check" */
+            fprintf(f, ", \"out_of_order\": %llu", (unsigned long long)fl->out_of_order);
+        fputc('}', f);
     }
     fprintf(f, "\n  ]\n}\n");
 }
@@ -1000,6 +1012,7 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
     for (uint32_t p = 0; p < n->n_ports; p++)
         xoff += n->ports[p].st.pfc_sent;
     fprintf(out, "  PFC: %llu XOFF frames sent in the whole run (all ports, hosts included)\n", (unsigned long long)xoff);
+    fcsel_print(sc, out);
     free(bz);
     free(pick);
     uint64_t created = 0, consumed = 0, dropped = 0;

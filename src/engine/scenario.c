@@ -18,6 +18,9 @@
 #include "core/units.h"
 #include "engine/attack.h"
 #include "engine/ccsel.h"
+#include "engine/deadlock.h"
+#include "engine/events.h"
+#include "engine/fcsel.h"
 #include "engine/linkflows.h"
 #include "engine/topology.h"
 #include "engine/traffic.h"
@@ -146,119 +149,6 @@ static int topo_asym(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     for (int i = 5; i < 7; i++)
         net_add_link(&sc->net, add_node(sc, NODE_HOST, "A%d", i), s1, rb, delay);
     return 0;
-}
-
-/* "FILE:LINE: message" for errors in files other than the scenario. */
-static int file_errorf(struct cfg_err *err, const char *path, int line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int file_errorf(struct cfg_err *err, const char *path, int line, const char *fmt, ...)
-{
-    char msg[384];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (line > 0)
-        snprintf(err->msg, sizeof err->msg, "%.100s:%d: %s", path, line, msg);
-    else
-        snprintf(err->msg, sizeof err->msg, "%.100s: %s", path, msg);
-    text_escape_inplace(err->msg, sizeof err->msg);   /* messages quote file text */
-    return -1;
-}
-
-/* The characters of a node name (docs/config.md, "Topology file format"). */
-#define NODE_NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
-
-/* The topology file: one statement per line, '#' comments.
- *   host NAME [NAME...]      switch NAME [NAME...]      link A B RATE DELAY */
-static int topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err)
-{
-    const struct cfg_entry *e = cfg_find(c, "topology", "file");
-    if (!e)
-        return cfg_section_errorf(err, c, "topology", "type = file needs a 'file' key");
-    char path[4096];
-    const char *base = cfg_path(c), *slash = strrchr(base, '/');
-    if (e->value[0] == '/' || !slash)
-        snprintf(path, sizeof path, "%s", e->value);
-    else
-        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - base), base, e->value);
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return cfg_errorf(err, e, "cannot open topology file '%s'", path);
-    struct stat fst;
-    if (fstat(fileno(fp), &fst) == 0 && S_ISDIR(fst.st_mode)) {   /* fopen succeeds on one: "no nodes" misled */
-        fclose(fp);
-        return cfg_errorf(err, e, "topology file '%s' is a directory", path);
-    }
-    char line[4096];
-    int ln = 0, rc = 0;
-    while (rc == 0 && fgets(line, sizeof line, fp)) {
-        ln++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = 0;
-        char *tok[256];
-        int nt = 0, too_many = 0;
-        for (char *t = strtok(line, " \t\r\n"); t; t = strtok(NULL, " \t\r\n")) {
-            if (nt == 256) {
-                too_many = 1;
-                break;
-            }
-            tok[nt++] = t;
-        }
-        if (nt == 0)
-            continue;
-        if (too_many) {
-            rc = file_errorf(err, path, ln, "more than 255 names on one line");
-            break;
-        }
-        if (!strcmp(tok[0], "host") || !strcmp(tok[0], "switch")) {
-            if (nt < 2) {
-                rc = file_errorf(err, path, ln, "'%s' needs a name", tok[0]);
-            }
-            for (int i = 1; i < nt && rc == 0; i++) {
-                /* Node names become port names in every output and titles in
-                 * plots: a documented, shell- and gnuplot-inert set only. */
-                size_t okc = strspn(tok[i], NODE_NAME_CHARS);
-                if (tok[i][okc]) {
-                    unsigned char bad = (unsigned char)tok[i][okc];
-                    char shown[8];
-                    snprintf(shown, sizeof shown, bad > 0x20 && bad < 0x7f ? "'%c'" : "0x%02x", bad);
-                    rc = file_errorf(err, path, ln, "%s: node name %d has the character %s: names use only "
-                                     "letters, digits, '_', '.' and '-'", tok[0], i, shown);
-                } else if (scenario_node(sc, tok[i]) != NONE32 || strlen(tok[i]) >= 24) {
-                    rc = file_errorf(err, path, ln, "node name '%.40s' is a duplicate or longer than 23 characters", tok[i]);
-                } else {
-                    net_add_node(&sc->net, tok[0][0] == 'h' ? NODE_HOST : NODE_SWITCH, tok[i]);
-                }
-            }
-        } else if (!strcmp(tok[0], "link")) {
-            uint64_t rate, delay;
-            uint32_t a = nt == 5 ? scenario_node(sc, tok[1]) : NONE32;
-            uint32_t b = nt == 5 ? scenario_node(sc, tok[2]) : NONE32;
-            if (nt != 5) {
-                rc = file_errorf(err, path, ln, "expected 'link A B RATE DELAY'");
-            } else if (a == NONE32 || b == NONE32) {
-                rc = file_errorf(err, path, ln, "link: unknown node '%s'",
-                         a == NONE32 ? tok[1] : tok[2]);
-            } else if (units_parse_rate_bps(tok[3], &rate) || rate == 0) {
-                rc = file_errorf(err, path, ln, "link: bad rate '%s' (e.g. 40Gbps)", tok[3]);
-            } else if (units_parse_time_ps(tok[4], &delay)) {
-                rc = file_errorf(err, path, ln, "link: bad delay '%s' (e.g. 1.5us)", tok[4]);
-            } else {
-                net_add_link(&sc->net, a, b, rate, delay);
-            }
-        } else {
-            rc = file_errorf(err, path, ln, "unknown statement '%s' (host, switch, link)", tok[0]);
-        }
-    }
-    if (rc == 0 && ferror(fp))
-        rc = file_errorf(err, path, ln + 1, "read error: %s", strerror(errno));
-    if (rc == 0 && sc->net.n_nodes == 0) {
-        rc = file_errorf(err, path, 0, "no nodes");
-    }
-    fclose(fp);
-    return rc;
 }
 
 /* ---------- datacenter fabrics (topology.c) ---------- */
@@ -904,12 +794,15 @@ static void hook(void *arg, uint32_t id)
         take_sample(sc, id);
         return;
     }
+    if (id == DEADLOCK_HOOK) {
+        deadlock_tick(sc);
+        return;
+    }
     if (id >= ATTACK_HOOK_BASE) {
         attack_fire(sc, id - ATTACK_HOOK_BASE);
         return;
     }
-    const struct link_event *ev = &sc->events[id - 1];
-    if (net_set_link(&sc->net, ev->port, ev->up, sc->event_error, sizeof sc->event_error))
+    if (events_fire(sc, id - 1, sc->event_error, sizeof sc->event_error))
         sc->net.oom = 1;
 }
 
@@ -944,65 +837,6 @@ static void take_sample(struct scenario *sc, uint32_t id)
         fprintf(stderr, "\r  simulated %8.3f ms of %.3f ms  (%5.1f%%)  wall %6.1f s  ETA %6.1f s ",
                 (double)n->el.now / PS_PER_MS, (double)sc->duration / PS_PER_MS, 100 * done, w, eta);
     }
-}
-
-/* ---------- link failures ---------- */
-
-/* [events]: LABEL = TIME down|up A B[#k] -- the link between nodes A and B
- * (the k-th parallel one) fails or comes back at TIME. */
-struct ev_ctx { struct scenario *sc; struct cfg_err *err; int rc; };
-
-static void event_cb(const struct cfg_entry *e, void *arg)
-{
-    struct ev_ctx *ec = arg;
-    struct scenario *sc = ec->sc;
-    if (ec->rc)
-        return;
-    char buf[512], *tok[5];
-    snprintf(buf, sizeof buf, "%s", e->value);
-    int nt = 0;
-    for (char *t = strtok(buf, " \t"); t && nt < 5; t = strtok(NULL, " \t"))
-        tok[nt++] = t;
-    uint64_t t;
-    if (nt != 4 || (strcmp(tok[1], "down") && strcmp(tok[1], "up"))) {
-        ec->rc = cfg_errorf(ec->err, e, "expected 'TIME down|up NODE NODE' (e.g. 10ms down edge0 core1)");
-        return;
-    }
-    if (units_parse_time_ps(tok[0], &t) || t > sc->duration) {
-        ec->rc = cfg_errorf(ec->err, e, "bad time '%s' (a time like 10ms within the run)", tok[0]);
-        return;
-    }
-    uint32_t nth = 1;
-    char *hash = strchr(tok[3], '#');
-    if (hash) {
-        *hash = 0;
-        nth = (uint32_t)strtoul(hash + 1, NULL, 10);
-    }
-    uint32_t a = scenario_node(sc, tok[2]), b = scenario_node(sc, tok[3]), port = NONE32;
-    if (a != NONE32 && b != NONE32 && nth >= 1) {
-        const struct node *nd = &sc->net.nodes[a];
-        for (uint32_t k = 0, seen = 0; k < nd->n_ports && port == NONE32; k++)
-            if (sc->net.ports[sc->net.ports[nd->first_port + k].peer].node == b && ++seen == nth)
-                port = nd->first_port + k;
-    }
-    if (a == NONE32 || b == NONE32) {
-        ec->rc = cfg_errorf(ec->err, e, "no node named '%s'", a == NONE32 ? tok[2] : tok[3]);
-        return;
-    }
-    if (port == NONE32) {
-        if (hash && net_port_between(&sc->net, a, b) != NONE32)
-            ec->rc = cfg_errorf(ec->err, e, "'%s' and '%s' have fewer than %u parallel links", tok[2], tok[3], nth);
-        else
-            ec->rc = cfg_errorf(ec->err, e, "no link between '%s' and '%s'", tok[2], tok[3]);
-        return;
-    }
-    struct link_event *ne = realloc(sc->events, (sc->n_events + 1) * sizeof *ne);
-    if (!ne) {
-        ec->rc = cfg_errorf(ec->err, e, "out of memory");
-        return;
-    }
-    sc->events = ne;
-    sc->events[sc->n_events++] = (struct link_event){ t, port, (uint8_t)(tok[1][0] == 'u') };
 }
 
 /* ---------- top level ---------- */
@@ -1042,18 +876,14 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     int type;
     TRY(cfg_enum(c, "topology", "type", types, 0, &type, err));
     int (*builders[])(struct scenario *, struct cfg *, struct cfg_err *) = {
-        topo_star, topo_multi, topo_asym, topo_file, topo_roccft, topo_kary, topo_ls, topo_rcc, topo_hpcc };
+        topo_star, topo_multi, topo_asym, scenario_topo_file, topo_roccft, topo_kary, topo_ls, topo_rcc, topo_hpcc };
     TRY(builders[type](sc, c, err));
     char why[256];
     if (net_finalize(&sc->net, &swc, why, sizeof why))
         return cfg_section_errorf(err, c, "topology", "%s", why);
     cfg_section_done(c, "topology");     /* read only above: a later error can blame a typo here */
 
-    struct ev_ctx ec = { sc, err, 0 };
-    cfg_entries(c, "events", event_cb, &ec);
-    TRY(ec.rc);
-    if (sc->n_events && sc->net.cfg.rto_ps == 0 && !cfg_find(c, "network", "rto"))
-        sc->net.cfg.rto_ps = 500 * PS_PER_US;    /* a failure loses packets: recover them (HPCC: 500 us) */
+    TRY(events_read(sc, c, err));
     cfg_section_done(c, "network");
     int dflt_cc;
     TRY(cfg_enum(c, "cc", "algorithm", cc_algo_names, CC_ROCC, &dflt_cc, err));
@@ -1071,6 +901,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         return cfg_section_errorf(err, c, "flows", "out of memory");
     TRY(build_rocc(sc, c, fc.any_rocc, err));
     TRY(ccsel_bind(sc, c, err));
+    TRY(fcsel_build(sc, c, err));
 
     if (build_monitors(sc))
         return cfg_section_errorf(err, c, "sim", "out of memory");
@@ -1176,9 +1007,11 @@ void scenario_free(struct scenario *sc)
 {
     net_free(&sc->net);
     ccsel_free(sc);
+    deadlock_free(sc);
     free(sc->groups);
     free(sc->fct_bins);
     free(sc->events);
+    free(sc->ev_next);
     free(sc->attacks);
     free(sc->mon);
     free(sc->s_flow_bytes);

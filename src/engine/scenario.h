@@ -25,6 +25,7 @@ struct group {
 };
 
 struct cc_sel;                    /* ccsel.c */
+struct deadlock;                  /* deadlock.c */
 
 /* A monitored switch egress port: queue, utilization, and CP fair rate. */
 struct monitor {
@@ -70,11 +71,20 @@ struct scenario {
     uint64_t rs_n;
     double   rs_mean, rs_m2;
     char     warnings[1024];      /* "roccsim: warning: ...\n" lines for the CLI */
-    struct link_event { simtime_t t; uint32_t port; uint8_t up; } *events;   /* [events] */
+    /* [events] (events.c): link down/up (port) or a static route (sw, dst,
+     * next hops ev_next[next_off, next_off + n_next)) */
+    struct sc_event {
+        simtime_t t;
+        enum { SC_EV_DOWN, SC_EV_UP, SC_EV_ROUTE } kind;
+        uint32_t port, sw, dst, next_off, n_next;
+    } *events;
     uint32_t n_events;
+    uint32_t *ev_next, n_ev_next;
     char     event_error[256];    /* set if applying an event failed (out of memory) */
     struct attack *attacks;       /* [attack.NAME] sections (attack.c) */
     uint32_t n_attacks;
+    struct deadlock *dl;          /* [flowcontrol] deadlock_check (deadlock.c), NULL: off */
+    int      fc_section;          /* the scenario has [flowcontrol]: report the in-order check */
     /* progress */
     int      progress;
     double   wall_start;
@@ -101,5 +111,7 @@ void scenario_free(struct scenario *sc);
 const struct group   *scenario_group(const struct scenario *sc, const char *name);
 const struct monitor *scenario_monitor(const struct scenario *sc, const char *name);
 uint32_t scenario_node(const struct scenario *sc, const char *name);
+/* [topology] type = file: read the topology file (topofile.c). */
+int scenario_topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err);
 
 #endif

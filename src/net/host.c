@@ -121,7 +121,7 @@ static void reply_ctrl(struct net *n, struct host *h, struct flow *f, enum pkt_t
     p->flow = flow_index(n, f);
     p->seq = seq;
     p->dst = f->src;
-    p->bytes = (uint16_t)(ROCE_ACK_FRAME + f->hdr_extra);
+    p->bytes = (uint16_t)(ROCE_ACK_FRAME + f->hdr_extra + n->cfg.fc_hdr_bytes);
     p->prio = n->cfg.ack_high_prio ? n->cfg.ctrl_prio : f->prio;
     p->ts = ts;
     p->ecn = f->ece;
@@ -276,7 +276,7 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     struct packet *p = pkt(&n->pool, pi);
     uint64_t left = f->size - f->snd_nxt;
     uint32_t payload = left < n->cfg.mtu_payload ? (uint32_t)left : n->cfg.mtu_payload;
-    uint32_t bytes = payload + ROCE_DATA_OVERHEAD + f->hdr_extra;
+    uint32_t bytes = payload + ROCE_DATA_OVERHEAD + f->hdr_extra + n->cfg.fc_hdr_bytes;
     p->flow = flow_index(n, f);
     p->seq = f->snd_nxt;
     p->payload = (uint16_t)payload;
@@ -286,10 +286,12 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     p->ts = now;
     if (f->first_tx_ps == SIMTIME_NEVER)
         f->first_tx_ps = now;
-    if (f->snd_nxt < f->snd_max)
+    if (f->snd_nxt < f->snd_max) {
         f->retx_bytes += payload;
+        p->flags |= PF_RETX;
+    }
     if (f->tp->int_telemetry) {
-        p->flags = PF_INT | PF_INT_STAMP;
+        p->flags |= PF_INT | PF_INT_STAMP;
         p->nhop = 0;
     }
     f->snd_nxt += payload;
@@ -377,6 +379,16 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
             send_np_cnp(n, h, f);
             p = pkt(&n->pool, pi);      /* the pool may have moved */
         }
+        /* In-order check (docs/escape.md): a first copy that starts before
+         * the furthest first-copy byte already seen was overtaken. */
+        if (!(p->flags & PF_RETX)) {
+            if (__builtin_expect(p->seq < f->rx_high, 0)) {
+                f->out_of_order++;
+                n->out_of_order++;
+            } else {
+                f->rx_high = p->seq + p->payload;
+            }
+        }
         if (p->seq == f->rcv_nxt) {
             f->rcv_nxt += p->payload;
             f->rx_wire_bytes += (uint64_t)p->bytes + n->cfg.preamble_ifg;
@@ -461,6 +473,7 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
         return;
     }
     case PKT_PFC:
+    case PKT_FCTL:                  /* link-local to switches: a host has no scheme */
     case PKT_NTYPES:
         break;
     }

@@ -2,7 +2,7 @@
  * net.c -- building the fabric, routing, the event loop and the
  * packet-conservation audit.  See net.h for the model.
  */
-#include "net/net.h"
+#include "net/flowctl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +48,8 @@ void net_free(struct net *n)
     el_free(&n->el);
     pool_free_all(&n->pool);
     for (uint32_t i = 0; i < n->n_sws; i++) {
+        if (n->sws[i].fc && n->sws[i].fc->destroy && n->sws[i].fc_state)
+            n->sws[i].fc->destroy(n->sws[i].fc_state);
         free(n->sws[i].cnt);
         free(n->sws[i].hdrm_limit);
         free(n->sws[i].xoff);
@@ -67,9 +69,12 @@ void net_free(struct net *n)
             n->agents[i].ops->destroy(n->agents[i].state);
     free(n->agents);
     free(n->intr);
+    free(n->fc_gates);
     free(n->route_off);
     free(n->route_cnt);
     free(n->route_ports);
+    free(n->sroutes);
+    free(n->sroute_next);
     free(n->start_order);
     memset(n, 0, sizeof *n);
 }
@@ -107,11 +112,90 @@ uint32_t net_port_between(const struct net *n, uint32_t a, uint32_t b)
     return NONE32;
 }
 
+int net_route_check(const struct net *n, uint32_t sw, uint32_t dst, const uint32_t *next, uint32_t cnt,
+                    char *why, size_t why_len)
+{
+    if (sw >= n->n_nodes || n->nodes[sw].kind != NODE_SWITCH) {
+        snprintf(why, why_len, "'%s' is not a switch", sw < n->n_nodes ? n->nodes[sw].name : "?");
+        return -1;
+    }
+    if (dst >= n->n_nodes || n->nodes[dst].kind != NODE_HOST) {
+        snprintf(why, why_len, "'%s' is not a host", dst < n->n_nodes ? n->nodes[dst].name : "?");
+        return -1;
+    }
+    if (cnt == 0 || cnt > 255) {
+        snprintf(why, why_len, "a route needs 1..255 next hops");
+        return -1;
+    }
+    for (uint32_t i = 0; i < cnt; i++) {
+        uint32_t v = next[i], linked = 0;
+        if (v >= n->n_nodes) {
+            snprintf(why, why_len, "next hop %u is not a node", v);
+            return -1;
+        }
+        for (uint32_t l = 0; l < n->n_links && !linked; l++)
+            linked = (n->links[l].a == sw && n->links[l].b == v) || (n->links[l].b == sw && n->links[l].a == v);
+        if (!linked) {
+            snprintf(why, why_len, "next hop '%s' is not a neighbour of '%s'", n->nodes[v].name, n->nodes[sw].name);
+            return -1;
+        }
+        if (n->nodes[v].kind == NODE_HOST && v != dst) {
+            snprintf(why, why_len, "next hop '%s' is a host other than the destination '%s' (hosts do not forward)",
+                     n->nodes[v].name, n->nodes[dst].name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int net_add_route(struct net *n, uint32_t sw, uint32_t dst, const uint32_t *next, uint32_t cnt,
+                  char *why, size_t why_len)
+{
+    if (net_route_check(n, sw, dst, next, cnt, why, why_len))
+        return -1;
+    uint32_t k = 0;
+    while (k < n->n_sroutes && (n->sroutes[k].node != sw || n->sroutes[k].dst != dst))
+        k++;
+    if (k == n->n_sroutes) {
+        struct static_route *r = grow(n->sroutes, &n->cap_sroutes, n->n_sroutes + 1, sizeof *r);
+        if (!r)
+            goto oom;
+        n->sroutes = r;
+        n->n_sroutes++;
+    }
+    uint32_t *nx = grow(n->sroute_next, &n->cap_sroute_next, n->n_sroute_next + cnt, sizeof *nx);
+    if (!nx)
+        goto oom;
+    n->sroute_next = nx;
+    memcpy(nx + n->n_sroute_next, next, cnt * sizeof *nx);
+    n->sroutes[k] = (struct static_route){ sw, dst, n->n_sroute_next, cnt };   /* a replaced one's hops stay unused */
+    n->n_sroute_next += cnt;
+    return 0;
+oom:
+    snprintf(why, why_len, "out of memory");
+    return -1;
+}
+
+/* Static routes ordered by (destination, switch): node order is host-index
+ * order, so build_routes meets them in its own loop order. */
+static int cmp_sroute(const void *a, const void *b)
+{
+    const struct static_route *x = a, *y = b;
+    if (x->dst != y->dst)
+        return x->dst < y->dst ? -1 : 1;
+    return x->node < y->node ? -1 : (x->node > y->node);
+}
+
 /* Breadth-first search from each destination host gives hop distances; a
  * node's ECMP set toward that host is every port whose peer is one hop
- * closer.  Hosts never forward: a path only passes through switches. */
+ * closer.  Hosts never forward: a path only passes through switches.  A
+ * static route replaces the set of its cell by its next hops' ports that
+ * are up (docs/escape.md "Static routes"). */
 static int build_routes(struct net *n, int allow_unreachable, char *why, size_t why_len)
 {
+    if (n->n_sroutes > 1)   /* (sw, dst) pairs are unique: the order is total */
+        qsort(n->sroutes, n->n_sroutes, sizeof *n->sroutes, cmp_sroute);
+    uint32_t sr = 0;
     size_t cells = (size_t)n->n_nodes * n->n_hosts;
     free(n->route_off);
     free(n->route_cnt);
@@ -154,6 +238,38 @@ static int build_routes(struct net *n, int allow_unreachable, char *why, size_t 
         for (uint32_t u = 0; u < n->n_nodes; u++) {
             size_t cell = (size_t)u * n->n_hosts + h;
             n->route_off[cell] = (uint32_t)used;
+            while (sr < n->n_sroutes && (n->sroutes[sr].dst < dnode ||
+                                         (n->sroutes[sr].dst == dnode && n->sroutes[sr].node < u)))
+                sr++;
+            if (sr < n->n_sroutes && n->sroutes[sr].dst == dnode && n->sroutes[sr].node == u) {
+                const struct static_route *r = &n->sroutes[sr];
+                const struct node *nd = &n->nodes[u];
+                uint32_t cnt = 0;
+                for (uint32_t k = 0; k < nd->n_ports && cnt < 255; k++) {
+                    const struct port *pt = &n->ports[nd->first_port + k];
+                    uint32_t v = n->ports[pt->peer].node, member = 0;
+                    for (uint32_t j = 0; j < r->n_next && !member; j++)
+                        member = n->sroute_next[r->next_off + j] == v;
+                    if (!member || pt->down)
+                        continue;
+                    if (used == cap) {
+                        cap *= 2;
+                        uint16_t *np = realloc(n->route_ports, cap * sizeof *np);
+                        if (!np) {
+                            snprintf(why, why_len, "out of memory building routes");
+                            rc = -1;
+                            break;
+                        }
+                        n->route_ports = np;
+                    }
+                    n->route_ports[used++] = (uint16_t)k;
+                    cnt++;
+                }
+                n->route_cnt[cell] = (uint8_t)cnt;   /* 0: every next hop is down (failure drop) */
+                if (rc)
+                    break;
+                continue;
+            }
             if (u == dnode)
                 continue;
             if (dist[u] == NONE32) {
@@ -300,6 +416,7 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
             struct sw *s = &n->sws[nd->idx];
             s->node = i;
             s->cfg = *swcfg;
+            s->fc_timer_at = SIMTIME_NEVER;
             s->hash_seed = rng_next(&n->rng);
             s->cnt = calloc((size_t)nd->n_ports * NCLASS, sizeof *s->cnt);
             s->hdrm_limit = calloc(nd->n_ports ? nd->n_ports : 1, sizeof *s->hdrm_limit);
@@ -492,6 +609,7 @@ static void flush_port(struct net *n, uint32_t port)
         uint32_t pi = PKT_NONE;
         if (nd->kind == NODE_SWITCH) {
             pt->paused = 0;                     /* the dead peer will never resume us */
+            pt->gated = 0;
             pi = switch_dequeue(n, &n->sws[nd->idx], port);
         } else {
             for (int q = NQUEUE - 1; q >= 0 && pi == PKT_NONE; q--)
@@ -507,6 +625,11 @@ static void flush_port(struct net *n, uint32_t port)
         net_drop(n, port, pi);
         n->failure_drops++;
     }
+}
+
+int net_rebuild_routes(struct net *n, char *why, size_t why_len)
+{
+    return build_routes(n, 1, why, why_len);
 }
 
 int net_set_link(struct net *n, uint32_t port, int up, char *why, size_t why_len)
@@ -648,6 +771,9 @@ void net_run_until(struct net *n, simtime_t until)
             if (n->hook)
                 n->hook(n->hook_arg, ev.obj);
             break;
+        case EV_FCTL:       fc_timer_fire(n, ev.obj, ev.time); break;
+        case EV_FCTL_GATE:  fc_gate_fire(n, ev.obj, ev.time); break;
+        case EV_NKINDS:     break;
         }
     }
     if (!n->oom && n->el.now < until)

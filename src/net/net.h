@@ -39,8 +39,9 @@
 #include "timely.h"
 
 #define NCLASS     8            /* 802.1p traffic classes */
-#define QMAC       NCLASS       /* extra queue for MAC control (PFC) frames */
-#define NQUEUE     (NCLASS + 1)
+#define QMAC       NCLASS       /* extra queue for MAC control (PFC, PKT_FCTL) frames */
+#define QESC       (NCLASS + 1) /* escape queue (flowctl.h), used by FC_F_ESCAPE_QUEUE schemes */
+#define NQUEUE     (NCLASS + 2)
 #define NONE32     UINT32_MAX
 
 enum ev_kind {
@@ -53,6 +54,9 @@ enum ev_kind {
     EV_FLOW_STOP,     /* obj = flow: application stops producing */
     EV_AGENT,         /* obj = agent: switch agent's periodic timer */
     EV_HOOK,          /* obj = hook id: engine callback (sampling, progress) */
+    EV_FCTL,          /* obj = switch: flow-control scheme timer (flowctl.h) */
+    EV_FCTL_GATE,     /* obj = port * NCLASS + class: a rate gate reopens (flowctl.h) */
+    EV_NKINDS
 };
 
 enum node_kind { NODE_HOST = 0, NODE_SWITCH = 1 };
@@ -94,12 +98,13 @@ struct port {
     uint64_t ecn_kmax;          /* RED marking on data classes at dequeue (0: off) */
     int32_t  deficit[NCLASS];   /* DRR */
     uint8_t  drr_next;
+    uint8_t  gated;             /* classes a flow-control rate gate holds back (flowctl.h) */
     uint64_t ecn_kmin;
     double   ecn_pmax;
     uint64_t rate_bps;
     struct pktq wire;
     struct port_stats st;
-    struct pktq q[NQUEUE];      /* egress queues per class + MAC control */
+    struct pktq q[NQUEUE];      /* egress queues per class + MAC control + escape */
     simtime_t paused_since[NCLASS];
 };
 
@@ -132,8 +137,10 @@ struct switch_cfg {
     double   ecn_pmax;
 };
 
+struct fc_ops;
 struct sw {
     uint32_t node;
+    uint8_t  fc_flags;           /* FCB_*: hooks of the flow-control scheme (flowctl.h) */
     uint64_t hash_seed;          /* per-switch ECMP seed (avoids polarization) */
     struct switch_cfg cfg;
     struct mmu_cnt *cnt;         /* [n_ports * NCLASS] ingress accounting */
@@ -142,6 +149,9 @@ struct sw {
     uint64_t shared_used, hdrm_used, reserve_used, ctrl_used;
     uint64_t shared_pool;        /* buffer - reserves - headrooms */
     uint64_t peak_used;
+    const struct fc_ops *fc;     /* flow-control scheme (NULL: plain PFC) */
+    void *fc_state;              /* the scheme's per-switch state */
+    simtime_t fc_timer_at;       /* pending EV_FCTL time (SIMTIME_NEVER: none) */
 };
 
 /* ---- flows and hosts ---- */
@@ -201,6 +211,8 @@ struct flow {
     uint32_t qp_next;           /* the next message waiting on the same QP (set by the net) */
     simtime_t last_nack;
     uint64_t retx_bytes, timeouts, nacks;
+    uint64_t rx_high;           /* receiver: end of the furthest first-copy data byte seen */
+    uint64_t out_of_order;      /* receiver: first-copy data frames overtaken by a later one */
     uint32_t group;             /* scenario flow group */
     uint16_t sport;
     union {
@@ -263,6 +275,7 @@ struct net_cfg {
     simtime_t nack_interval_ps;  /* minimum gap between NACKs for one flow */
     int      cnp_filter;         /* [network] cnp_filter: forged-CNP defence (switch.c, host.c) */
     uint32_t pacer_burst;        /* frames a late flow may catch up (host.c) */
+    uint16_t fc_hdr_bytes;       /* flow-control header on every RoCEv2 frame (Escape; flowctl.h) */
 };
 
 /* One RoCC RP event of a traced flow ([output] rocc_trace): a CNP that
@@ -301,6 +314,12 @@ struct net {
     uint32_t *route_off;         /* [n_nodes * n_hosts]: offset into route_ports */
     uint8_t  *route_cnt;         /* [n_nodes * n_hosts] */
     uint16_t *route_ports;
+    /* static routes (net_add_route): they override the shortest-path set
+     * of their (switch, host) cell every time routes are built */
+    struct static_route { uint32_t node, dst, next_off, n_next; } *sroutes;
+    uint32_t n_sroutes, cap_sroutes;
+    uint32_t *sroute_next;       /* neighbour nodes, [next_off, next_off + n_next) */
+    uint32_t n_sroute_next, cap_sroute_next;
     /* flow start schedule */
     uint32_t *start_order;       /* flows sorted by start time */
     uint32_t next_start;
@@ -309,13 +328,17 @@ struct net {
     void *hook_arg;
     /* totals */
     uint64_t hops;               /* packets delivered across a link */
-    uint64_t ev_count[EV_HOOK + 1];  /* events fired, by kind */
+    uint64_t ev_count[EV_NKINDS];    /* events fired, by kind */
     uint64_t created[PKT_NTYPES], consumed[PKT_NTYPES], dropped[PKT_NTYPES];
     uint64_t delivered_bytes;
     uint64_t failure_drops;      /* packets lost to link failures (flushed or unroutable) */
     uint64_t cnp_filtered_sw;    /* RoCC/junk CNPs a switch dropped (cnp_filter) */
     uint64_t cnp_filtered_host;  /* RoCC/junk CNPs a host refused (cnp_filter, or junk) */
     uint64_t flows_done;
+    uint64_t out_of_order;       /* sum of flows' out_of_order (host.c, docs/escape.md "In-order check") */
+    /* flow-control schemes (flowctl.h) */
+    struct fc_gate { uint64_t rate_bps; simtime_t next_ok; } *fc_gates;   /* [n_ports * NCLASS], NULL: none */
+    uint64_t fctl_bad;           /* PKT_FCTL frames refused as malformed (or no scheme to take them) */
     int      oom;                /* set when memory ran out: the run stops */
     /* RoCC RP trace of flows [trace_f0, trace_f1) (none when equal) */
     uint32_t trace_f0, trace_f1;
@@ -350,6 +373,27 @@ uint32_t net_add_agent(struct net *n, uint32_t port, const struct port_agent_ops
  * are recomputed either way (unreachable destinations then drop packets).
  * -1 with why on memory failure. */
 int      net_set_link(struct net *n, uint32_t port, int up, char *why, size_t why_len);
+/* Static route: at switch node `sw`, frames to host node `dst` leave over
+ * the links to the neighbour nodes next[0..cnt-1] (every parallel link to
+ * each of them; ECMP by the flow hash over the whole set, as for shortest
+ * paths) instead of the shortest-path set.  Call before net_finalize (or
+ * after, then routes are rebuilt at the next net_set_link).  Every later
+ * route build (net_set_link) applies it again: members whose link is down
+ * are left out, and when none is left the cell is empty, so frames to dst
+ * at sw are dropped as failure drops, like an unreachable destination.
+ * A second route for the same (sw, dst) replaces the first.  Routes are
+ * taken as given: loops are not checked.  -1 with why: not a switch, not
+ * a host, not a neighbour, a host other than dst as next hop, memory. */
+int      net_add_route(struct net *n, uint32_t sw, uint32_t dst, const uint32_t *next, uint32_t cnt,
+                       char *why, size_t why_len);
+/* The checks of net_add_route alone (nothing installed): 0, or -1 with why. */
+int      net_route_check(const struct net *n, uint32_t sw, uint32_t dst, const uint32_t *next, uint32_t cnt,
+                         char *why, size_t why_len);
+/* Rebuild the routing table now (after net_finalize), e.g. after
+ * net_add_route during a run ([events] route): frames already queued keep
+ * their port, the next forwarding decision uses the new table.  -1 with why
+ * on memory failure. */
+int      net_rebuild_routes(struct net *n, char *why, size_t why_len);
 /* Allocate INT records (needed once any flow's transport uses INT). */
 int      net_enable_int(struct net *n);
 
@@ -389,6 +433,9 @@ static inline int net_cnp_bound(const struct net *n, const struct packet *p)
            n->nodes[node].kind == NODE_SWITCH;
 }
 uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port);
+/* Give back the MMU charge of frame pi (its in_port, prio, bytes): dequeue
+ * and flowctl.h's fc_drop_held. */
+void     switch_release(struct net *n, struct sw *s, uint32_t pi);
 /* Inject a packet the switch itself made (a CNP) toward its destination. */
 void     switch_inject(struct net *n, struct sw *s, uint32_t pi, uint64_t hash);
 void     host_receive(struct net *n, struct host *h, uint32_t pi);

@@ -27,6 +27,7 @@ enum pkt_type {
     PKT_NACK,       /* RoCEv2 NAK (sequence error): go back to `seq` */
     PKT_CNP,        /* RoCC ICMP CNP, switch -> flow source */
     PKT_PFC,        /* 802.1Qbb PAUSE frame, link-local */
+    PKT_FCTL,       /* a flow-control scheme's link-local frame (fc_sub says which; flowctl.h) */
     PKT_NTYPES
 };
 
@@ -64,7 +65,9 @@ struct packet {
     uint8_t   cnp_kind;     /* CNP: enum cnp_kind */
     uint8_t   nhop;         /* INT hops recorded (see struct int_rec) */
     uint8_t   flags;        /* PF_* */
-    uint8_t   pad_[3];
+    uint8_t   hops;         /* Escape header (DATA): != 0 while escaping; FCTL: the token's hops */
+    uint8_t   fc_sub;       /* FCTL: the scheme's frame subtype */
+    uint8_t   pad_;
     uint32_t  cnp_src;      /* RoCC CNP: the node it claims to come from (its outer
                              * source address; the CP's switch, unless forged) */
 };
@@ -83,6 +86,7 @@ enum cnp_kind {
 enum pkt_flag {
     PF_INT_STAMP = 1,   /* switches append an INT hop record at dequeue (HPCC) */
     PF_INT       = 2,   /* the packet carries an INT record (data, or the ACK echoing it) */
+    PF_RETX      = 4,   /* DATA: a retransmission (go-back-N), not the first copy */
 };
 
 /* In-band telemetry, one record per hop (HPCC SIGCOMM'19 §3.2): kept beside
@@ -96,6 +100,7 @@ struct int_hop {
     uint64_t  rate_bps;     /* egress link rate */
 };
 struct int_rec { struct int_hop hop[INT_MAX_HOPS]; };
+
 
 struct pkt_pool {
     struct packet *p;
@@ -146,6 +151,36 @@ static inline uint32_t pktq_pop(struct pkt_pool *pl, struct pktq *q)
         q->tail = PKT_NONE;
     q->count--;
     q->bytes -= p->bytes;
+    return i;
+}
+
+/* First frame of `type` and `flow` in q, head to tail: unlinked, the others'
+ * order kept, count and bytes updated; PKT_NONE if none.  *scanned (may be
+ * NULL) = frames looked at, the match included. */
+static inline uint32_t pktq_extract(struct packet *pool, struct pktq *q, uint8_t type, uint32_t flow,
+                                    uint32_t *scanned)
+{
+    uint32_t prev = PKT_NONE, i = q->head, k = 0;
+    while (i != PKT_NONE) {
+        struct packet *p = &pool[i];
+        k++;
+        if (p->flow == flow && p->type == type) {
+            if (prev == PKT_NONE)
+                q->head = p->next;
+            else
+                pool[prev].next = p->next;
+            if (q->tail == i)
+                q->tail = prev;
+            q->count--;
+            q->bytes -= p->bytes;
+            p->next = PKT_NONE;
+            break;
+        }
+        prev = i;
+        i = p->next;
+    }
+    if (scanned)
+        *scanned = k;
     return i;
 }
 

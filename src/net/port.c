@@ -7,7 +7,7 @@
  * The wire is a FIFO because every frame takes the same propagation delay;
  * only its head has an arrival event pending.
  */
-#include "net/net.h"
+#include "net/flowctl.h"
 
 static uint32_t node_dequeue(struct net *n, uint32_t port)
 {
@@ -91,12 +91,16 @@ void port_set_pause(struct net *n, uint32_t port, uint8_t cls, int on)
         if (!(pt->paused & bit)) {
             pt->paused |= bit;
             pt->paused_since[cls] = now;
+            if (pt->owner_kind == NODE_SWITCH && (n->sws[pt->owner].fc_flags & FCB_PAUSE))
+                n->sws[pt->owner].fc->on_pause(n, &n->sws[pt->owner], port, cls, 1);
         }
     } else if (pt->paused & bit) {
         pt->paused &= (uint8_t)~bit;
         pt->st.paused_ps[cls] += now - pt->paused_since[cls];
         if (pt->owner_kind == NODE_HOST)
             host_pfc_resumed(n, &n->hosts[pt->owner], cls, pt->paused_since[cls]);
+        else if (n->sws[pt->owner].fc_flags & FCB_PAUSE)
+            n->sws[pt->owner].fc->on_pause(n, &n->sws[pt->owner], port, cls, 0);
         port_kick(n, port);
     }
 }
@@ -113,7 +117,11 @@ void port_wire_arrive(struct net *n, uint32_t port)
     n->hops++;
     uint32_t at = pt->peer;
     struct packet *p = pkt(&n->pool, pi);
-    if (p->type == PKT_PFC) {
+    if (__builtin_expect(p->type >= PKT_PFC, 0)) {
+        if (p->type == PKT_FCTL) {      /* a flow-control scheme's frame (flowctl.h) */
+            fc_receive(n, at, pi);
+            return;
+        }
         /* MAC control: acts on the receiving port's own transmitter. */
         port_set_pause(n, at, p->prio, p->pfc_on);
         net_consume(n, pi);
@@ -130,7 +138,7 @@ void port_enqueue_ctrl(struct net *n, uint32_t port, uint32_t pi)
 {
     struct port *pt = &n->ports[port];
     struct packet *p = pkt(&n->pool, pi);
-    uint32_t q = p->type == PKT_PFC ? QMAC : p->prio;
+    uint32_t q = p->type >= PKT_PFC ? QMAC : p->prio;     /* PFC and PKT_FCTL: MAC control */
     port_q_push(n, pt, q, pi);
     port_kick(n, port);
 }

@@ -17,11 +17,17 @@
  * Bytes are released at dequeue in reverse order: headroom, shared, reserve.
  *
  * Scheduling: MAC control (PFC) first, then strict classes (control traffic:
- * CNPs, ACKs) from high to low, then DRR among the other classes; a class
- * paused by the downstream neighbour is skipped.  ECN (RED) marking is done
- * at dequeue on the class queue's length, like the HPCC simulator.
+ * CNPs, ACKs) from high to low, then the escape queue, then DRR among the
+ * other classes; a class paused by the downstream neighbour (or held by a
+ * rate gate) is skipped.  ECN (RED) marking is done at dequeue on the
+ * class queue's length, like the HPCC simulator.
+ *
+ * Flow control: the MMU keeps the port registry (which (ingress, class)
+ * sent XOFF); what happens around it -- PAUSE frames, and whatever else a
+ * scheme does -- goes through the scheme's hooks (flowctl.h), each called
+ * only when sw.fc_flags says the scheme has it.
  */
-#include "net/net.h"
+#include "net/flowctl.h"
 
 #define IN_NONE 0xffffu              /* packet made by this switch */
 
@@ -36,6 +42,12 @@ static inline uint64_t xoff_threshold(const struct sw *s, uint32_t local)
 
 static void send_pfc(struct net *n, struct sw *s, uint32_t local, uint8_t cls, int on)
 {
+    if (s->fc_flags & (FCB_INGRESS | FCB_NOPAUSE)) {
+        if (s->fc_flags & FCB_INGRESS)
+            s->fc->on_ingress(n, s, local, cls, on);
+        if (s->fc_flags & FCB_NOPAUSE)
+            return;
+    }
     uint32_t port = n->nodes[s->node].first_port + local;
     uint32_t pi = net_new_packet(n, PKT_PFC);
     if (pi == PKT_NONE)
@@ -84,6 +96,8 @@ static int mmu_admit(struct net *n, struct sw *s, uint32_t local, uint8_t cls, u
             m->xoff_sent = 1;
             send_pfc(n, s, local, cls, 1);
         }
+        if (s->fc_flags & FCB_OCCUPANCY)
+            s->fc->on_occupancy(n, s, local, cls);
     } else if (s->shared_used + b <= s->shared_pool) {
         m->shared += b;
         s->shared_used += b;
@@ -113,13 +127,37 @@ static void mmu_release(struct net *n, struct sw *s, uint32_t local, uint8_t cls
             send_pfc(n, s, local, cls, 0);
         }
     }
+    if ((s->fc_flags & FCB_OCCUPANCY) && s->cfg.pfc && (s->cfg.lossless_mask >> cls & 1))
+        s->fc->on_occupancy(n, s, local, cls);
+}
+
+void switch_release(struct net *n, struct sw *s, uint32_t pi)
+{
+    const struct packet *p = pkt(&n->pool, pi);
+    mmu_release(n, s, p->in_port, p->prio, p->bytes);
+}
+
+/* FC_FORCE: admit beyond the MMU's limits, charged to the shared pool
+ * (which may then exceed shared_pool: borrowed buffer), released at
+ * dequeue like any frame. */
+static void mmu_force(struct sw *s, uint32_t local, uint8_t cls, uint32_t b)
+{
+    if (local == IN_NONE) {
+        s->ctrl_used += b;
+        return;
+    }
+    s->cnt[local * NCLASS + cls].shared += b;
+    s->shared_used += b;
 }
 
 static void enqueue(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
 {
     struct port *pt = &n->ports[out];
     struct packet *p = pkt(&n->pool, pi);
-    port_q_push(n, pt, p->prio, pi);
+    uint32_t q = p->prio;
+    if (__builtin_expect(p->hops != 0, 0) && (s->fc_flags & FCB_ESCQ))
+        q = QESC;                       /* an escaping frame (Escape header hops != 0) */
+    port_q_push(n, pt, q, pi);
     if (!(s->cfg.strict_mask & (1u << p->prio))) {
         pt->data_bytes += p->bytes;
         if (pt->data_bytes > pt->st.max_queue_bytes)
@@ -174,6 +212,24 @@ void switch_receive(struct net *n, struct sw *s, uint32_t port, uint32_t pi)
         n->failure_drops++;
         return;
     }
+    if (__builtin_expect(s->fc_flags & FCB_ADMIT, 0)) {
+        int v = s->fc->admit(n, s, local, &out, p);
+        if (v == FC_DROP) {
+            net_drop(n, out, pi);
+            return;
+        }
+        if (out >= n->n_ports || n->ports[out].down || n->ports[out].node != s->node) {
+            net_drop(n, port, pi);          /* rerouted nowhere: the scheme's bug, counted at the ingress */
+            return;
+        }
+        if (v == FC_FORCE) {
+            mmu_force(s, local, p->prio, p->bytes);
+            p = pkt(&n->pool, pi);
+            p->in_port = (uint16_t)local;
+            enqueue(n, s, out, pi);
+            return;
+        }
+    }
     if (!mmu_admit(n, s, local, p->prio, p->bytes)) {
         net_drop(n, out, pi);
         return;
@@ -201,13 +257,16 @@ static uint32_t pick_class(struct net *n, struct sw *s, struct port *pt)
 {
     if (pt->qmask & (1u << QMAC))
         return QMAC;
-    uint32_t strict = pt->qmask & s->cfg.strict_mask & ~(uint32_t)pt->paused;
-    if (strict)                                 /* the highest ready strict class */
-        return 31u - (uint32_t)__builtin_clz(strict);
+    uint32_t blocked = (uint32_t)(pt->paused | pt->gated);
+    /* The highest ready strict class, else the escape queue (never paused
+     * or gated): one test when neither has frames. */
+    uint32_t first = pt->qmask & ((s->cfg.strict_mask & ~blocked) | (1u << QESC));
+    if (first)
+        return (first & 0xffu) ? 31u - (uint32_t)__builtin_clz(first & 0xffu) : QESC;
     /* Deficit round robin among the other classes (Shreedhar & Varghese). */
     for (int visit = 0; visit < 2 * NCLASS + 2; visit++) {
         uint32_t c = pt->drr_next;
-        int eligible = !(s->cfg.strict_mask & (1u << c)) && pt->q[c].count && !(pt->paused & (1u << c));
+        int eligible = !(s->cfg.strict_mask & (1u << c)) && pt->q[c].count && !(blocked & (1u << c));
         if (!eligible) {
             if (pt->q[c].count == 0)
                 pt->deficit[c] = 0;
@@ -239,7 +298,7 @@ uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
     struct packet *p = pkt(&n->pool, pi);
     if (c == QMAC)
         return pi;
-    if (!(s->cfg.strict_mask & (1u << c))) {
+    if (!(s->cfg.strict_mask & (1u << c))) {     /* QESC included: bit 9 is never strict */
         pt->data_bytes -= p->bytes;
         if (pt->ecn_kmax && p->type == PKT_DATA) {
             uint64_t q = pt->q[c].bytes;
@@ -269,6 +328,12 @@ uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
             a->ops->on_dequeue(n, a->state, port, p);
             p = pkt(&n->pool, pi);
         }
+    }
+    if (__builtin_expect(s->fc_flags & (FCB_TX | FCB_GATE), 0)) {
+        if ((s->fc_flags & FCB_GATE) && c < NCLASS)
+            fc_gate_after_tx(n, pt, port, (uint8_t)c, p->bytes + n->cfg.preamble_ifg);
+        if (s->fc_flags & FCB_TX)
+            s->fc->on_tx(n, s, port, p);
     }
     return pi;
 }

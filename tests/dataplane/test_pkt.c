@@ -212,5 +212,58 @@ int main(void)
         CHECK(pkt_parse(h, n, &pi) == PKT_OK);
         CHECK(rocc_cnp_check(&kpol, pi.src_ip, pi.dst_ip, h + pi.l4_off, pi.l4_len, NULL) == ROCC_CNP_EAUTH);
     }
+    /* PFC (802.1Qbb): layout, round trip, and every malformed variant refused
+     * with its own reason */
+    {
+        uint8_t h[128], k[128];
+        struct pkt_pfc pf;
+        const uint16_t q[8] = {0xffff, 0, 7, 0, 0, 0, 0, 0x1234};
+        static const uint8_t want[34] = {0x01, 0x80, 0xc2, 0, 0, 1, 2, 0, 0, 0, 0, 1, 0x88, 0x08, 0x01, 0x01,
+                                         0x00, 0x85, 0xff, 0xff, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0x12, 0x34};
+        int zero_pad = 1;
+        CHECK(pkt_build_pfc(h, PKT_PFC_FRAME_LEN - 1, a, 0x85, q) == 0);
+        n = pkt_build_pfc(h, sizeof h, a, 0x85, q);          /* classes 0, 2, 7 */
+        CHECK(n == PKT_PFC_FRAME_LEN && n == 60);
+        CHECK(memcmp(h, want, sizeof want) == 0);
+        for (size_t i = PKT_PFC_LEN; i < n; i++) zero_pad &= h[i] == 0;
+        CHECK(zero_pad);
+        CHECK(pkt_ethertype(h, n) == PKT_ETHERTYPE_MACCTL);
+        CHECK(pkt_parse_pfc(h, n, &pf) == PKT_PFC_OK && pf.vec == 0x85 && pf.quanta[0] == 0xffff &&
+              pf.quanta[2] == 7 && pf.quanta[7] == 0x1234 && pf.quanta[1] == 0 && !memcmp(pf.src, a, 6));
+        CHECK(pkt_parse(h, n, &pi) == PKT_ENOTIP4);          /* never mistaken for data */
+        /* quanta of classes not enabled go out as zero */
+        n = pkt_build_pfc(h, sizeof h, a, 0x01, q);
+        CHECK(pkt_parse_pfc(h, n, &pf) == PKT_PFC_OK && pf.quanta[2] == 0 && pf.quanta[7] == 0);
+        {
+            int ok = 1;
+            for (size_t m = 0; m < sizeof k; m++)
+                if (m != PKT_PFC_FRAME_LEN) { memset(k, 0, sizeof k); memcpy(k, h, m < n ? m : n);
+                    if (pkt_parse_pfc(k, m, &pf) != PKT_PFC_ELEN) ok = 0; }
+            CHECK(ok);                                         /* every other length: ELEN */
+        }
+        memcpy(k, h, n); k[5] = 0x02;                          /* 01:80:C2:00:00:02 (slow protocols) */
+        CHECK(pkt_parse_pfc(k, n, &pf) == PKT_PFC_EDST);
+        memcpy(k, h, n); k[14] = 0x00; k[15] = 0x01;           /* 802.3x PAUSE */
+        CHECK(pkt_parse_pfc(k, n, &pf) == PKT_PFC_EOPCODE);
+        memcpy(k, h, n); k[15] = 0x02;                         /* unknown opcode */
+        CHECK(pkt_parse_pfc(k, n, &pf) == PKT_PFC_EOPCODE);
+        memcpy(k, h, n); k[12] = 0x08; k[13] = 0x00;           /* not MAC control at all */
+        CHECK(pkt_parse_pfc(k, n, &pf) == PKT_PFC_EOPCODE);
+        memcpy(k, h, n); k[16] = 0x01;                         /* reserved octet of the vector */
+        CHECK(pkt_parse_pfc(k, n, &pf) == PKT_PFC_ERESERVED);
+        memcpy(k, h, n); k[17] = 0x00;
+        CHECK(pkt_parse_pfc(k, n, &pf) == PKT_PFC_EEMPTY);
+        memcpy(k, h, n); k[6] = 0x03;                          /* multicast source */
+        CHECK(pkt_parse_pfc(k, n, &pf) == PKT_PFC_ESRC);
+        memcpy(k, h, n); memset(k + 6, 0, 6);
+        CHECK(pkt_parse_pfc(k, n, &pf) == PKT_PFC_ESRC);
+        CHECK(!strcmp(pkt_pfc_strerror(PKT_PFC_ERESERVED), "reserved") &&
+              !strcmp(pkt_pfc_strerror(PKT_PFC_ENEIGH), "not_neighbour") && !strcmp(pkt_pfc_strerror(99), "unknown"));
+        /* DSCP -> class: CS3 (DSCP 24) is class 3, ECN bits do not count */
+        n = pkt_build_roce(k, sizeof k, a, b, 1, 2, 3, 7, 0, 0);
+        CHECK(pkt_parse(k, n, &pi) == PKT_OK && pkt_ip4_dscp_class(k, &pi) == 0);
+        k[PKT_ETH_LEN + 1] = (uint8_t)(24 << 2 | 3);
+        CHECK(pkt_ip4_dscp_class(k, &pi) == 3);
+    }
     return fails != 0;
 }

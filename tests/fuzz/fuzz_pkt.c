@@ -4,9 +4,74 @@
  * (rocc_cnp_decode on an ICMP payload, TTL decrement and ECN marking in
  * place, which must keep a valid IPv4 header checksum valid); pkt_parse_arp;
  * and the input as text through the address parsers of the command lines
- * (pkt_parse_ip, pkt_parse_prefix, pkt_parse_mac).  No DPDK needed. */
+ * (pkt_parse_ip, pkt_parse_prefix, pkt_parse_mac).  No DPDK needed.
+ * PFC (802.1Qbb MAC control): any bytes through pkt_parse_pfc, which must
+ * name a reason for every refusal and accept only 60-byte frames with a
+ * class enabled; an accepted frame must survive a rebuild unchanged and is
+ * applied to the receiving side of src/cc/pfc.c (pauses only of enabled
+ * classes, ending no earlier than they began); the input's bytes also drive
+ * the sending side as add/sub events (counters never wrap, XOFF only for
+ * lossless classes at the threshold). */
 #include "pkt.h"
+#include "pfc.h"
 #include "fuzz.h"
+
+static void fuzz_pfc(const uint8_t *data, size_t size)
+{
+    struct pkt_pfc pf, again;
+    uint8_t b[PKT_PFC_FRAME_LEN];
+    int r = pkt_parse_pfc(data, size, &pf);
+
+    if (r < 0 || r >= PKT_PFC_NRESULTS || r == PKT_PFC_ENEIGH) abort();
+    if (!strcmp(pkt_pfc_strerror(r), "unknown")) abort();
+    if (r == PKT_PFC_OK) {
+        struct pfc_egress e;
+        uint64_t qps = 1 + (data[18] | (uint64_t)data[19] << 8), now = data[20];
+        unsigned ev;
+        if (size != PKT_PFC_FRAME_LEN || pf.vec == 0) abort();
+        if (pkt_build_pfc(b, sizeof b, pf.src, pf.vec, pf.quanta) != PKT_PFC_FRAME_LEN) abort();
+        if (pkt_parse_pfc(b, sizeof b, &again) != PKT_PFC_OK || again.vec != pf.vec ||
+            memcmp(again.src, pf.src, 6)) abort();
+        for (unsigned c = 0; c < 8; c++)
+            if ((pf.vec & (1u << c)) && again.quanta[c] != pf.quanta[c]) abort();
+        pfc_egress_init(&e);
+        ev = pfc_egress_frame(&e, pf.vec, pf.quanta, qps, now);
+        if ((ev & 0xff) & ~(unsigned)pf.vec) abort();
+        if (e.paused & ~pf.vec) abort();
+        if (pfc_egress_next(&e) != UINT64_MAX && pfc_egress_next(&e) < now) abort();
+        (void)pfc_egress_paused(&e, UINT64_MAX);
+        if (e.paused) abort();
+    }
+    /* Sending side: each input byte is an event (class, add or sub, size). */
+    {
+        struct pfc_params p;
+        struct pfc_ingress g;
+        uint64_t now = 0;
+        pfc_params_default(&p, 1000000000ull);
+        p.xoff_bytes = 3000;
+        p.xon_bytes = 1000;
+        p.quanta = 100;
+        p.lossless_mask = size ? data[0] : 0xff;
+        pfc_ingress_init(&g);
+        for (size_t i = 1; i < size; i++) {
+            unsigned cls = data[i] & 7, bit = 1u << cls;
+            uint32_t len = 64u * ((data[i] >> 4) + 1);
+            uint8_t before = g.xoff;
+            if (data[i] & 8) {
+                if (pfc_ingress_add(&g, &p, cls, len)) {
+                    if (!(p.lossless_mask & bit) || g.bytes[cls] < p.xoff_bytes || (before & bit)) abort();
+                    pfc_ingress_sent(&g, &p, (uint8_t)bit, now);
+                }
+            } else if (pfc_ingress_sub(&g, &p, cls, len)) {
+                if (g.bytes[cls] >= p.xon_bytes || !(before & bit)) abort();
+            }
+            if (g.bytes[cls] > 16u * 1024 * size) abort();   /* a wrapped counter */
+            if (g.xoff & ~p.lossless_mask) abort();
+            now += 10000000;
+            (void)pfc_ingress_due(&g, now);
+        }
+    }
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -15,6 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct rocc_cnp cnp;
     (void)pkt_ethertype(data, size);
     (void)pkt_parse_arp(data, size, &arp);
+    fuzz_pfc(data, size);
     if (pkt_parse(data, size, &pi) == PKT_OK) {
         if ((size_t)pi.l3_off + PKT_IP4_LEN > size || pi.l4_off > size || pi.l4_off + (size_t)pi.l4_len > size) abort();
         if (pi.proto == 1) (void)rocc_cnp_decode(data + pi.l4_off, pi.l4_len, &cnp);

@@ -1,0 +1,289 @@
+/*
+ * sw_args.c -- rocc-switch's command line: the usage text and the option
+ * parser (rocc_switch.c's header comment lists the options; docs/
+ * dataplane.md documents them).  Values that need a port's rate (the CP
+ * parameters) are kept in struct sw's o_* fields and applied by cp_setup
+ * (sw_cp.c) once every option is known.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sw.h"
+
+void usage(FILE *out, const char *prg)
+{
+    fprintf(out,
+        "usage: %s <EAL args: one --vdev per port, at most 8> -- [options]   (all optional)\n"
+        "  [--route PREFIX/LEN=PORT[,MAC|,via=A.B.C.D] ...]  (none: every frame is counted noroute)\n"
+        "  --cp PORT needs --cp-ip A.B.C.D and --egress-rate PORT=Gbps; --help, -h: this text\n"
+        "  [--port-ip PORT=A.B.C.D ...] [--egress-rate PORT=Gbps ...]\n"
+        "  [--cp PORT ... --cp-ip A.B.C.D] [--flow-table queue|bounded|trap (queue)] [--ft-cap N (1024)]\n"
+        "  [--ecn PORT=KMIN_BYTES,KMAX_BYTES,PMAX ...]\n"
+        "  [--qref B] [--qmid B] [--qmax B] [--period US]\n"
+        "  [--q-unit B] [--f-unit-mbps N] [--fmin UNITS] [--alpha X] [--beta X] [--cnp-at-fmax]\n"
+        "  [--qcap BYTES (300000)] [--burst BYTES (4000)] [--switch-id N (1)] [--report-ms MS (0)]\n"
+        "  [--arp-retry-ms MS (100)] [--arp-tries N (3)] [--arp-hold-ms MS (1000)] [--arp-ttl-s S (60)]\n"
+        "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (14..262144, 65535)] [--busy-poll]\n"
+        "  [--cp-timing] [--host-port PORT ...] [--cp-peer SWITCH_ID=A.B.C.D ...] [--cnp-key HEX32]\n"
+        "  [--no-cnp-filter]  (tests only: forward every ICMP 253 in the control class, as before issue 11)\n"
+        "  [--pfc] [--pfc-xoff BYTES (125000)] [--pfc-xon BYTES (10000)] [--pfc-quanta N (1..65535, 65535)]\n"
+        "  [--pfc-class dscp|0..7 (dscp: DSCP >> 3)] [--pfc-lossless MASK (0xff)] [--pfc-link-gbps G (1)]\n",
+        prg);
+}
+
+static int parse_port(const struct sw *s, const char *v, uint16_t *port)
+{
+    char *end;
+    unsigned long p = strtoul(v, &end, 10);
+    if (*v < '0' || *v > '9' || *end) { fprintf(stderr, "'%s' is not a port number\n", v); return -1; }
+    if (p >= s->nports) {
+        fprintf(stderr, "port %lu: there are only %u ports (0..%u), one per --vdev\n", p, s->nports,
+                s->nports - 1u);
+        return -1;
+    }
+    *port = (uint16_t)p;
+    return 0;
+}
+
+/* PREFIX/LEN=PORT[,MAC|,via=A.B.C.D] */
+static int parse_route(struct sw *s, char *arg)
+{
+    char *eq = strchr(arg, '='), *comma;
+    struct route *r;
+
+    if (!eq) return -1;
+    if (s->nroutes >= MAX_ROUTES) { fprintf(stderr, "more than %d routes\n", MAX_ROUTES); return -1; }
+    *eq++ = 0;
+    comma = strchr(eq, ',');
+    if (comma) *comma++ = 0;
+    r = &s->routes[s->nroutes];
+    memset(r, 0, sizeof *r);
+    if (pkt_parse_prefix(arg, &r->net, &r->mask)) return -1;
+    if (parse_port(s, eq, &r->port)) return -1;
+    if (comma && !strncmp(comma, "via=", 4)) {
+        if (pkt_parse_ip(comma + 4, &r->via) || !r->via) return -1;
+    } else if (comma) {
+        if (pkt_parse_mac(comma, r->mac)) return -1;
+        r->has_mac = true;
+    }
+    s->nroutes++;
+    return 0;
+}
+
+static int parse_rate(struct sw *s, char *arg)
+{
+    char *eq = strchr(arg, '='), *end;
+    uint16_t port;
+    double g;
+
+    if (!eq) return -1;
+    *eq++ = 0;
+    if (parse_port(s, arg, &port)) return -1;
+    g = strtod(eq, &end);
+    if (*end || !(g > 0) || g > 10000) return -1;
+    s->eg[port].rate_bps = (uint64_t)(g * 1e9);
+    return 0;
+}
+
+static int parse_port_ip(struct sw *s, char *arg)
+{
+    char *eq = strchr(arg, '=');
+    uint16_t port;
+    uint32_t ip;
+
+    if (!eq) return -1;
+    *eq++ = 0;
+    if (parse_port(s, arg, &port) || pkt_parse_ip(eq, &ip) || !ip) return -1;
+    s->eg[port].ip = ip;
+    return 0;
+}
+
+/* PORT=KMIN,KMAX,PMAX (bytes, bytes, probability in (0, 1]) */
+static int parse_ecn(struct sw *s, char *arg)
+{
+    char *eq = strchr(arg, '='), *end;
+    struct egress *e;
+    uint16_t port;
+
+    if (!eq) return -1;
+    *eq++ = 0;
+    if (parse_port(s, arg, &port)) return -1;
+    e = &s->eg[port];
+    e->kmin = strtoull(eq, &end, 10);
+    if (end == eq || *end != ',') return -1;
+    eq = end + 1;
+    e->kmax = strtoull(eq, &end, 10);
+    if (end == eq || *end != ',' || e->kmax <= e->kmin) return -1;
+    eq = end + 1;
+    e->pmax = strtod(eq, &end);
+    if (end == eq || *end || !(e->pmax > 0) || e->pmax > 1) return -1;
+    e->ecn = true;
+    return 0;
+}
+
+static int parse_u64(const char *v, uint64_t *out, uint64_t min, uint64_t max)
+{
+    char *end;
+    unsigned long long x;
+    if (*v < '0' || *v > '9') return -1;
+    x = strtoull(v, &end, 10);
+    if (*end || x < min || x > max) return -1;
+    *out = x;
+    return 0;
+}
+
+int parse_args(struct sw *s, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"route", required_argument, NULL, 'r'}, {"egress-rate", required_argument, NULL, 'e'},
+        {"cp", required_argument, NULL, 'c'}, {"cp-ip", required_argument, NULL, 'i'},
+        {"qref", required_argument, NULL, 1}, {"qmid", required_argument, NULL, 2},
+        {"qmax", required_argument, NULL, 3}, {"period", required_argument, NULL, 4},
+        {"q-unit", required_argument, NULL, 5}, {"f-unit-mbps", required_argument, NULL, 6},
+        {"fmin", required_argument, NULL, 7}, {"alpha", required_argument, NULL, 8},
+        {"beta", required_argument, NULL, 9}, {"cnp-at-fmax", no_argument, NULL, 10},
+        {"qcap", required_argument, NULL, 11}, {"burst", required_argument, NULL, 12},
+        {"switch-id", required_argument, NULL, 13}, {"report-ms", required_argument, NULL, 14},
+        {"port-ip", required_argument, NULL, 15}, {"flow-table", required_argument, NULL, 16},
+        {"ecn", required_argument, NULL, 17}, {"arp-retry-ms", required_argument, NULL, 18},
+        {"arp-tries", required_argument, NULL, 19}, {"arp-hold-ms", required_argument, NULL, 20},
+        {"arp-ttl-s", required_argument, NULL, 21}, {"pcap", required_argument, NULL, 22},
+        {"pcap-dir", required_argument, NULL, 23}, {"pcap-snaplen", required_argument, NULL, 24},
+        {"busy-poll", no_argument, NULL, 25}, {"ft-cap", required_argument, NULL, 26},
+        {"cp-timing", no_argument, NULL, 27}, {"host-port", required_argument, NULL, 28},
+        {"cp-peer", required_argument, NULL, 29}, {"cnp-key", required_argument, NULL, 30},
+        {"no-cnp-filter", no_argument, NULL, 31},
+        {"pfc", no_argument, NULL, 32}, {"pfc-xoff", required_argument, NULL, 33},
+        {"pfc-xon", required_argument, NULL, 34}, {"pfc-quanta", required_argument, NULL, 35},
+        {"pfc-class", required_argument, NULL, 36}, {"pfc-lossless", required_argument, NULL, 37},
+        {"pfc-link-gbps", required_argument, NULL, 38},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int c, idx = -1;
+    char *end = NULL;
+    uint64_t v, retry_ms = 100, hold_ms = 1000, ttl_s = 60, tries = 3;
+    const char *optname = "";
+    char orig[256] = "";
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
+        optname = idx >= 0 ? opts[idx].name : "";
+        /* The value as given: the parsers below split it in place. */
+        snprintf(orig, sizeof orig, "%s", optarg ? optarg : "");
+        if (c == '?' || c == ':') {
+            fprintf(stderr, "unknown option or missing value: %s\n", argv[optind - 1]);
+            goto bad_nomsg;
+        }
+        switch (c) {
+        case 'r': if (parse_route(s, optarg)) goto bad; break;
+        case 'e': if (parse_rate(s, optarg)) goto bad; break;
+        case 'c': {
+            uint16_t port;
+            if (parse_port(s, optarg, &port)) goto bad;
+            s->cp_on[port] = true;
+            break;
+        }
+        case 'i': if (pkt_parse_ip(optarg, &s->cp_ip) || !s->cp_ip) goto bad; s->have_cp_ip = true; break;
+        case 1: if (parse_u64(optarg, &s->o_qref, 1, UINT32_MAX)) goto bad; break;
+        case 2: if (parse_u64(optarg, &s->o_qmid, 1, UINT32_MAX)) goto bad; break;
+        case 3: if (parse_u64(optarg, &s->o_qmax, 1, UINT32_MAX)) goto bad; break;
+        case 4: if (parse_u64(optarg, &s->o_period_us, 1, 10000000)) goto bad; break;
+        case 5: if (parse_u64(optarg, &s->o_qunit, 1, 1000000)) goto bad; break;
+        case 6: if (parse_u64(optarg, &s->o_funit, 1, 1000000)) goto bad; break;
+        case 7: if (parse_u64(optarg, &s->o_fmin, 1, UINT32_MAX)) goto bad; break;
+        case 8: s->o_alpha = strtod(optarg, &end); if (*end || !(s->o_alpha > 0)) goto bad; break;
+        case 9: s->o_beta = strtod(optarg, &end); if (*end || !(s->o_beta > 0)) goto bad; break;
+        case 10: s->cnp_at_fmax = true; break;
+        case 11: if (parse_u64(optarg, &s->qcap, 1, UINT32_MAX)) goto bad; break;
+        case 12: if (parse_u64(optarg, &s->burst_bytes, 1, UINT32_MAX)) goto bad; break;
+        case 13: if (parse_u64(optarg, &v, 0, 0xffffff)) goto bad; s->switch_id = (uint32_t)v; break;
+        case 14: if (parse_u64(optarg, &s->report_ms, 0, 3600000)) goto bad; break;
+        case 15: if (parse_port_ip(s, optarg)) goto bad; break;
+        case 16:
+            if (!strcmp(optarg, "queue")) s->ft_kind = ROCC_FT_QUEUE;
+            else if (!strcmp(optarg, "bounded")) s->ft_kind = ROCC_FT_BOUNDED;
+            else if (!strcmp(optarg, "trap")) s->ft_kind = ROCC_FT_ETRAP;
+            else goto bad;
+            break;
+        case 17: if (parse_ecn(s, optarg)) goto bad; break;
+        case 18: if (parse_u64(optarg, &retry_ms, 1, 60000)) goto bad; break;
+        case 19: if (parse_u64(optarg, &tries, 1, 100)) goto bad; break;
+        case 20: if (parse_u64(optarg, &hold_ms, 0, 3600000)) goto bad; break;
+        case 21: if (parse_u64(optarg, &ttl_s, 1, 86400)) goto bad; break;
+        case 22: s->pcap_path = optarg; break;
+        case 23: if (dp_cap_parse_dir(&s->cap, optarg)) goto bad; break;
+        case 24: if (parse_u64(optarg, &v, 14, 262144)) goto bad; s->pcap_snaplen = (uint32_t)v; break;
+        case 25: s->busy_poll = true; break;
+        case 26:
+            if (parse_u64(optarg, &v, 16, FT_CAP) || (v & (v - 1))) goto bad;
+            s->ft_cap = (uint32_t)v;
+            break;
+        case 27: s->cp_timing = true; break;
+        case 28: {
+            uint16_t port;
+            if (parse_port(s, optarg, &port)) goto bad;
+            s->host_port[port] = true;
+            break;
+        }
+        case 29: {
+            char *eq = strchr(optarg, '=');
+            if (!eq || s->npeers >= MAX_PEERS) goto bad;
+            *eq = 0;
+            if (parse_u64(optarg, &v, 0, 0xffffff) || pkt_parse_ip(eq + 1, &s->peers[s->npeers].addr)) goto bad;
+            s->peers[s->npeers++].node = (uint32_t)v;
+            break;
+        }
+        case 30:
+            if (rocc_cnp_parse_key(optarg, s->key)) goto bad;
+            s->cnp_pol.key = s->key;
+            break;
+        case 31: s->no_cnp_filter = true; break;
+        case 32: s->pfc = true; break;
+        case 33: if (parse_u64(optarg, &s->pfc_xoff, 1, UINT32_MAX)) goto bad; break;
+        case 34: if (parse_u64(optarg, &s->pfc_xon, 1, UINT32_MAX)) goto bad; break;
+        case 35: if (parse_u64(optarg, &s->pfc_quanta, 1, PFC_QUANTA_MAX)) goto bad; break;
+        case 36:
+            if (!strcmp(optarg, "dscp")) s->pfc_class = -1;
+            else if (parse_u64(optarg, &v, 0, PFC_NCLASS - 1)) goto bad;
+            else s->pfc_class = (int)v;
+            break;
+        case 37:
+            v = strtoull(optarg, &end, 0);
+            if (*optarg < '0' || *optarg > '9' || *end || v == 0 || v > 0xff) goto bad;
+            s->pfc_mask = v;
+            break;
+        case 38: {
+            double g = strtod(optarg, &end);
+            if (*end || !(g > 0) || g > 10000) goto bad;
+            s->pfc_link_bps = (uint64_t)(g * 1e9);
+            break;
+        }
+        case 'h': usage(stdout, argv[0]); return 1;   /* asked for: not an error */
+        default: goto bad;
+        }
+        idx = -1;
+    }
+    if (optind < argc) { fprintf(stderr, "unexpected argument: %s\n", argv[optind]); goto bad_nomsg; }
+    s->cnp_pol.bind = s->peers;
+    s->cnp_pol.nbind = s->npeers;
+    s->arp_retry_cyc = dp_us_to_cycles(retry_ms * 1000, s->hz);
+    s->arp_hold_cyc = dp_us_to_cycles(hold_ms * 1000, s->hz);
+    s->arp_ttl_cyc = dp_us_to_cycles(ttl_s * 1000000, s->hz);
+    s->arp_tries = (uint32_t)tries;
+    for (uint16_t p = 0; p < s->nports; p++) {
+        if (!s->cp_on[p]) continue;
+        if (!s->have_cp_ip) { fprintf(stderr, "--cp needs --cp-ip\n"); goto bad_nomsg; }
+        if (!s->eg[p].rate_bps) {
+            fprintf(stderr, "--cp %u: the port needs an --egress-rate (the CP parameters derive from it)\n", p);
+            goto bad_nomsg;
+        }
+    }
+    return 0;
+bad:
+    fprintf(stderr, "bad value for --%s: '%s'\n", optname, orig);
+bad_nomsg:
+    usage(stderr, argv[0]);
+    return -1;
+}
