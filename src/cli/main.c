@@ -3,6 +3,7 @@
  *
  *   roccsim run SCENARIO.ini [-o DIR] [--set SECTION.KEY=VALUE]... [-q]
  *   roccsim maxmin SCENARIO.ini [...]      (maxmin_cmd.c)
+ *   roccsim oq check POLICY.oq...          (oq_cmd.c)
  *   roccsim help | --help | --version
  *
  * Exit status: 0 success; 1 an [expect] check failed; 2 bad input (the
@@ -18,6 +19,7 @@
 
 #include "cli/cli_args.h"
 #include "cli/maxmin_cmd.h"
+#include "cli/oq_cmd.h"
 #include "cli/plot.h"
 #include "cli/sweep.h"
 #include "engine/config.h"
@@ -31,6 +33,7 @@ static const char usage[] =
     "       roccsim sweep SWEEP.ini [-o DIR] [-j JOBS]   (also under mpirun / Slurm arrays)\n"
     "       roccsim plot [-o PREFIX] RUN_DIR...          (PNG + SVG via gnuplot)\n"
     "       roccsim maxmin SCENARIO.ini [--run] [-o DIR]  (max-min fair rates; maxmin --help)\n"
+    "       roccsim oq check POLICY.oq...                 (OpenQueue policies; docs/openqueue.md)\n"
     "       roccsim help | --help | --version\n"
     "\n"
     "Runs a packet-level simulation of an RDMA fabric (RoCEv2, PFC) with the RoCC\n"
@@ -236,6 +239,8 @@ int main(int argc, char **argv)
         return cmd_run(argc - 2, argv + 2);
     if (!strcmp(argv[1], "maxmin"))
         return cmd_maxmin(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "oq"))
+        return cmd_oq(argc - 2, argv + 2);
     if (!strcmp(argv[1], "plot"))
         return cmd_plot(argc - 2, argv + 2);
     if (!strcmp(argv[1], "sweep")) {

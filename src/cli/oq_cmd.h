@@ -1,0 +1,8 @@
+/* oq_cmd.h -- `roccsim oq` (see oq_cmd.c). */
+#ifndef ROCC_OQ_CMD_H
+#define ROCC_OQ_CMD_H
+
+/* argv after "oq"; returns the exit status. */
+int cmd_oq(int argc, char **argv);
+
+#endif
