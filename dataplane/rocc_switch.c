@@ -232,9 +232,11 @@ static void run(struct sw *s)
             for (uint16_t p = 0; p < s->nports; p++) {
                 const struct cpstate *cp = s->eg[p].cp;
                 if (cp)
-                    printf("cp t=%.3f port=%u F=%d F_mbps=%" PRIu64 " q_bytes=%" PRIu64 " cnps=%" PRIu64 "\n",
+                    printf("cp t=%.3f port=%u F=%d F_mbps=%" PRIu64 " q_bytes=%" PRIu64 " cnps=%" PRIu64
+                           " samples=%" PRIu64 "\n",
                            (double)(tsc - s->t0) / (double)s->hz, p, cp->cp.f,
-                           rocc_cp_rate_bps(&cp->p, (uint32_t)cp->cp.f) / 1000000, s->eg[p].qbytes, cp->cnps);
+                           rocc_cp_rate_bps(&cp->p, (uint32_t)cp->cp.f) / 1000000, s->eg[p].qbytes, cp->cnps,
+                           cp->samples);
             }
             pfc_print_stat(s, (double)(tsc - s->t0) / (double)s->hz);
             esc_print_stat(s, (double)(tsc - s->t0) / (double)s->hz);

@@ -13,7 +13,8 @@
 # rocc_dp.sh's (T = 1 ms, Qref 18750 B, ΔQ 300 B, ΔF 1 Mb/s) for both ports.
 # PASS when h1 + h3 >= 150 of 300 Mb/s, each within ±15% of half their
 # sum, h2 gets 50..105 of 100 Mb/s (judged only when both CPs ran 90% of
-# their periods: tests/dataplane/netns.bash on busy machines),
+# their periods after the warm-up, else reported as SKIP lines:
+# tests/dataplane/netns.bash on busy machines),
 # each CP sent CNPs, and every CNP a sender accepted came from its own
 # port's CP (h1/h3: CP id 0x103, h2: 0x104, counted by the RP).
 set -u
@@ -36,7 +37,8 @@ for i in 1 2 3 4 5; do routes+=(--route "$(ip_h $i)/32=$((i - 1)),$(mac_h $i)");
 # shellcheck disable=SC2046
 dp_start sw msw "$DP/rocc-switch" $(eal 1 sw s1 s2 s3 s4 s5) -- "${routes[@]}" \
     --egress-rate 3=0.3 --egress-rate 4=0.1 --cp 3 --cp 4 --cp-ip 10.99.0.1 --flow-table "$FT" \
-    --period 1000 --qref 18750 --qmid 37500 --qmax 45000 --q-unit 300 --f-unit-mbps 1 --qcap 150000 || exit 1
+    --period 1000 --qref 18750 --qmid 37500 --qmax 45000 --q-unit 300 --f-unit-mbps 1 --qcap 150000 \
+    --report-ms 500 || exit 1
 grep '^cp port' "$LOG/sw.log"
 for i in 4 5; do
     # shellcheck disable=SC2046
@@ -53,6 +55,7 @@ done
 # Every sender is up: the warm-up starts now, on each sink's clock.
 from1=$(awk -v t="$(log_now "$LOG/r1.log")" -v w="$WARMUP" 'BEGIN { print t + w }')
 from2=$(awk -v t="$(log_now "$LOG/r2.log")" -v w="$WARMUP" 'BEGIN { print t + w }')
+sw_from=$(awk -v t="$(log_now "$LOG/sw.log")" -v w="$WARMUP" 'BEGIN { print t + w }')
 sleep "$DURATION"
 sw_cpu=$(cpu_share "$PID_sw")
 for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
@@ -63,26 +66,26 @@ for n in sw r1 r2 h1 h2 h3; do echo "--- $n"; grep '^final' "$LOG/$n.log" | grep
 m1=$(rx_mean "$LOG/r1.log" "$(ip_h 1)" "$from1"); m3=$(rx_mean "$LOG/r1.log" "$(ip_h 3)" "$from1")
 m2=$(rx_mean "$LOG/r2.log" "$(ip_h 2)" "$from2")
 echo "rates after ${WARMUP}s (Mb/s): h1=$m1 h3=$m3 (port 3, 300) h2=$m2 (port 4, 100); flow table $FT"
-h3p=$(cp_health "$LOG/sw.log" 3 1000); h4p=$(cp_health "$LOG/sw.log" 4 1000)
+h3p=$(cp_health "$LOG/sw.log" 3 1000 "$sw_from"); h4p=$(cp_health "$LOG/sw.log" 4 1000 "$sw_from")
 echo "the switch got ${sw_cpu}% of a CPU (DP_SCHED=$DP_SCHED); its CPs ran ${h3p}% (port 3) and ${h4p}% (port 4) of their 1 ms periods"
 # Judged only when both CPs ran (netns.bash: a starved switch is not the
 # control loop under test); shares are of what each port forwarded.
 if [ "$h3p" -lt "$DP_MIN_CP_PERIODS" ] || [ "$h4p" -lt "$DP_MIN_CP_PERIODS" ]; then
-    fail "rocc_multicp: not judged: the machine was too busy (CPs ran ${h3p}% and ${h4p}% of their periods, ${DP_MIN_CP_PERIODS}% needed)"
-    exit 1
+    skip "rocc_multicp: rates not judged: the machine was too busy (CPs ran ${h3p}% and ${h4p}% of their periods after the warm-up, ${DP_MIN_CP_PERIODS}% needed; the switch got ${sw_cpu}% of a CPU; h1=$m1 h3=$m3 h2=$m2 Mb/s)"
+else
+    sum=$(awk -v a="$m1" -v b="$m3" 'BEGIN { printf "%.1f", a + b }')
+    half=$(awk -v t="$sum" 'BEGIN { printf "%.1f", t / 2 }')
+    if awk -v t="$sum" 'BEGIN { exit !(t >= 150) }'; then pass "rocc_multicp: port 3 forwarded $sum of 300 Mb/s (>= 150)"
+    else fail "rocc_multicp: port 3 forwarded only $sum of 300 Mb/s"; fi
+    for pair in "h1 $m1" "h3 $m3"; do
+        set -- $pair
+        if awk -v x="$2" -v h="$half" 'BEGIN { exit !(x >= 0.85 * h && x <= 1.15 * h) }'; then
+            pass "rocc_multicp: $1 $2 Mb/s within ±15% of half the $sum port 3 forwarded"
+        else fail "rocc_multicp: $1 $2 Mb/s not within ±15% of half the $sum port 3 forwarded"; fi
+    done
+    if awk -v x="$m2" 'BEGIN { exit !(x >= 50 && x <= 105) }'; then pass "rocc_multicp: h2 $m2 Mb/s of port 4's 100"
+    else fail "rocc_multicp: h2 $m2 Mb/s, want 50..105 of port 4's 100"; fi
 fi
-sum=$(awk -v a="$m1" -v b="$m3" 'BEGIN { printf "%.1f", a + b }')
-half=$(awk -v t="$sum" 'BEGIN { printf "%.1f", t / 2 }')
-if awk -v t="$sum" 'BEGIN { exit !(t >= 150) }'; then pass "rocc_multicp: port 3 forwarded $sum of 300 Mb/s (>= 150)"
-else fail "rocc_multicp: port 3 forwarded only $sum of 300 Mb/s"; fi
-for pair in "h1 $m1" "h3 $m3"; do
-    set -- $pair
-    if awk -v x="$2" -v h="$half" 'BEGIN { exit !(x >= 0.85 * h && x <= 1.15 * h) }'; then
-        pass "rocc_multicp: $1 $2 Mb/s within ±15% of half the $sum port 3 forwarded"
-    else fail "rocc_multicp: $1 $2 Mb/s not within ±15% of half the $sum port 3 forwarded"; fi
-done
-if awk -v x="$m2" 'BEGIN { exit !(x >= 50 && x <= 105) }'; then pass "rocc_multicp: h2 $m2 Mb/s of port 4's 100"
-else fail "rocc_multicp: h2 $m2 Mb/s, want 50..105 of port 4's 100"; fi
 for p in 3 4; do
     n=$(grep "^final cp port=$p " "$LOG/sw.log" | tr ' ' '\n' | sed -n 's/^cnps_sent=//p')
     if [ "${n:-0}" -gt 0 ]; then pass "rocc_multicp: CP on port $p ($FT flow table) sent $n CNPs"
