@@ -227,6 +227,7 @@ struct sw {
     void *esc_mem;
     uint64_t esc_bad[PKT_ETF_NRESULTS];  /* refused ETFs by reason */
     uint64_t esc_miss;                   /* extractions that found no frame */
+    uint64_t esc_hdr_reset;              /* data frames from a host port with a nonzero Escape header (reset) */
     uint64_t esc_no_token;               /* tests only (--esc-no-tokens): TRIGGERESCAPE tokens not sent */
     bool esc_no_tokens;
     struct esc_out esc_out[ESC_OUT_MAX];

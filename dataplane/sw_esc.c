@@ -205,6 +205,7 @@ void esc_rx(struct sw *s, uint16_t port, const uint8_t *f, uint32_t len)
     if (a.kind == ESC_ACT_NONE) {
         if (s->esc.st.tok_drop_pool != before.tok_drop_pool) return;   /* case 1: pool exhausted, not malformed */
         if (s->esc.st.tok_drop_unknown != before.tok_drop_unknown) r = PKT_ETF_EUNKNOWN;
+        else if (s->esc.st.tok_drop_open != before.tok_drop_open) r = PKT_ETF_EOPEN;   /* C10 */
         else r = PKT_ETF_EBAD;
         s->esc_bad[r]++;
         e->etf_drop++;
@@ -269,10 +270,10 @@ void esc_print_final(const struct sw *s)
            " frames_escaped=%" PRIu64 " extract_miss=%" PRIu64 " tok_drop_pool=%" PRIu64 " tok_end=%" PRIu64
            " tok_drop_unknown=%" PRIu64 " tok_drop_bad=%" PRIu64 " reclaim_tx=%" PRIu64 " reclaim_timer=%" PRIu64
            " over_reclaim=%" PRIu64 " frames_bad_hops=%" PRIu64 " tok_truncated=%" PRIu64 " outstanding=%" PRIu64
-           " tok_not_sent=%" PRIu64 "\n", st->triggers, st->tok_sent, st->tok_forwarded, st->tok_extract,
+           " tok_not_sent=%" PRIu64 " tok_drop_open=%" PRIu64 " hdr_reset_from_host=%" PRIu64 "\n", st->triggers, st->tok_sent, st->tok_forwarded, st->tok_extract,
            st->frames_escaped, s->esc_miss, st->tok_drop_pool, st->tok_end, st->tok_drop_unknown, st->tok_drop_bad,
            st->reclaim_tx, st->reclaim_timer, st->over_reclaim, st->frames_bad_hops, st->tok_truncated,
-           esc_outstanding(&s->esc), s->esc_no_token);
+           esc_outstanding(&s->esc), s->esc_no_token, st->tok_drop_open, s->esc_hdr_reset);
     printf("final esc_bad");
     for (int r = 1; r < PKT_ETF_NRESULTS; r++) printf(" %s=%" PRIu64, pkt_etf_strerror(r), s->esc_bad[r]);
     printf("\n");

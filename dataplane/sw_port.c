@@ -30,7 +30,12 @@ static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const 
     /* --escape: a frame arriving escaping (hops >= 1) goes to the escape
      * queue (sw_esc.c); a bad hops (above --esc-max-hops) counts as 0. */
     if (s->escape && pi->has_esc) {
-        uint16_t h = esc_frame_hops(&s->esc, pi->esc_hops);
+        /* C2: a host cannot make frames escape.  A nonzero header from a
+         * port facing a host is reset to 0 and counted (esc_hdr_reset); the
+         * frame is then an ordinary data frame, under PFC like any other. */
+        bool from_host = m->port < s->nports && s->host_port[m->port];
+        uint16_t h = from_host ? 0 : esc_frame_hops(&s->esc, pi->esc_hops);
+        if (from_host && pi->esc_hops) s->esc_hdr_reset++;
         if (h > 1) { (void)esc_enqueue(s, port, m, pi, h, true); return; }
         if (h == 1) { esc_origin = true; out->esc_in++; }
         else if (pi->esc_hops) pkt_esc_set_hops(rte_pktmbuf_mtod(m, uint8_t *), pi, 0);
