@@ -205,7 +205,7 @@ void esc_rx(struct sw *s, uint16_t port, const uint8_t *f, uint32_t len)
     if (a.kind == ESC_ACT_NONE) {
         if (s->esc.st.tok_drop_pool != before.tok_drop_pool) return;   /* case 1: pool exhausted, not malformed */
         if (s->esc.st.tok_drop_unknown != before.tok_drop_unknown) r = PKT_ETF_EUNKNOWN;
-        else if (s->esc.st.tok_drop_open != before.tok_drop_open) r = PKT_ETF_EOPEN;   /* C10 */
+        else if (s->esc.st.tok_drop_open != before.tok_drop_open) r = PKT_ETF_EOPEN;   /* C11 */
         else r = PKT_ETF_EBAD;
         s->esc_bad[r]++;
         e->etf_drop++;

@@ -133,7 +133,7 @@ static int esc_on_etf(struct net *n, struct sw *s, uint32_t port, const struct p
     struct esc_action a;
     esc_receive(&x->e, local, &tok, &a);
     if (x->e.st.tok_drop_bad + x->e.st.tok_drop_open != bad)
-        return -1;                             /* not from an Escape peer, hops above max, port not paused (C10) */
+        return -1;                             /* not from an Escape peer, hops above max, port not paused (C11) */
     if (a.kind != ESC_ACT_EXTRACT)
         return 0;                              /* pool exhausted / flow unknown: counted */
     uint32_t scanned = 0;

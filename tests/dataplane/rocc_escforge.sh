@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/dataplane/rocc_escforge.sh -- Escape's control frames are a security
 # boundary in rocc-switch (issue 12, "Malformed token and PAUSE frames are
-# counted and dropped"; docs/escape.md C2, C7, C10; docs/dataplane.md
+# counted and dropped"; docs/escape.md C2, C7, C11; docs/dataplane.md
 # "rocc_escforge.sh").  Needs root, netns, libdpdk.  Its own namespaces
 # dpeg*, MACs 02:95:.., 10.95.0.0/16.
 #
@@ -19,7 +19,7 @@
 #     padded (len), hops 0 (hops), hops above 2 (bad), nonzero padding (pad),
 #     multicast/zero source (src), a 5-tuple no flow has (unknown), and a
 #     well-formed token for h1's flow (hops 2), i.e. a replay of a token on
-#     a link that is not paused (not_paused, C10; the unknown 5-tuple is
+#     a link that is not paused (not_paused, C11; the unknown 5-tuple is
 #     refused there for the same reason, before the flow-table lookup);
 #   at s1 port 0, from h1 with h1's MAC: the same well-formed token (port,
 #     C2: a host cannot make frames escape) and data frames of a made-up
@@ -38,7 +38,7 @@
 #             sent) and the sink got those frames with hops 0;
 #   flowing   h1's flow still gets >= FLOOR_MBPS after the forgery, every
 #             frame in order and with hops 0 at the sink.
-# Each of the first three fails with its defence removed (tried once: C10
+# Each of the first three fails with its defence removed (tried once: C11
 # off -> the replays extract frames, the sink sees hops != 0; the host-port
 # header check off -> the forged data frames take s1's escape queue and
 # reclaim tokens nobody took).
@@ -106,7 +106,7 @@ esc() { field "$L/$1.log" '^final escape ' "$2"; }
 
 # --- counted by reason at s1 ---------------------------------------------------
 # The unknown 5-tuple and the replay pass the wire checks and reach the
-# state machine, which refuses both because s1's port 1 is not paused (C10
+# state machine, which refuses both because s1's port 1 is not paused (C11
 # comes before the flow-table lookup; tests/unit/test_fc_escape.c has an
 # unknown flow on a paused port).
 ok=1; msg=""

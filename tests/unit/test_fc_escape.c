@@ -139,7 +139,7 @@ TEST(forged_etf_no_effect)
     CHECK_EQ(n->ports[to_s1].q[d].count, 3);
 
     /* s0 -> s1 not paused: a well-formed token for a queued flow is a
-     * replay or a forgery (C10). */
+     * replay or a forgery (C11). */
     etf_at(n, to_s1, FC_SUB_ETF, 0, 1);
     etf_at(n, to_s1, FC_SUB_ETF, 0, 2);
     CHECK_EQ(n->fctl_bad, 2);
