@@ -428,12 +428,15 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* As report.c: integral values as integers, others with 9 digits, NaN null. */
 static void json_num(FILE *f, double v)
 {
-    if (isfinite(v))
-        fprintf(f, "%.17g", v);
-    else
+    if (!isfinite(v))
         fputs("null", f);
+    else if (v == floor(v) && fabs(v) < 9e15)
+        fprintf(f, "%.0f", v);
+    else
+        fprintf(f, "%.9g", v);
 }
 
 void oqsel_json(const struct scenario *sc, FILE *f)
