@@ -17,6 +17,7 @@
 
 #include "core/units.h"
 #include "engine/fcsel.h"
+#include "engine/oqsel.h"
 #include "engine/fcsel_loopbreak.h"
 #include "engine/linkflows.h"
 #include "engine/metrics.h"
@@ -102,6 +103,8 @@ static int write_file(const char *dir, const char *name, const struct scenario *
 
 static void w_lflows(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; lf_write_tsv(f, sc); }
 
+static void w_oq(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; oqsel_write_csv(f, sc); }
+
 static int mkdir_p(const char *dir)
 {
     char buf[4096];
@@ -167,6 +170,9 @@ int report_write(const struct scenario *sc, const struct run_info *ri, const cha
     if (sc->hpcc_fct ? write_file(dir, "fct.txt", sc, ri, report_hpcc_fct, why, why_len) : remove_stale(dir, "fct.txt", why, why_len))
         return -1;
     if (sc->hpcc_flows ? report_hpcc_flows(sc, dir, why, why_len) : remove_stale(dir, "flows.txt", why, why_len))
+        return -1;
+    if (oqsel_has(sc) ? write_file(dir, "openqueue.csv", sc, ri, w_oq, why, why_len)
+                      : remove_stale(dir, "openqueue.csv", why, why_len))
         return -1;
     if (sc->rocc_trace ? write_file(dir, "rocc_trace.csv", sc, ri, report_rocc_trace_csv, why, why_len)
                        : remove_stale(dir, "rocc_trace.csv", why, why_len))
@@ -249,6 +255,7 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
         xoff += n->ports[p].st.pfc_sent;
     fprintf(out, "  PFC: %llu XOFF frames sent in the whole run (all ports, hosts included)\n", (unsigned long long)xoff);
     fcsel_print(sc, out);
+    oqsel_print(sc, out);
     free(bz);
     free(pick);
     uint64_t created = 0, consumed = 0, dropped = 0;

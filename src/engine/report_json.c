@@ -10,6 +10,7 @@
 #include "engine/attack.h"
 #include "engine/ccsel.h"
 #include "engine/fcsel.h"
+#include "engine/oqsel.h"
 #include "engine/fcsel_escape.h"
 #include "engine/fcsel_loopbreak.h"
 #include "engine/fct.h"
@@ -100,6 +101,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
     fprintf(f, "],\n  \"conservation\": ");
     jstr(f, ri->conservation);
     fcsel_json(sc, f);                /* in-order check, deadlock detector: when enabled/relevant */
+    oqsel_json(sc, f);                /* [openqueue] ports and queues */
     fprintf(f, ",\n  \"groups\": [");
     for (uint32_t g = 0; g < sc->n_groups; g++) {
         const struct group *gr = &sc->groups[g];
