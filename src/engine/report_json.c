@@ -164,47 +164,23 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
     fprintf(f, "\n  ],\n  \"tiers\": [");
     int tfirst = 1;
     for (int pc = 0; pc < PC_N; pc++) {
-        uint32_t cnt = 0;
-        uint64_t xs = 0, xr = 0;
-        double paused = 0, qsum = 0, usum = 0, qmax = 0;
-        for (uint32_t m = 0; m < sc->n_mon; m++) {
-            if ((int)metrics_port_class(n, sc->mon[m].port) != pc)
-                continue;
-            const struct port *pt = &n->ports[sc->mon[m].port];
-            struct qstats q;
-            metrics_queue(sc, m, t0, t1, &q);
-            cnt++;
-            xs += pt->st.pfc_sent;
-            xr += pt->st.pfc_rcvd;
-            paused += report_port_paused_s(pt);
-            qsum += isnan(q.mean) ? 0 : q.mean;
-            qmax = q.max > qmax ? q.max : qmax;
-            double u = metrics_util(sc, m, t0, t1);
-            usum += isnan(u) ? 0 : u;
-        }
-        if (!cnt)
+        struct tier_stats ts;
+        report_tier_stats(sc, pc, &ts);
+        if (!ts.ports)
             continue;
         fprintf(f, "%s\n    {\"tier\": \"%s\", \"ports\": %u, \"pfc_xoff_sent\": %llu, \"pfc_xoff_received\": %llu, "
-                   "\"paused_s\": ", tfirst ? "" : ",", port_class_names[pc], cnt, (unsigned long long)xs,
-                (unsigned long long)xr);
-        jnum(f, paused);
+                   "\"paused_s\": ", tfirst ? "" : ",", port_class_names[pc], ts.ports, (unsigned long long)ts.xoff_sent,
+                (unsigned long long)ts.xoff_rcvd);
+        jnum(f, ts.paused_s);
         fprintf(f, ", \"queue_mean_bytes\": ");
-        jnum(f, qsum / cnt);
+        jnum(f, ts.queue_mean_sum / ts.ports);
         fprintf(f, ", \"queue_max_bytes\": ");
-        jnum(f, qmax);
+        jnum(f, ts.queue_max);
         fprintf(f, ", \"utilization_mean\": ");
-        jnum(f, usum / cnt);
+        jnum(f, ts.util_sum / ts.ports);
         fprintf(f, ", \"pfc_received_per_segment\": [");
-        uint32_t segs = sc->pfc_segments;
-        for (uint32_t s = 0; s < segs; s++) {
-            uint64_t tot = 0;
-            uint32_t a = (uint32_t)((uint64_t)s * (sc->n_samples - 1) / segs);
-            uint32_t b = (uint32_t)((uint64_t)(s + 1) * (sc->n_samples - 1) / segs);
-            for (uint32_t m = 0; m < sc->n_mon && sc->n_samples > 1; m++)
-                if ((int)metrics_port_class(n, sc->mon[m].port) == pc)
-                    tot += sc->s_pfc[(size_t)b * sc->n_mon + m] - sc->s_pfc[(size_t)a * sc->n_mon + m];
-            fprintf(f, "%s%llu", s ? ", " : "", (unsigned long long)tot);
-        }
+        for (uint32_t s = 0; s < sc->pfc_segments; s++)
+            fprintf(f, "%s%llu", s ? ", " : "", (unsigned long long)report_tier_pfc_segment(sc, pc, s));
         fprintf(f, "]}");
         tfirst = 0;
     }
@@ -215,12 +191,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
     {
         double mean, sd;
         uint64_t k = fct_flow_rates(sc, sc->fct_start, sc->fct_end, &mean, &sd);
-        uint64_t started = 0;
-        for (uint32_t i = 0; i < n->n_flows; i++) {
-            const struct flow *fl = &n->flows[i];
-            started += fl->start_ps >= sc->fct_start && fl->start_ps <= sc->fct_end &&
-                       !((fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED));
-        }
+        uint64_t started = fct_count_started(sc, sc->fct_start, sc->fct_end);
         fprintf(f, ", \"flows_started\": %llu, \"flows_unfinished\": %llu", (unsigned long long)started,
                 (unsigned long long)(started - (k < started ? k : started)));
         fprintf(f, ", \"flows_finished\": %llu, \"flow_rate_mean_bps\": ", (unsigned long long)k);
