@@ -79,6 +79,40 @@ int report_carried_data(const struct scenario *sc, uint32_t m)
     return sc->net.ports[sc->mon[m].port].st.tx_data_bytes > 0;
 }
 
+void report_tier_stats(const struct scenario *sc, int pc, struct tier_stats *ts)
+{
+    const struct net *n = &sc->net;
+    memset(ts, 0, sizeof *ts);
+    for (uint32_t m = 0; m < sc->n_mon; m++) {
+        if ((int)metrics_port_class(n, sc->mon[m].port) != pc)
+            continue;
+        const struct port *pt = &n->ports[sc->mon[m].port];
+        struct qstats q;
+        metrics_queue(sc, m, sc->measure_start, sc->measure_end, &q);
+        double u = metrics_util(sc, m, sc->measure_start, sc->measure_end);
+        ts->ports++;
+        ts->xoff_sent += pt->st.pfc_sent;
+        ts->xoff_rcvd += pt->st.pfc_rcvd;
+        ts->paused_s += report_port_paused_s(pt);
+        ts->queue_mean_sum += isnan(q.mean) ? 0 : q.mean;
+        ts->queue_max = q.max > ts->queue_max ? q.max : ts->queue_max;
+        ts->util_sum += isnan(u) ? 0 : u;
+    }
+}
+
+uint64_t report_tier_pfc_segment(const struct scenario *sc, int pc, uint32_t s)
+{
+    const struct net *n = &sc->net;
+    uint32_t segs = sc->pfc_segments;
+    uint32_t a = (uint32_t)((uint64_t)s * (sc->n_samples - 1) / segs);
+    uint32_t b = (uint32_t)((uint64_t)(s + 1) * (sc->n_samples - 1) / segs);
+    uint64_t tot = 0;
+    for (uint32_t m = 0; m < sc->n_mon && sc->n_samples > 1; m++)
+        if ((int)metrics_port_class(n, sc->mon[m].port) == pc)
+            tot += sc->s_pfc[(size_t)b * sc->n_mon + m] - sc->s_pfc[(size_t)a * sc->n_mon + m];
+    return tot;
+}
+
 static int write_file(const char *dir, const char *name, const struct scenario *sc, const struct run_info *ri,
                       report_writer_fn *fn, char *why, size_t why_len)
 {
