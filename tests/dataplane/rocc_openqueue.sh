@@ -64,7 +64,11 @@ ROUNDS=${ROUNDS:-2}; OVH_RUN_S=${OVH_RUN_S:-2.5}; OVH_MIN=${OVH_MIN:-0.85}
 # (a port that can serve only 25 000 frames/s) must fail the ratio check.
 OVH_OQ_EXTRA=${OVH_OQ_EXTRA:-}
 START_MS=${START_MS:-2000}
-EXPS=${EXPS:-"3 4"}   # which experiments to run
+EXPS=${EXPS:-"3 2 4"}   # which experiments to run
+# Experiment 2's policies: EXP2_DIR/exp2_{a,c}_k{2,4,8}.oq (k queues of
+# 512/k packets, round-robin; select_flow spreads the flows over them).
+EXP2_DIR=${EXP2_DIR:-policies}; EXP2_KS=${EXP2_KS:-"2 4 8"}; EXP2_MIN=${EXP2_MIN:-1.5}
+EXP2_DURATION=${EXP2_DURATION:-2}
 . tests/dataplane/netns.bash
 dp_setup rocc_openqueue oqdp "oqdsw oqdh1 oqdh2 oqdr" "rocc-switch rocc-host"
 
@@ -77,12 +81,19 @@ ROUTES=()
 for i in 1 2 3; do ROUTES+=(--route "$(ip_h $i)/32=$((i - 1)),$(mac_h $i)"); done
 
 kv() { field "$1" "$2" "$3"; }
+# sumkv FILE LINE_REGEX KEY -> the sum of KEY over every matching line
+sumkv() { grep -E "$2" "$1" | tr ' ' '\n' | sed -n "s/^$3=//p" | awk '{ t += $1 } END { print t + 0 }'; }
 
 # ---------------------------------------------------------------- Experiment 3
-# exp3_run NAME POLICY
+# exp3_run NAME POLICY [NFLOWS [DURATION_S]] -- NFLOWS flows per sender
+# (QPNs 1.. for h1, 11.. for h2), sharing the sender's rate
 exp3_run() {
-    local name=$1 pol=$2 L="$LOG/$1" v
+    local name=$1 pol=$2 nf=${3:-1} dur=${4:-$DURATION} L="$LOG/$1" v j f1=() f2=()
     mkdir -p "$L"
+    for j in $(seq "$nf"); do
+        f1+=(--flow "dst=$(ip_h 3),rate=$(awk -v n="$nf" 'BEGIN { printf "%g", 0.5 / n }'),size=inf,qpn=$j,start=$START_MS,dscp=63,on=$ON_MS,off=$OFF_MS")
+        f2+=(--flow "dst=$(ip_h 3),rate=$(awk -v r="$LOW_GBPS" -v n="$nf" 'BEGIN { printf "%g", r / n }'),size=inf,qpn=$((10 + j)),start=$START_MS,dscp=1")
+    done
     # shellcheck disable=SC2046
     dp_start "$name/sw" oqdsw "$DP/rocc-switch" $(eal 1 "sw$name" s1 s2 s3) -- "${ROUTES[@]}" \
         --openqueue "2=$pol" --oq-value dscp --oq-processing "$PROC" --oq-cycle-ns "$CYCLE_NS" --oq-timing \
@@ -92,13 +103,11 @@ exp3_run() {
         --gw-mac "$(mac_sw 3)" --report-ms 500 || return 1
     # shellcheck disable=SC2046
     dp_start "$name/h1" oqdh1 "$DP/rocc-host" $(eal 0 "h1$name" eth0) -- --local-ip "$(ip_h 1)" \
-        --gw-mac "$(mac_sw 1)" --line-gbps 0.5 --report-ms 500 \
-        --flow "dst=$(ip_h 3),rate=line,size=inf,qpn=1,start=$START_MS,dscp=63,on=$ON_MS,off=$OFF_MS" || return 1
+        --gw-mac "$(mac_sw 1)" --line-gbps 0.5 --report-ms 500 "${f1[@]}" || return 1
     # shellcheck disable=SC2046
     dp_start "$name/h2" oqdh2 "$DP/rocc-host" $(eal 0 "h2$name" eth0) -- --local-ip "$(ip_h 2)" \
-        --gw-mac "$(mac_sw 2)" --line-gbps 0.5 --report-ms 500 \
-        --flow "dst=$(ip_h 3),rate=$LOW_GBPS,size=inf,qpn=2,start=$START_MS,dscp=1" || return 1
-    sleep "$(awk -v s="$START_MS" -v d="$DURATION" 'BEGIN { print s / 1000 + d }')"
+        --gw-mac "$(mac_sw 2)" --line-gbps 0.5 --report-ms 500 "${f2[@]}" || return 1
+    sleep "$(awk -v s="$START_MS" -v d="$dur" 'BEGIN { print s / 1000 + d }')"
     for v in PID_${name}_h1 PID_${name}_h2; do kill -INT "${!v}"; wait "${!v}" 2>/dev/null; done
     sleep 1
     for v in PID_${name}_sw PID_${name}_r; do kill -INT "${!v}"; wait "${!v}" 2>/dev/null; done
@@ -107,9 +116,9 @@ exp3_run() {
 # exp3_judge NAME -> sets WT_<NAME> (value delivered / value sent) and COST_<NAME>
 exp3_judge() {
     local name=$1 L="$LOG/$1" s1 s2 f1 f2 r1 r2 tx dtx st vtx
-    s1=$(kv "$L/h1.log" '^final tx' pkts); f1=$(kv "$L/h1.log" '^final host' tx_fail)
-    s2=$(kv "$L/h2.log" '^final tx' pkts); f2=$(kv "$L/h2.log" '^final host' tx_fail)
-    r1=$(kv "$L/r.log" "^final rx src=$(ip_h 1) " pkts); r2=$(kv "$L/r.log" "^final rx src=$(ip_h 2) " pkts)
+    s1=$(sumkv "$L/h1.log" '^final tx' pkts); f1=$(kv "$L/h1.log" '^final host' tx_fail)
+    s2=$(sumkv "$L/h2.log" '^final tx' pkts); f2=$(kv "$L/h2.log" '^final host' tx_fail)
+    r1=$(sumkv "$L/r.log" "^final rx src=$(ip_h 1) " pkts); r2=$(sumkv "$L/r.log" "^final rx src=$(ip_h 2) " pkts)
     s1=$(( ${s1:-0} - ${f1:-0} )); s2=$(( ${s2:-0} - ${f2:-0} )); r1=${r1:-0}; r2=${r2:-0}
     tx=$(kv "$L/sw.log" '^final port 2 ' tx_pkts); dtx=$(kv "$L/sw.log" '^final port 2 ' drops_tx)
     st=$(kv "$L/sw.log" '^final oq port=2 policy' staged); vtx=$(kv "$L/sw.log" '^final oq port=2 policy' value_tx)
@@ -155,6 +164,25 @@ if awk -v b="$WT_B" -v c="$WT_C" -v m="$BC_MIN" 'BEGIN { exit !(b > 0 && c >= m 
     pass "rocc_openqueue.exp3: weighted throughput B < C: $WT_B < $WT_C (C/B $(awk -v b="$WT_B" -v c="$WT_C" 'BEGIN { printf "%.2f", (b > 0 ? c / b : 0) }') >= $BC_MIN)"
 else fail "rocc_openqueue.exp3: weighted throughput not B < C: B $WT_B, C $WT_C (want C >= $BC_MIN x B)"; fi
 echo "note rocc_openqueue.exp3: raw cost per packet (--oq-timing, enqueue + service calls): A ${COST_A} | B ${COST_B} | C ${COST_C} (paper: A fastest)"
+fi
+
+# ---------------------------------------------------------------- Experiment 2
+# k queues sharing 512 packets, round-robin (§2.5.4 Experiment 2): C's
+# weighted throughput fraction >= EXP2_MIN x A's for every k.  8 flows per
+# sender, spread over the queues by QPN (select_flow).
+if [[ " $EXPS " == *" 2 "* ]]; then
+for k in $EXP2_KS; do
+    pa=$EXP2_DIR/exp2_a_k$k.oq; pc=$EXP2_DIR/exp2_c_k$k.oq
+    if [ ! -f "$pa" ] || [ ! -f "$pc" ]; then skip "rocc_openqueue.exp2: k=$k: $pa or $pc missing (EXP2_DIR)"; continue; fi
+    exp3_run "k${k}A" "$pa" 8 "$EXP2_DURATION" || exit 1
+    exp3_judge "k${k}A"
+    exp3_run "k${k}C" "$pc" 8 "$EXP2_DURATION" || exit 1
+    exp3_judge "k${k}C"
+    wa=WT_k${k}A; wc=WT_k${k}C
+    if awk -v a="${!wa}" -v c="${!wc}" -v m="$EXP2_MIN" 'BEGIN { exit !(a > 0 && c >= m * a) }'; then
+        pass "rocc_openqueue.exp2: k=$k queues: weighted throughput A < C: ${!wa} < ${!wc} (C/A $(awk -v a="${!wa}" -v c="${!wc}" 'BEGIN { printf "%.2f", (a > 0 ? c / a : 0) }') >= $EXP2_MIN)"
+    else fail "rocc_openqueue.exp2: k=$k queues: weighted throughput not A < C: A ${!wa}, C ${!wc} (want C >= $EXP2_MIN x A)"; fi
+done
 fi
 
 # ---------------------------------------------------------------- Experiment 4
