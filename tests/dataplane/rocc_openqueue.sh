@@ -34,6 +34,11 @@
 #          port tx + drops_tx + staged; the sink received exactly the port's
 #          tx frames from h1 + h2, and value_tx = 63 * h1's + 1 * h2's.
 #
+# Experiment 2 (§2.5.4, k = 2, 4, 8 queues sharing 512 packets, round-robin):
+# the same traffic split over 8 flows per sender (select_flow spreads them
+# over the queues), policies EXP2_DIR/exp2_{a,c}_kK.oq (SKIP when missing);
+# C's wt >= EXP2_MIN (1.5) x A's for every k, and conservation per run.
+#
 # Experiment 4 (overhead, Fig. 2.17): the same two senders flood an
 # unshaped port 2 (line rate, 126-byte frames) while the switch is restarted
 # in turn with the built-in FIFO and with policies/fifo_taildrop.oq, ROUNDS
