@@ -58,7 +58,8 @@ DP=${DP:-build/dp}
 DURATION=${DURATION:-3}
 CYCLE_NS=${CYCLE_NS:-20000}
 PROC=${PROC:-uniform:1-4}
-ON_MS=${ON_MS:-12}; OFF_MS=${OFF_MS:-48}
+ON_MS=${ON_MS:-12}; OFF_MS=${OFF_MS:-48}   # ON_MS=0: h1 sends without pause
+HIGH_GBPS=${HIGH_GBPS:-0.5}                 # h1's rate (while on)
 LOW_GBPS=${LOW_GBPS:-0.25}
 OQ_A=${OQ_A:-policies/alg_a.oq}; OQ_B=${OQ_B:-policies/alg_b.oq}; OQ_C=${OQ_C:-policies/alg_c.oq}
 # Margins on the wt fraction (docs/dataplane.md has the measured values).
@@ -96,7 +97,7 @@ exp3_run() {
     local name=$1 pol=$2 nf=${3:-1} dur=${4:-$DURATION} L="$LOG/$1" v j f1=() f2=()
     mkdir -p "$L"
     for j in $(seq "$nf"); do
-        f1+=(--flow "dst=$(ip_h 3),rate=$(awk -v n="$nf" 'BEGIN { printf "%g", 0.5 / n }'),size=inf,qpn=$j,start=$START_MS,dscp=63,on=$ON_MS,off=$OFF_MS")
+        f1+=(--flow "dst=$(ip_h 3),rate=$(awk -v r="$HIGH_GBPS" -v n="$nf" 'BEGIN { printf "%g", r / n }'),size=inf,qpn=$j,start=$START_MS,dscp=63$([ "$ON_MS" != 0 ] && echo ",on=$ON_MS,off=$OFF_MS")")
         f2+=(--flow "dst=$(ip_h 3),rate=$(awk -v r="$LOW_GBPS" -v n="$nf" 'BEGIN { printf "%g", r / n }'),size=inf,qpn=$((10 + j)),start=$START_MS,dscp=1")
     done
     # shellcheck disable=SC2046
