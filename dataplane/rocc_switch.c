@@ -324,7 +324,7 @@ int main(int argc, char **argv)
     s->esc_reclaim_ms = 30;
     s->esc_max_hops = ESC_MAX_HOPS_DEFAULT;
     s->oq_seed = 1;
-    oqc_init(&s->oqc, 0x5DEECE66Dull);
+    dpoq_init(&s->oqcls, 0x5DEECE66Dull);
     ret = parse_args(s, argc, argv);
     if (ret) { rc = ret > 0 ? 0 : 2; goto out; }   /* > 0: --help */
     for (p = 0; p < s->nports; p++) {

@@ -240,7 +240,7 @@ struct sw {
     /* --openqueue options (sw_oq.c) */
     const char *oq_file[MAX_PORTS];
     bool any_oq, oq_opts;         /* oq_opts: some --oq-* option was given */
-    struct oqc oqc;               /* the classification step (all OpenQueue ports) */
+    struct dpoq_class oqcls;      /* the classification step (all OpenQueue ports) */
     uint64_t oq_cycle_ns, oq_seed;
     bool oq_timing;
 };

@@ -276,10 +276,10 @@ int parse_args(struct sw *s, int argc, char **argv)
         }
         case 46: case 47: case 48: case 49: {
             char why[256];
-            int r = c == 46 ? oqc_parse_value(&s->oqc, optarg, why, sizeof why)
-                  : c == 47 ? oqc_parse_value_map(&s->oqc, optarg, why, sizeof why)
-                  : c == 48 ? oqc_parse_processing(&s->oqc, optarg, why, sizeof why)
-                  : oqc_parse_processing_map(&s->oqc, optarg, why, sizeof why);
+            int r = c == 46 ? dpoq_parse_value(&s->oqcls, optarg, why, sizeof why)
+                  : c == 47 ? dpoq_parse_value_map(&s->oqcls, optarg, why, sizeof why)
+                  : c == 48 ? dpoq_parse_processing(&s->oqcls, optarg, why, sizeof why)
+                  : dpoq_parse_processing_map(&s->oqcls, optarg, why, sizeof why);
             if (r) { fprintf(stderr, "%s\n", why); goto bad; }
             s->oq_opts = true;
             break;

@@ -80,8 +80,8 @@ static void on_notify(void *ctx, enum oq_entity kind, uint32_t idx, const struct
 int oq_setup(struct sw *s)
 {
     /* --oq-seed also seeds the classifier's uniform draws. */
-    s->oqc.rng = (s->oq_seed + 1) * 0x9E3779B97F4A7C15ull;
-    if (!s->oqc.rng) s->oqc.rng = 0x9E3779B97F4A7C15ull;
+    s->oqcls.rng = (s->oq_seed + 1) * 0x9E3779B97F4A7C15ull;
+    if (!s->oqcls.rng) s->oqcls.rng = 0x9E3779B97F4A7C15ull;
     for (uint16_t p = 0; p < s->nports; p++) {
         char err[512], desc[512];
         struct oqport *o;
@@ -102,7 +102,7 @@ int oq_setup(struct sw *s)
         o->rt = oq_rt_new(o->pol, &(struct oq_rt_params){.seed = s->oq_seed + p},
                           &(struct oq_sink){.ctx = o, .drop = on_drop, .notify = on_notify});
         if (!o->rt) { fprintf(stderr, "--openqueue %u: out of memory for %s\n", p, o->path); return -1; }
-        oqc_describe(&s->oqc, desc, sizeof desc);
+        dpoq_describe(&s->oqcls, desc, sizeof desc);
         printf("openqueue port=%u policy=%s oq_port=%s queues=%u cycle_ns=%" PRIu64 " %s\n", p, o->path,
                oq_port_name(o->pol, 0), oq_nqueues(o->pol), s->oq_cycle_ns, desc);
     }
@@ -140,7 +140,7 @@ void oq_enqueue_frame(struct sw *s, struct egress *e, struct rte_mbuf *m, const 
     bool timed = s->oq_timing && o->n_enq++ % OQ_TIME_EVERY == 0;
     uint64_t t1 = timed ? rte_rdtsc() : 0;
 
-    oqc_classify(&s->oqc, rte_pktmbuf_mtod(m, const uint8_t *), len, pi, &p);
+    dpoq_classify(&s->oqcls, rte_pktmbuf_mtod(m, const uint8_t *), len, pi, &p);
     p.handle = (uintptr_t)m;
     o->arrival = p.handle;
     o->arrivals++;

@@ -24,17 +24,17 @@
 #include "openqueue/oq.h"
 #include "pkt.h"
 
-enum { OQC_V_DSCP, OQC_V_TOS, OQC_V_CONST };
-enum { OQC_P_CONST, OQC_P_UNIFORM, OQC_P_PSN };
-#define OQC_MAX_PROCESSING 65535u   /* cycles: bounds the work one packet can ask for */
-#define OQC_MAX_VALUE 1e9           /* |value| of a constant or map entry */
+enum { DPOQ_V_DSCP, DPOQ_V_TOS, DPOQ_V_CONST };
+enum { DPOQ_P_CONST, DPOQ_P_UNIFORM, DPOQ_P_PSN };
+#define DPOQ_MAX_PROCESSING 65535u   /* cycles: bounds the work one packet can ask for */
+#define DPOQ_MAX_VALUE 1e9           /* |value| of a constant or map entry */
 
-struct oqc {
-    int vsrc;                     /* OQC_V_* */
+struct dpoq_class {
+    int vsrc;                     /* DPOQ_V_* */
     double vconst;
     double vmap[64];              /* --oq-value-map, by DSCP */
     uint8_t vmap_set[64];
-    int pkind;                    /* OQC_P_* */
+    int pkind;                    /* DPOQ_P_* */
     uint32_t pa, pb;              /* const: pa; uniform: pa..pb; psn: K = pa */
     uint32_t pmap[64];            /* --oq-processing-map, by DSCP */
     uint8_t pmap_set[64];
@@ -42,18 +42,18 @@ struct oqc {
 };
 
 /* Defaults: value = DSCP, processing 1; seed for uniform draws (never 0). */
-void oqc_init(struct oqc *c, uint64_t seed);
+void dpoq_init(struct dpoq_class *c, uint64_t seed);
 /* Option values; 0, or -1 with why in err (n bytes). */
-int oqc_parse_value(struct oqc *c, const char *spec, char *err, size_t n);       /* dscp | tos | const:V */
-int oqc_parse_value_map(struct oqc *c, const char *spec, char *err, size_t n);   /* DSCP=V[,DSCP=V...] */
-int oqc_parse_processing(struct oqc *c, const char *spec, char *err, size_t n);  /* N | uniform:LO-HI | psn:K */
-int oqc_parse_processing_map(struct oqc *c, const char *spec, char *err, size_t n); /* DSCP=N[,DSCP=N...] */
+int dpoq_parse_value(struct dpoq_class *c, const char *spec, char *err, size_t n);       /* dscp | tos | const:V */
+int dpoq_parse_value_map(struct dpoq_class *c, const char *spec, char *err, size_t n);   /* DSCP=V[,DSCP=V...] */
+int dpoq_parse_processing(struct dpoq_class *c, const char *spec, char *err, size_t n);  /* N | uniform:LO-HI | psn:K */
+int dpoq_parse_processing_map(struct dpoq_class *c, const char *spec, char *err, size_t n); /* DSCP=N[,DSCP=N...] */
 /* "value=dscp processing=uniform:1-4 ..." for the start line. */
-void oqc_describe(const struct oqc *c, char *buf, size_t n);
+void dpoq_describe(const struct dpoq_class *c, char *buf, size_t n);
 
 /* Fill out's value, processing, flow and size from frame f (len bytes)
  * that pkt_parse or pkt_parse_esc accepted as pi; queue = UINT32_MAX (the
  * port's queueSelect picks), everything else 0. */
-void oqc_classify(struct oqc *c, const uint8_t *f, uint32_t len, const struct pkt_info *pi, struct oq_pkt *out);
+void dpoq_classify(struct dpoq_class *c, const uint8_t *f, uint32_t len, const struct pkt_info *pi, struct oq_pkt *out);
 
 #endif

@@ -19,9 +19,9 @@
  * above the pool); pkt_parse_esc on the frame (hops rewritten in place
  * stays inside the frame).
  * OpenQueue classification (rocc-switch --openqueue, dataplane/sw_oqclass.c):
- * every accepted frame (pkt_parse and pkt_parse_esc) through oqc_classify
+ * every accepted frame (pkt_parse and pkt_parse_esc) through dpoq_classify
  * under each value and processing mode (a finite value, 1 <= processing <=
- * OQC_MAX_PROCESSING, size = the frame's length, queue left to queueSelect);
+ * DPOQ_MAX_PROCESSING, size = the frame's length, queue left to queueSelect);
  * pkt_ip4_set_dscp keeps a valid checksum valid and the ECN field; the input
  * as text through the four option parsers (a refusal always says why). */
 #include <math.h>
@@ -141,19 +141,19 @@ static void fuzz_oqclass(const uint8_t *data, size_t size, const struct pkt_info
 {
     static const char *const vspec[] = {"dscp", "tos", "const:2.5"};
     static const char *const pspec[] = {"3", "uniform:1-4", "psn:7", "uniform:65535-65535"};
-    struct oqc c;
+    struct dpoq_class c;
     struct oq_pkt o;
     char err[256];
     uint8_t k = size > 20 ? data[size - 1] : 0;
 
-    oqc_init(&c, size);
-    if (oqc_parse_value(&c, vspec[k % 3], err, sizeof err) ||
-        oqc_parse_processing(&c, pspec[(k / 3) % 4], err, sizeof err)) abort();
-    if ((k & 0x40) && oqc_parse_value_map(&c, "63=100,1=0.5", err, sizeof err)) abort();
-    if ((k & 0x80) && oqc_parse_processing_map(&c, "63=2,0=9", err, sizeof err)) abort();
+    dpoq_init(&c, size);
+    if (dpoq_parse_value(&c, vspec[k % 3], err, sizeof err) ||
+        dpoq_parse_processing(&c, pspec[(k / 3) % 4], err, sizeof err)) abort();
+    if ((k & 0x40) && dpoq_parse_value_map(&c, "63=100,1=0.5", err, sizeof err)) abort();
+    if ((k & 0x80) && dpoq_parse_processing_map(&c, "63=2,0=9", err, sizeof err)) abort();
     for (int i = 0; i < 3; i++) {
-        oqc_classify(&c, data, (uint32_t)size, pi, &o);
-        if (!isfinite(o.value) || o.processing < 1 || o.processing > OQC_MAX_PROCESSING || o.size != size ||
+        dpoq_classify(&c, data, (uint32_t)size, pi, &o);
+        if (!isfinite(o.value) || o.processing < 1 || o.processing > DPOQ_MAX_PROCESSING || o.size != size ||
             o.queue != UINT32_MAX || o.arrival || o.slack || o.marked) abort();
     }
     {
@@ -172,17 +172,17 @@ static void fuzz_oqclass(const uint8_t *data, size_t size, const struct pkt_info
 
 static void fuzz_oqclass_opts(const char *s)
 {
-    struct oqc c;
+    struct dpoq_class c;
     char err[256], desc[512];
-    int (*const parse[])(struct oqc *, const char *, char *, size_t) = {
-        oqc_parse_value, oqc_parse_value_map, oqc_parse_processing, oqc_parse_processing_map};
-    oqc_init(&c, 1);
+    int (*const parse[])(struct dpoq_class *, const char *, char *, size_t) = {
+        dpoq_parse_value, dpoq_parse_value_map, dpoq_parse_processing, dpoq_parse_processing_map};
+    dpoq_init(&c, 1);
     for (unsigned i = 0; i < 4; i++) {
         err[0] = 0;
         if (parse[i](&c, s, err, sizeof err) && !err[0]) abort();
     }
-    if (c.pkind == OQC_P_UNIFORM && (c.pa < 1 || c.pb < c.pa || c.pb > OQC_MAX_PROCESSING)) abort();
-    oqc_describe(&c, desc, sizeof desc);
+    if (c.pkind == DPOQ_P_UNIFORM && (c.pa < 1 || c.pb < c.pa || c.pb > DPOQ_MAX_PROCESSING)) abort();
+    dpoq_describe(&c, desc, sizeof desc);
     if (strlen(desc) >= sizeof desc) abort();
 }
 
