@@ -146,7 +146,7 @@ esc_ok=1; emsg=""
 for i in 1 2 3; do
     ts=$(field "$L/s$i.log" '^final escape ' tok_sent); fe=$(field "$L/s$i.log" '^final escape ' frames_escaped)
     xon=$(field "$L/s$i.log" '^final pfc port=2 ' xon_tx); xoff=$(field "$L/s$i.log" '^final pfc port=2 ' xoff_tx)
-    bad=$(grep '^final esc_bad' "$L/s$i.log" | tr ' ' '\n' | grep -Ev '^(unknown|bad)=' | sed -n 's/^[a-z]*=//p' | awk '{ s += $1 } END { print s + 0 }')
+    bad=$(grep '^final esc_bad' "$L/s$i.log" | tr ' ' '\n' | grep -Ev '^(unknown|bad)=' | sed -n 's/^[a-z_]*=//p' | awk '{ s += $1 } END { print s + 0 }')
     emsg="$emsg s$i: tokens $ts, escaped $fe, ring ingress XOFF $xoff XON $xon, refused ETFs $bad;"
     [ "${ts:-0}" -gt 0 ] && [ "${fe:-0}" -gt 0 ] && [ "${xon:-0}" -gt 1 ] && [ "${xoff:-0}" -gt 1 ] && [ "$bad" = 0 ] || esc_ok=0
 done
