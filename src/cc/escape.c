@@ -74,6 +74,12 @@ void esc_set_egress_paused(struct escape *e, uint16_t port, int on)
         p->egress_paused = on != 0;
 }
 
+void esc_set_queued_fn(struct escape *e, esc_queued_fn fn, void *ctx)
+{
+    e->queued = fn;
+    e->queued_ctx = ctx;
+}
+
 void esc_set_peer_escape(struct escape *e, uint16_t port, int on)
 {
     struct esc_port *p = port_of(e, port);
@@ -145,6 +151,10 @@ static size_t clear_hol_block(struct escape *e, uint16_t pi, struct esc_out *out
             struct esc_flow *f = &t[(E->ft_rr + j) % n];
             if (!f->used || f->ingress != pi)            /* line 9: p^I' = p^I */
                 continue;
+            if (e->queued && e->queued(e->queued_ctx, pe, &f->fid)) {   /* C10 */
+                e->st.tok_skip_queued++;
+                continue;
+            }
             if (k >= max) {
                 e->st.tok_truncated++;
                 continue;
@@ -217,10 +227,9 @@ void esc_receive(struct escape *e, uint16_t port, const struct esc_token *tok, s
         e->st.tok_drop_pool++;
         return;
     }
-    if (ft_find(e, port, &tok->fid) < 0) {                 /* line 18, C3 */
-        e->st.tok_drop_unknown++;
-        return;
-    }
+    /* Lines 18-19: the token names the flow; the queue is searched for it
+     * whether or not the flow is still in the table (C3): the table is
+     * needed only for its ingress port, at line 24 (esc_receive_missed). */
     e->st.tok_extract++;
     act->kind = ESC_ACT_EXTRACT;                           /* line 19 */
     act->port = port;
@@ -243,7 +252,7 @@ void esc_receive_missed(struct escape *e, uint16_t port, const struct esc_token 
         return;
     }
     int i = ft_find(e, port, &tok->fid);
-    if (i < 0) {
+    if (i < 0) {                 /* line 24 needs the flow's ingress: unknown, the token ends (C3) */
         e->st.tok_drop_unknown++;
         return;
     }

@@ -178,9 +178,53 @@ TEST(flow_table)
     CHECK_EQ(a.kind, ESC_ACT_FORWARD);
     CHECK_EQ(a.port, 2);                              /* the refreshed ingress */
     esc_on_frame(&s.e, 1, 0, &C);                     /* evicts A (oldest slot) */
-    esc_receive(&s.e, 1, &t, &a);
+    esc_receive(&s.e, 1, &t, &a);                     /* lines 18-19: the queue is searched anyway (C3) */
+    CHECK_EQ(a.kind, ESC_ACT_EXTRACT);
+    CHECK_EQ(s.e.st.tok_drop_unknown, 0);
+    esc_receive_missed(&s.e, 1, &t, &a);              /* no frame, and line 24 has no ingress for A */
     CHECK_EQ(a.kind, ESC_ACT_NONE);
     CHECK_EQ(s.e.st.tok_drop_unknown, 1);
+    CHECK_EQ(s.e.st.tok_forwarded, 1);                /* only the earlier forward */
+}
+
+/* C10: a flow the caller reports as still queued at p^E gets no token;
+ * the others do, and the skipped entry charges no pool. */
+struct queued_ctx { uint32_t flow; uint16_t egress; int calls; };
+static int queued_one(void *ctx, uint16_t egress, const struct esc_fid *fid)
+{
+    struct queued_ctx *q = ctx;
+    q->calls++;
+    return egress == q->egress && fid->src_ip == fid_n(q->flow).src_ip;
+}
+
+TEST(trigger_skips_queued)
+{
+    struct sw s;
+    struct esc_out out[8];
+    struct esc_fid A = fid_n(1), C = fid_n(3);
+    struct queued_ctx q = { 1, 1, 0 };                /* A has a frame queued at egress 1 */
+    CHECK_EQ(sw_init_mode(&s, 3, 4, 0, ESC_FT_FLOWS), 0);
+    for (uint16_t i = 0; i < 3; i++)
+        esc_set_peer_escape(&s.e, i, 1);
+    esc_on_frame(&s.e, 1, 0, &A);
+    esc_on_frame(&s.e, 1, 0, &C);                     /* table of egress 1: [A, C], both from 0 */
+    esc_set_ingress_requested(&s.e, 0, 1);
+    esc_set_queued_fn(&s.e, queued_one, &q);
+    size_t k = esc_poll(&s.e, 2 * PS_US, out, 8);
+    CHECK_EQ(k, 1);                                   /* C only */
+    CHECK(esc_fid_eq(&out[0].tok.fid, &C));
+    CHECK_EQ(q.calls, 2);                             /* asked once per candidate entry */
+    CHECK_EQ(s.e.st.tok_skip_queued, 1);
+    CHECK_EQ(esc_pool(&s.e, 1), 3);                   /* 4 - the one token for C */
+    q.flow = 99;                                      /* A's frames have left: it qualifies */
+    k = esc_poll(&s.e, 4 * PS_US, out, 8);
+    CHECK_EQ(k, 2);
+    CHECK_EQ(esc_pool(&s.e, 1), 1);
+    esc_set_queued_fn(&s.e, NULL, NULL);              /* no predicate: the text's line 9 alone */
+    q.flow = 1;
+    k = esc_poll(&s.e, 6 * PS_US, out, 8);
+    CHECK_EQ(k, 1);                                   /* the one token the pool has left */
+    CHECK_EQ(s.e.st.tok_skip_queued, 1);
 }
 
 /* C3 default (ESC_FT_FRAMES): slots are the last N frames' flows, so a flow
@@ -223,8 +267,11 @@ TEST(frames_table)
     CHECK_EQ(a.kind, ESC_ACT_NONE);                   /* pool 0 first (line 16) */
     esc_transmit(&s.e, 1, 1);
     esc_receive(&s.e, 1, &t, &a);
-    CHECK_EQ(a.kind, ESC_ACT_NONE);                   /* A no longer in the table */
+    CHECK_EQ(a.kind, ESC_ACT_EXTRACT);                /* A no longer in the table, but a frame of it may be queued (C3) */
+    esc_receive_missed(&s.e, 1, &t, &a);
+    CHECK_EQ(a.kind, ESC_ACT_NONE);                   /* none was: line 24 has no ingress, the token ends */
     CHECK_EQ(s.e.st.tok_drop_unknown, 1);
+    CHECK_EQ(esc_pool(&s.e, 1), 1);                   /* and charged nothing */
 }
 
 /* e2 and the termination cases of §4.4.5. */
@@ -457,12 +504,17 @@ TEST(malformed)
         CHECK_EQ(a.kind, ESC_ACT_NONE);
     }
     CHECK_EQ(s.e.st.tok_drop_bad, 6);
+    /* A token naming a flow the table does not know: the caller searches
+     * the queue (a forged fid finds no frame there), then it ends there
+     * with no pool charged and nothing forwarded (C3). */
     struct esc_token unknown = { fid_n(7), 1 };
     esc_receive(&s.e, 1, &unknown, &a);
-    CHECK_EQ(a.kind, ESC_ACT_NONE);
+    CHECK_EQ(a.kind, ESC_ACT_EXTRACT);
     esc_receive_missed(&s.e, 1, &unknown, &a);
     CHECK_EQ(a.kind, ESC_ACT_NONE);
-    CHECK_EQ(s.e.st.tok_drop_unknown, 2);
+    CHECK_EQ(s.e.st.tok_drop_unknown, 1);
+    CHECK_EQ(s.e.st.tok_forwarded, 0);
+    CHECK_EQ(esc_pool(&s.e, 1), 2);
     struct esc_token ok = { fid_n(1), 1 };
     esc_receive(&s.e, 9, &ok, &a);                   /* no such port */
     CHECK_EQ(a.kind, ESC_ACT_NONE);
@@ -472,7 +524,8 @@ TEST(malformed)
     CHECK_EQ(s.e.st.tok_drop_bad, 8);
     CHECK_EQ(esc_pool(&s.e, 0), 2);
     CHECK_EQ(esc_pool(&s.e, 1), 2);
-    CHECK_EQ(s.e.st.tok_forwarded + s.e.st.tok_extract, 0);
+    CHECK_EQ(s.e.st.tok_forwarded, 0);
+    CHECK_EQ(s.e.st.tok_extract, 1);                 /* the unknown flow's search only */
     /* Data frame with absurd hops: treated as regular, no reclaim. */
     CHECK_EQ(esc_frame_hops(&s.e, 300), 0);
     CHECK_EQ(esc_frame_hops(&s.e, 255), 255);
@@ -545,6 +598,7 @@ int main(void)
     RUN(trigger_e1);
     RUN(trigger_needs_escape_peer);
     RUN(trigger_round_robin);
+    RUN(trigger_skips_queued);
     RUN(flow_table);
     RUN(frames_table);
     RUN(receive_found_case2);
