@@ -74,9 +74,13 @@
  *     moves one entry per trigger (§4.5.2 "round robin for retrieving").
  *  C5 T(p) never exceeds the pool size: a reclaim (line 31 or the timer)
  *     at a full pool is counted (n_over_reclaim) and ignored.
- *  C6 The timer gives back one token per port per interval (§4.3.3(5)
- *     "incrementing it").  Tokens lost in flight (dropped upstream, ended
- *     at a source) come back only this way.
+ *  C6 The timer gives back, at a port whose T has not changed since the
+ *     previous tick (§4.3.3(5)), one token (ESC_RECLAIM_ONE, "incrementing
+ *     it") or, if T did not move at all in the interval, every charged
+ *     token (ESC_RECLAIM_ALL: "these tokens can be reclaimed"; an interval
+ *     of the network's maximum delay with no charge and no reclaim means
+ *     none of them is still in flight).  Tokens lost in flight (dropped
+ *     upstream, ended at a source) come back only this way.
  *  C10 TRIGGERESCAPE gives no token to a flow that still has a frame
  *     queued in p^E's (data) queue: such a flow is not waiting upstream
  *     of p^I for p^E, and a frame escaping for it would reach p^E behind
@@ -137,6 +141,14 @@ enum esc_ft_mode {
                               * entry, a new one replaces the oldest */
 };
 
+/* C6: what the reclaim timer gives back at a port whose T has not changed
+ * since the previous tick. */
+enum esc_reclaim_mode {
+    ESC_RECLAIM_ONE = 0,     /* one token per interval.  esc_params_default */
+    ESC_RECLAIM_ALL = 1      /* every charged token, if T did not move at all during
+                              * the interval (no charge, no reclaim) */
+};
+
 struct esc_params {
     uint16_t n_ports;        /* ports of the switch, 1..4096 */
     uint16_t pool;           /* token pool = escape-queue capacity, frames (>= 1, §4.3.1(2)) */
@@ -144,6 +156,7 @@ struct esc_params {
     uint64_t period_ps;      /* Δesc (§4.3.2: 2 x link delay is a good choice); > 0 */
     uint64_t reclaim_ps;     /* §4.3.3(5) long interval; 0 = no timer reclaim */
     uint8_t  ft_mode;        /* enum esc_ft_mode (C3) */
+    uint8_t  reclaim_mode;   /* enum esc_reclaim_mode (C6) */
 };
 
 struct esc_flow { struct esc_fid fid; uint16_t ingress; uint8_t used; };
@@ -157,6 +170,7 @@ struct esc_port {
     uint8_t  ingress_req;    /* this switch requested PFC on the port */
     uint8_t  egress_paused;  /* the peer paused the port (PFC-activated) */
     uint8_t  peer_escape;    /* the peer is an Escape switch (C2) */
+    uint8_t  moved;          /* T changed since the last reclaim tick (C6) */
 };
 
 struct esc_stats {

@@ -225,6 +225,7 @@ int fc_escape_install(struct net *n, struct sw *s, const struct fc_escape_params
         ep.period_ps = prm->period_ps;
     ep.reclaim_ps = prm->reclaim_ps;
     ep.ft_mode = prm->ft_mode;
+    ep.reclaim_mode = prm->reclaim_mode;
     /* C7: a token walks one loop-free path, so it never needs more hops
      * than there are switches; packet.hops holds at most 255. */
     ep.max_hops = (uint16_t)(n->n_sws < 255 ? (n->n_sws ? n->n_sws : 1) : 255);
@@ -304,5 +305,6 @@ void fc_escape_totals(const struct net *n, struct fc_escape_totals *t)
         if (x->e.p.period_ps > t->period_max_ps)
             t->period_max_ps = x->e.p.period_ps;
         t->reclaim_ps = x->e.p.reclaim_ps;
+        t->reclaim_mode = x->e.p.reclaim_mode;
     }
 }

@@ -420,6 +420,57 @@ TEST(reclaim_timer)
     CHECK_EQ(s.e.st.reclaim_timer, 1);
 }
 
+/* C6, ESC_RECLAIM_ALL: a port whose T did not move during a whole
+ * interval gets every charged token back at once; one whose T moved (even
+ * back to the saved value) gets none. */
+TEST(reclaim_timer_all)
+{
+    struct sw s;
+    struct esc_out out[8];
+    struct esc_fid A = fid_n(1), B = fid_n(2), C = fid_n(3);
+    struct esc_params p;
+    esc_params_default(&p, 2, 4, 1 * PS_US);
+    CHECK_EQ(p.reclaim_mode, ESC_RECLAIM_ONE);        /* the state machine's default */
+    p.reclaim_mode = 2;
+    CHECK_EQ(esc_storage_bytes(&p), 0);
+    p.reclaim_mode = ESC_RECLAIM_ALL;
+    p.reclaim_ps = 100 * PS_US;
+    p.ft_mode = ESC_FT_FLOWS;
+    CHECK_EQ(esc_init(&s.e, &p, s.mem, 0), 0);
+    esc_set_peer_escape(&s.e, 0, 1);
+    esc_on_frame(&s.e, 1, 0, &A);
+    esc_on_frame(&s.e, 1, 0, &B);
+    esc_on_frame(&s.e, 1, 0, &C);
+    esc_set_ingress_requested(&s.e, 0, 1);
+    CHECK_EQ(esc_poll(&s.e, 2 * PS_US, out, 8), 3);   /* T 4 -> 1 */
+    esc_set_ingress_requested(&s.e, 0, 0);            /* the three tokens are lost */
+    esc_poll(&s.e, 100 * PS_US, out, 8);              /* tick 1: 1 != saved 4 */
+    CHECK_EQ(esc_pool(&s.e, 1), 1);
+    esc_poll(&s.e, 200 * PS_US, out, 8);              /* tick 2: unchanged, unmoved -> 4 */
+    CHECK_EQ(esc_pool(&s.e, 1), 4);
+    CHECK_EQ(s.e.st.reclaim_timer, 3);
+    CHECK_EQ(esc_outstanding(&s.e), 0);
+    /* Moved and back: T 1 (saved) -> 2 (a frame left) -> 1 (a forward):
+     * equal to the saved value at the next tick, but not quiet. */
+    esc_set_ingress_requested(&s.e, 0, 1);
+    CHECK_EQ(esc_poll(&s.e, 202 * PS_US, out, 8), 3); /* T 1 */
+    esc_set_ingress_requested(&s.e, 0, 0);
+    esc_poll(&s.e, 300 * PS_US, out, 8);              /* 1 != 4: saved 1 */
+    esc_transmit(&s.e, 1, 1);                         /* T 2 */
+    struct esc_action a;
+    struct esc_token t = { A, 1 };
+    esc_set_ingress_requested(&s.e, 0, 1);
+    esc_receive_missed(&s.e, 1, &t, &a);              /* a forward (line 28): T 1 again */
+    CHECK_EQ(a.kind, ESC_ACT_FORWARD);
+    esc_set_ingress_requested(&s.e, 0, 0);
+    esc_poll(&s.e, 400 * PS_US, out, 8);              /* 1 == saved 1, but it moved: nothing */
+    CHECK_EQ(esc_pool(&s.e, 1), 1);
+    CHECK_EQ(s.e.st.reclaim_timer, 3);
+    esc_poll(&s.e, 500 * PS_US, out, 8);              /* a quiet interval: all 3 back */
+    CHECK_EQ(esc_pool(&s.e, 1), 4);
+    CHECK_EQ(s.e.st.reclaim_timer, 6);
+}
+
 /* Three switches in a line, flow A: s1 -> s2 -> s3 (ports: 0 = upstream,
  * 1 = downstream on each).  s3 originates the token (its ingress from s2
  * requested PFC); s2 has no frame of A and forwards; s1 finds one.  The
@@ -599,6 +650,7 @@ int main(void)
     RUN(trigger_needs_escape_peer);
     RUN(trigger_round_robin);
     RUN(trigger_skips_queued);
+    RUN(reclaim_timer_all);
     RUN(flow_table);
     RUN(frames_table);
     RUN(receive_found_case2);
