@@ -669,8 +669,10 @@ int oq_service(struct oq_rt *rt, uint32_t port, uint64_t now, struct oq_pkt *out
     }
     struct oq_env e = { .rt = rt, .pkt = h };
     run_cond(rt, pp->postsched, OQ_ENT_PORT, port, &e, 0);
-    if (!last)
+    if (!last) {
+        *out = h->p;            /* a copy: the packet that had the cycle stays queued */
         return OQ_BUSY;
+    }
     struct rq *r = &rt->q[best];
     r->stats.dequeued++;
     r->stats.deq_bytes += h->p.size;
