@@ -19,6 +19,7 @@ struct fc_esc {
     uint64_t hdr_reset;      /* data frames from a host with hops != 0 */
     uint64_t demoted;        /* C9: escaping frames queued behind their flow at the origin */
     uint64_t order_risk;     /* C9: escaping frames (hops > 1) that overtake their flow */
+    uint64_t held_paused;    /* C12: escaping frames that found p^E paused at their origin */
     const struct net *net;   /* C10: esc_queued reads the queues */
     uint32_t first_port;     /* global index of the switch's port 0 */
 };
@@ -96,7 +97,16 @@ static int esc_admit(struct net *n, struct sw *s, uint32_t in_local, uint32_t *o
      * its token reserved: the token comes back when the frame leaves
      * (PF_ESC_WAIT, esc_on_tx; line 31 at the frame's real transmission).
      * Beyond the origin (hops > 1) the case is only counted (order_risk). */
-    if (queued_frame_of(n, *out, x->cls, p->flow, &x->scanned)) {
+    if (p->hops == 1 && (n->ports[*out].paused >> x->cls & 1)) {
+        /* C12: at its origin, p^E was paused again before the frame came
+         * back; leaving through q⃗ it would reach the paused neighbour as a
+         * regular frame (hops 0) with no room reserved there.  It waits in
+         * its class queue like the traffic the pause holds, keeping its
+         * token (and its place: behind every older frame). */
+        p->hops = 0;
+        p->flags |= PF_ESC_WAIT;
+        x->held_paused++;
+    } else if (queued_frame_of(n, *out, x->cls, p->flow, &x->scanned)) {
         if (p->hops == 1) {
             p->hops = 0;
             p->flags |= PF_ESC_WAIT;
@@ -300,6 +310,7 @@ void fc_escape_totals(const struct net *n, struct fc_escape_totals *t)
         t->scanned += x->scanned;
         t->hdr_reset += x->hdr_reset;
         t->demoted += x->demoted;
+        t->held_paused += x->held_paused;
         t->order_risk += x->order_risk;
         t->switches++;
         if (x->e.p.period_ps > t->period_max_ps)
