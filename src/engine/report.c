@@ -17,6 +17,7 @@
 
 #include "core/units.h"
 #include "engine/fcsel.h"
+#include "engine/oqsel.h"
 #include "engine/fcsel_loopbreak.h"
 #include "engine/linkflows.h"
 #include "engine/metrics.h"
@@ -78,6 +79,40 @@ int report_carried_data(const struct scenario *sc, uint32_t m)
     return sc->net.ports[sc->mon[m].port].st.tx_data_bytes > 0;
 }
 
+void report_tier_stats(const struct scenario *sc, int pc, struct tier_stats *ts)
+{
+    const struct net *n = &sc->net;
+    memset(ts, 0, sizeof *ts);
+    for (uint32_t m = 0; m < sc->n_mon; m++) {
+        if ((int)metrics_port_class(n, sc->mon[m].port) != pc)
+            continue;
+        const struct port *pt = &n->ports[sc->mon[m].port];
+        struct qstats q;
+        metrics_queue(sc, m, sc->measure_start, sc->measure_end, &q);
+        double u = metrics_util(sc, m, sc->measure_start, sc->measure_end);
+        ts->ports++;
+        ts->xoff_sent += pt->st.pfc_sent;
+        ts->xoff_rcvd += pt->st.pfc_rcvd;
+        ts->paused_s += report_port_paused_s(pt);
+        ts->queue_mean_sum += isnan(q.mean) ? 0 : q.mean;
+        ts->queue_max = q.max > ts->queue_max ? q.max : ts->queue_max;
+        ts->util_sum += isnan(u) ? 0 : u;
+    }
+}
+
+uint64_t report_tier_pfc_segment(const struct scenario *sc, int pc, uint32_t s)
+{
+    const struct net *n = &sc->net;
+    uint32_t segs = sc->pfc_segments;
+    uint32_t a = (uint32_t)((uint64_t)s * (sc->n_samples - 1) / segs);
+    uint32_t b = (uint32_t)((uint64_t)(s + 1) * (sc->n_samples - 1) / segs);
+    uint64_t tot = 0;
+    for (uint32_t m = 0; m < sc->n_mon && sc->n_samples > 1; m++)
+        if ((int)metrics_port_class(n, sc->mon[m].port) == pc)
+            tot += sc->s_pfc[(size_t)b * sc->n_mon + m] - sc->s_pfc[(size_t)a * sc->n_mon + m];
+    return tot;
+}
+
 static int write_file(const char *dir, const char *name, const struct scenario *sc, const struct run_info *ri,
                       report_writer_fn *fn, char *why, size_t why_len)
 {
@@ -101,6 +136,8 @@ static int write_file(const char *dir, const char *name, const struct scenario *
 }
 
 static void w_lflows(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; lf_write_tsv(f, sc); }
+
+static void w_oq(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; oqsel_write_csv(f, sc); }
 
 static int mkdir_p(const char *dir)
 {
@@ -167,6 +204,9 @@ int report_write(const struct scenario *sc, const struct run_info *ri, const cha
     if (sc->hpcc_fct ? write_file(dir, "fct.txt", sc, ri, report_hpcc_fct, why, why_len) : remove_stale(dir, "fct.txt", why, why_len))
         return -1;
     if (sc->hpcc_flows ? report_hpcc_flows(sc, dir, why, why_len) : remove_stale(dir, "flows.txt", why, why_len))
+        return -1;
+    if (oqsel_has(sc) ? write_file(dir, "openqueue.csv", sc, ri, w_oq, why, why_len)
+                      : remove_stale(dir, "openqueue.csv", why, why_len))
         return -1;
     if (sc->rocc_trace ? write_file(dir, "rocc_trace.csv", sc, ri, report_rocc_trace_csv, why, why_len)
                        : remove_stale(dir, "rocc_trace.csv", why, why_len))
@@ -249,6 +289,7 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
         xoff += n->ports[p].st.pfc_sent;
     fprintf(out, "  PFC: %llu XOFF frames sent in the whole run (all ports, hosts included)\n", (unsigned long long)xoff);
     fcsel_print(sc, out);
+    oqsel_print(sc, out);
     free(bz);
     free(pick);
     uint64_t created = 0, consumed = 0, dropped = 0;

@@ -10,6 +10,7 @@
 #include "engine/attack.h"
 #include "engine/ccsel.h"
 #include "engine/fcsel.h"
+#include "engine/oqsel.h"
 #include "engine/fcsel_escape.h"
 #include "engine/fcsel_loopbreak.h"
 #include "engine/fct.h"
@@ -29,6 +30,13 @@ static void jnum(FILE *f, double v)
         fprintf(f, "%.0f", v);
     else
         fprintf(f, "%.9g", v);
+}
+
+/* A member after the first: , "key": number. */
+static void jkv(FILE *f, const char *key, double v)
+{
+    fprintf(f, ", \"%s\": ", key);
+    jnum(f, v);
 }
 
 static void jstr(FILE *f, const char *s)
@@ -61,8 +69,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
     jnum(f, (double)sc->duration / PS_PER_S);
     fprintf(f, ",\n  \"measure\": {\"start_s\": ");
     jnum(f, (double)t0 / PS_PER_S);
-    fprintf(f, ", \"end_s\": ");
-    jnum(f, (double)t1 / PS_PER_S);
+    jkv(f, "end_s", (double)t1 / PS_PER_S);
     fprintf(f, "},\n  \"sample_interval_s\": ");
     jnum(f, (double)sc->sample_interval / PS_PER_S);
     fprintf(f, ",\n  \"events\": %llu,\n  \"hops\": %llu,\n", (unsigned long long)n->el.n_fired,
@@ -100,6 +107,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
     fprintf(f, "],\n  \"conservation\": ");
     jstr(f, ri->conservation);
     fcsel_json(sc, f);                /* in-order check, deadlock detector: when enabled/relevant */
+    oqsel_json(sc, f);                /* [openqueue] ports and queues */
     fprintf(f, ",\n  \"groups\": [");
     for (uint32_t g = 0; g < sc->n_groups; g++) {
         const struct group *gr = &sc->groups[g];
@@ -110,12 +118,9 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
         fprintf(f, ", \"cc\": \"%s\", \"incast\": %s, \"flows\": %u, \"rate_mean_bps\": ", cc_algo_names[gr->algo],
                 gr->incast ? "true" : "false", gr->count);
         jnum(f, st.mean);
-        fprintf(f, ", \"rate_min_bps\": ");
-        jnum(f, st.min);
-        fprintf(f, ", \"rate_max_bps\": ");
-        jnum(f, st.max);
-        fprintf(f, ", \"jain\": ");
-        jnum(f, st.jain);
+        jkv(f, "rate_min_bps", st.min);
+        jkv(f, "rate_max_bps", st.max);
+        jkv(f, "jain", st.jain);
         fputc('}', f);
     }
     fprintf(f, "\n  ],\n  \"ports\": [");
@@ -128,10 +133,8 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
         jstr(f, mo->name);
         fprintf(f, ", \"rate_bps\": %llu, \"queue_mean_bytes\": ", (unsigned long long)pt->rate_bps);
         jnum(f, q.mean);
-        fprintf(f, ", \"queue_p99_bytes\": ");
-        jnum(f, q.p99);
-        fprintf(f, ", \"queue_max_bytes\": ");
-        jnum(f, q.max);
+        jkv(f, "queue_p99_bytes", q.p99);
+        jkv(f, "queue_max_bytes", q.max);
         fprintf(f, ", \"queue_max_run_bytes\": %llu, \"utilization\": ", (unsigned long long)pt->st.max_queue_bytes);
         jnum(f, metrics_util(sc, m, t0, t1));
         fprintf(f, ", \"tx_packets\": %llu, \"tx_bytes\": %llu, \"drops\": %llu, \"pfc_xoff_sent\": %llu, "
@@ -150,10 +153,8 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
         metrics_fair(sc, m, t0, t1, &mean, &lo, &hi);
         fprintf(f, "{\"fair_rate_mean_bps\": ");
         jnum(f, mean);
-        fprintf(f, ", \"fair_rate_min_bps\": ");
-        jnum(f, lo);
-        fprintf(f, ", \"fair_rate_max_bps\": ");
-        jnum(f, hi);
+        jkv(f, "fair_rate_min_bps", lo);
+        jkv(f, "fair_rate_max_bps", hi);
         fprintf(f, ", \"cnps_sent\": %llu, \"updates\": %llu, \"md_fmin\": %llu, \"md_half\": %llu, \"pi\": %llu}}",
                 (unsigned long long)a->cnps_sent, (unsigned long long)a->cp.n_updates,
                 (unsigned long long)a->cp.n_md_fmin, (unsigned long long)a->cp.n_md_half,
@@ -164,73 +165,38 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
     fprintf(f, "\n  ],\n  \"tiers\": [");
     int tfirst = 1;
     for (int pc = 0; pc < PC_N; pc++) {
-        uint32_t cnt = 0;
-        uint64_t xs = 0, xr = 0;
-        double paused = 0, qsum = 0, usum = 0, qmax = 0;
-        for (uint32_t m = 0; m < sc->n_mon; m++) {
-            if ((int)metrics_port_class(n, sc->mon[m].port) != pc)
-                continue;
-            const struct port *pt = &n->ports[sc->mon[m].port];
-            struct qstats q;
-            metrics_queue(sc, m, t0, t1, &q);
-            cnt++;
-            xs += pt->st.pfc_sent;
-            xr += pt->st.pfc_rcvd;
-            paused += report_port_paused_s(pt);
-            qsum += isnan(q.mean) ? 0 : q.mean;
-            qmax = q.max > qmax ? q.max : qmax;
-            double u = metrics_util(sc, m, t0, t1);
-            usum += isnan(u) ? 0 : u;
-        }
-        if (!cnt)
+        struct tier_stats ts;
+        report_tier_stats(sc, pc, &ts);
+        if (!ts.ports)
             continue;
         fprintf(f, "%s\n    {\"tier\": \"%s\", \"ports\": %u, \"pfc_xoff_sent\": %llu, \"pfc_xoff_received\": %llu, "
-                   "\"paused_s\": ", tfirst ? "" : ",", port_class_names[pc], cnt, (unsigned long long)xs,
-                (unsigned long long)xr);
-        jnum(f, paused);
-        fprintf(f, ", \"queue_mean_bytes\": ");
-        jnum(f, qsum / cnt);
-        fprintf(f, ", \"queue_max_bytes\": ");
-        jnum(f, qmax);
-        fprintf(f, ", \"utilization_mean\": ");
-        jnum(f, usum / cnt);
+                   "\"paused_s\": ", tfirst ? "" : ",", port_class_names[pc], ts.ports, (unsigned long long)ts.xoff_sent,
+                (unsigned long long)ts.xoff_rcvd);
+        jnum(f, ts.paused_s);
+        jkv(f, "queue_mean_bytes", ts.queue_mean_sum / ts.ports);
+        jkv(f, "queue_max_bytes", ts.queue_max);
+        jkv(f, "utilization_mean", ts.util_sum / ts.ports);
         fprintf(f, ", \"pfc_received_per_segment\": [");
-        uint32_t segs = sc->pfc_segments;
-        for (uint32_t s = 0; s < segs; s++) {
-            uint64_t tot = 0;
-            uint32_t a = (uint32_t)((uint64_t)s * (sc->n_samples - 1) / segs);
-            uint32_t b = (uint32_t)((uint64_t)(s + 1) * (sc->n_samples - 1) / segs);
-            for (uint32_t m = 0; m < sc->n_mon && sc->n_samples > 1; m++)
-                if ((int)metrics_port_class(n, sc->mon[m].port) == pc)
-                    tot += sc->s_pfc[(size_t)b * sc->n_mon + m] - sc->s_pfc[(size_t)a * sc->n_mon + m];
-            fprintf(f, "%s%llu", s ? ", " : "", (unsigned long long)tot);
-        }
+        for (uint32_t s = 0; s < sc->pfc_segments; s++)
+            fprintf(f, "%s%llu", s ? ", " : "", (unsigned long long)report_tier_pfc_segment(sc, pc, s));
         fprintf(f, "]}");
         tfirst = 0;
     }
     fprintf(f, "\n  ],\n  \"fct\": {\"start_s\": ");
     jnum(f, (double)sc->fct_start / PS_PER_S);
-    fprintf(f, ", \"end_s\": ");
-    jnum(f, (double)sc->fct_end / PS_PER_S);
+    jkv(f, "end_s", (double)sc->fct_end / PS_PER_S);
     {
         double mean, sd;
         uint64_t k = fct_flow_rates(sc, sc->fct_start, sc->fct_end, &mean, &sd);
-        uint64_t started = 0;
-        for (uint32_t i = 0; i < n->n_flows; i++) {
-            const struct flow *fl = &n->flows[i];
-            started += fl->start_ps >= sc->fct_start && fl->start_ps <= sc->fct_end &&
-                       !((fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED));
-        }
+        uint64_t started = fct_count_started(sc, sc->fct_start, sc->fct_end);
         fprintf(f, ", \"flows_started\": %llu, \"flows_unfinished\": %llu", (unsigned long long)started,
                 (unsigned long long)(started - (k < started ? k : started)));
         fprintf(f, ", \"flows_finished\": %llu, \"flow_rate_mean_bps\": ", (unsigned long long)k);
         jnum(f, mean);
-        fprintf(f, ", \"flow_rate_std_bps\": ");
-        jnum(f, sd);
+        jkv(f, "flow_rate_std_bps", sd);
         fprintf(f, ", \"flow_rate_sampled_n\": %llu, \"flow_rate_sampled_mean_bps\": ", (unsigned long long)sc->rs_n);
         jnum(f, sc->rs_n ? sc->rs_mean : NAN);
-        fprintf(f, ", \"flow_rate_sampled_std_bps\": ");
-        jnum(f, sc->rs_n > 1 ? sqrt(sc->rs_m2 / (double)(sc->rs_n - 1)) : NAN);
+        jkv(f, "flow_rate_sampled_std_bps", sc->rs_n > 1 ? sqrt(sc->rs_m2 / (double)(sc->rs_n - 1)) : NAN);
     }
     fprintf(f, ", \"slowdown_below_1\": %llu, \"bins\": [", (unsigned long long)fct_count_below_one(sc));
     int first = 1;
@@ -248,24 +214,24 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
                         (unsigned long long)st.count, (unsigned long long)st.unfinished,
                         (unsigned long long)st.not_started);
                 jnum(f, st.avg);
-                fprintf(f, ", \"fct_p50_s\": "); jnum(f, st.p50);
-                fprintf(f, ", \"fct_p90_s\": "); jnum(f, st.p90);
-                fprintf(f, ", \"fct_p99_s\": "); jnum(f, st.p99);
-                fprintf(f, ", \"fct_p999_s\": "); jnum(f, st.p999);
-                fprintf(f, ", \"slowdown_avg\": "); jnum(f, st.s_avg);
-                fprintf(f, ", \"slowdown_p50\": "); jnum(f, st.s_p50);
-                fprintf(f, ", \"slowdown_p90\": "); jnum(f, st.s_p90);
-                fprintf(f, ", \"slowdown_p99\": "); jnum(f, st.s_p99);
-                fprintf(f, ", \"slowdown_p999\": "); jnum(f, st.s_p999);
+                jkv(f, "fct_p50_s", st.p50);
+                jkv(f, "fct_p90_s", st.p90);
+                jkv(f, "fct_p99_s", st.p99);
+                jkv(f, "fct_p999_s", st.p999);
+                jkv(f, "slowdown_avg", st.s_avg);
+                jkv(f, "slowdown_p50", st.s_p50);
+                jkv(f, "slowdown_p90", st.s_p90);
+                jkv(f, "slowdown_p99", st.s_p99);
+                jkv(f, "slowdown_p999", st.s_p999);
                 fprintf(f, ", \"wire_flows\": %llu, \"wire_unfinished\": %llu", (unsigned long long)st.w_count,
                         (unsigned long long)st.w_unfinished);
-                fprintf(f, ", \"wire_fct_avg_s\": "); jnum(f, st.w_avg);
-                fprintf(f, ", \"wire_fct_p50_s\": "); jnum(f, st.w_p50);
-                fprintf(f, ", \"wire_fct_p90_s\": "); jnum(f, st.w_p90);
-                fprintf(f, ", \"wire_fct_p99_s\": "); jnum(f, st.w_p99);
-                fprintf(f, ", \"wire_fct_p999_s\": "); jnum(f, st.w_p999);
-                fprintf(f, ", \"wire_slowdown_avg\": "); jnum(f, st.ws_avg);
-                fprintf(f, ", \"wire_slowdown_p99\": "); jnum(f, st.ws_p99);
+                jkv(f, "wire_fct_avg_s", st.w_avg);
+                jkv(f, "wire_fct_p50_s", st.w_p50);
+                jkv(f, "wire_fct_p90_s", st.w_p90);
+                jkv(f, "wire_fct_p99_s", st.w_p99);
+                jkv(f, "wire_fct_p999_s", st.w_p999);
+                jkv(f, "wire_slowdown_avg", st.ws_avg);
+                jkv(f, "wire_slowdown_p99", st.ws_p99);
                 fputc('}', f);
                 first = 0;
             }
@@ -296,12 +262,9 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
         jstr(f, report_host_name(sc, fl->src));
         fprintf(f, ", \"dst\": ");
         jstr(f, report_host_name(sc, fl->dst));
-        fprintf(f, ", \"size_bytes\": ");
-        jnum(f, (fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED) ? NAN : (double)fl->size);
-        fprintf(f, ", \"start_s\": ");
-        jnum(f, (double)fl->start_ps / PS_PER_S);
-        fprintf(f, ", \"fct_s\": ");
-        jnum(f, fl->finish_ps == SIMTIME_NEVER ? NAN : (double)(fl->finish_ps - fl->start_ps) / PS_PER_S);
+        jkv(f, "size_bytes", (fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED) ? NAN : (double)fl->size);
+        jkv(f, "start_s", (double)fl->start_ps / PS_PER_S);
+        jkv(f, "fct_s", fl->finish_ps == SIMTIME_NEVER ? NAN : (double)(fl->finish_ps - fl->start_ps) / PS_PER_S);
         fprintf(f, ", \"delivered_bytes\": %llu, \"rate_bps\": ", (unsigned long long)fl->rcv_nxt);
         jnum(f, metrics_flow_rate(sc, i, t0, t1));
         fprintf(f, ", \"retx_bytes\": %llu, \"timeouts\": %llu", (unsigned long long)fl->retx_bytes,

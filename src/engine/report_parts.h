@@ -49,4 +49,18 @@ struct grstats { double mean, min, max, jain; };
 void report_group_rates(const struct scenario *sc, const struct group *gr, simtime_t t0, simtime_t t1,
                         struct grstats *st);
 
+/* A tier of switch ports (metrics_port_class) over the measurement window:
+ * its ports, their PFC XOFF frames sent and received and paused time (whole
+ * run), the sums of their mean queues and utilizations (NaN counted as 0)
+ * and the largest queue. */
+struct tier_stats {
+    uint32_t ports;
+    uint64_t xoff_sent, xoff_rcvd;
+    double   paused_s, queue_mean_sum, queue_max, util_sum;
+};
+void report_tier_stats(const struct scenario *sc, int pc, struct tier_stats *ts);
+/* XOFF frames the tier's ports received in segment s of [0, duration] cut
+ * into sc->pfc_segments (0 with fewer than two samples). */
+uint64_t report_tier_pfc_segment(const struct scenario *sc, int pc, uint32_t s);
+
 #endif

@@ -85,12 +85,8 @@ void report_summary_tsv(FILE *f, const struct scenario *sc, const struct run_inf
     }
     {
         double mean, sd;
-        uint64_t fin = fct_flow_rates(sc, sc->fct_start, sc->fct_end, &mean, &sd), started = 0;
-        for (uint32_t i = 0; i < n->n_flows; i++) {
-            const struct flow *fl = &n->flows[i];
-            started += fl->start_ps >= sc->fct_start && fl->start_ps <= sc->fct_end &&
-                       !((fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED));
-        }
+        uint64_t fin = fct_flow_rates(sc, sc->fct_start, sc->fct_end, &mean, &sd);
+        uint64_t started = fct_count_started(sc, sc->fct_start, sc->fct_end);
         fprintf(f, "fct.flows_started\t%llu\nfct.flows_unfinished\t%llu\n", (unsigned long long)started,
                 (unsigned long long)(started - (fin < started ? fin : started)));
         if (fin)
@@ -130,12 +126,7 @@ void report_summary_tsv(FILE *f, const struct scenario *sc, const struct run_inf
         if (cnt && sc->n_samples > 1 && metrics_window(sc, 0, sc->duration, &a, &b) == 0) {
             uint64_t segmax = 0;
             for (uint32_t sg = 0; sg < sc->pfc_segments; sg++) {
-                uint32_t u = (uint32_t)((uint64_t)sg * (sc->n_samples - 1) / sc->pfc_segments);
-                uint32_t v = (uint32_t)((uint64_t)(sg + 1) * (sc->n_samples - 1) / sc->pfc_segments);
-                uint64_t tot = 0;
-                for (uint32_t m = 0; m < sc->n_mon; m++)
-                    if ((int)metrics_port_class(n, sc->mon[m].port) == pc)
-                        tot += sc->s_pfc[(size_t)v * sc->n_mon + m] - sc->s_pfc[(size_t)u * sc->n_mon + m];
+                uint64_t tot = report_tier_pfc_segment(sc, pc, sg);
                 if (tot > segmax)
                     segmax = tot;
             }
@@ -217,29 +208,14 @@ void report_fct_tsv(FILE *f, const struct scenario *sc, const struct run_info *r
 /* tiers.tsv: PFC and queues per tier of switch ports (summary.json "tiers"). */
 void report_tiers_tsv(FILE *f, const struct scenario *sc, const struct run_info *ri)
 {
-    const struct net *n = &sc->net;
     fputs("tier\tports\tpfc_xoff_sent\tpfc_xoff_received\tpaused_s\tqueue_mean_bytes\tutilization_mean\n", f);
     for (int pc = 0; pc < PC_N; pc++) {
-        uint32_t cnt = 0;
-        uint64_t xs = 0, xr = 0;
-        double paused = 0, qsum = 0, usum = 0;
-        for (uint32_t m = 0; m < sc->n_mon; m++) {
-            if ((int)metrics_port_class(n, sc->mon[m].port) != pc)
-                continue;
-            const struct port *pt = &n->ports[sc->mon[m].port];
-            struct qstats q;
-            metrics_queue(sc, m, sc->measure_start, sc->measure_end, &q);
-            double u = metrics_util(sc, m, sc->measure_start, sc->measure_end);
-            cnt++;
-            xs += pt->st.pfc_sent;
-            xr += pt->st.pfc_rcvd;
-            paused += report_port_paused_s(pt);
-            qsum += isnan(q.mean) ? 0 : q.mean;
-            usum += isnan(u) ? 0 : u;
-        }
-        if (cnt)
-            fprintf(f, "%s\t%u\t%llu\t%llu\t%.9g\t%.6g\t%.6f\n", port_class_names[pc], cnt, (unsigned long long)xs,
-                    (unsigned long long)xr, paused, qsum / cnt, usum / cnt);
+        struct tier_stats ts;
+        report_tier_stats(sc, pc, &ts);
+        if (ts.ports)
+            fprintf(f, "%s\t%u\t%llu\t%llu\t%.9g\t%.6g\t%.6f\n", port_class_names[pc], ts.ports,
+                    (unsigned long long)ts.xoff_sent, (unsigned long long)ts.xoff_rcvd, ts.paused_s,
+                    ts.queue_mean_sum / ts.ports, ts.util_sum / ts.ports);
     }
 }
 

@@ -25,6 +25,7 @@
 #include "engine/deadlock.h"
 #include "engine/events.h"
 #include "engine/fcsel.h"
+#include "engine/oqsel.h"
 #include "engine/linkflows.h"
 #include "engine/topology.h"
 #include "engine/scenario_sections.h"
@@ -254,6 +255,7 @@ static void take_sample(struct scenario *sc, uint32_t id)
             sc->s_md[i] = ra ? (uint32_t)(ra->cp.n_md_fmin + ra->cp.n_md_half) : 0;
         }
         lf_sample(sc, k);
+        oqsel_sample(sc, k);
         sc->n_samples++;
     }
     simtime_t next = n->el.now + sc->sample_interval;
@@ -322,6 +324,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     TRY(scenario_rocc(sc, c, any_rocc, err));
     TRY(ccsel_bind(sc, c, err));
     TRY(fcsel_build(sc, c, err));
+    TRY(oqsel_build(sc, c, err));
 
     if (build_monitors(sc))
         return cfg_section_errorf(err, c, "sim", "out of memory");
@@ -426,6 +429,7 @@ int scenario_run(struct scenario *sc, char *why, size_t why_len)
 void scenario_free(struct scenario *sc)
 {
     net_free(&sc->net);
+    oqsel_free(sc);                     /* after the net: its ports' runtimes use the policy */
     ccsel_free(sc);
     deadlock_free(sc);
     free(sc->groups);
