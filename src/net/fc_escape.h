@@ -24,9 +24,14 @@
  *     decrements hops, unless PF_ESC_HERE (the switch extracted it itself,
  *     C1), which is cleared.
  *   - order (C9, docs/escape.md): a frame arriving with hops 1 whose
- *     egress class queue holds a frame of its flow ends its escape at
- *     arrival (its token comes back, hops 0) and queues behind them; with
- *     hops > 1 the case is only counted (order_risk).
+ *     egress class queue holds a frame of its flow queues behind them
+ *     (hops 0, PF_ESC_WAIT) and keeps its token until it leaves; with
+ *     hops > 1 the case is only counted (order_risk);
+ *   - C10: TRIGGERESCAPE skips flows with a frame in p^E's class queue
+ *     (esc_set_queued_fn, a scan of that queue);
+ *   - C12: a frame arriving with hops 1 while its egress's data class is
+ *     paused waits the same way (it would leave as a regular frame into a
+ *     paused neighbour with no room reserved there).
  * A simulated flow is named by its index, which stands for its 5-tuple:
  * esc_fid.src_ip = flow index, the other fields constant.
  */
@@ -44,6 +49,7 @@ struct fc_escape_params {
     simtime_t period_ps;   /* Δesc; 0 = 2 x the largest link delay of the switch (§4.3.2) */
     simtime_t reclaim_ps;  /* §4.3.3(5) interval; 0 = off */
     uint8_t   ft_mode;     /* enum esc_ft_mode (escape.h C3) */
+    uint8_t   reclaim_mode;/* enum esc_reclaim_mode (escape.h C6) */
 };
 
 struct fc_escape_totals {
@@ -53,9 +59,11 @@ struct fc_escape_totals {
     uint64_t hdr_reset;    /* data frames from a host with hops != 0 (reset) */
     uint64_t demoted;      /* C9: escaping frames that ended their escape behind their flow */
     uint64_t order_risk;   /* C9: escaping frames (hops > 1) overtaking a frame of their flow */
+    uint64_t held_paused;  /* C12: escaping frames that found p^E paused at their origin and waited */
     uint32_t switches;     /* switches running Escape */
     simtime_t period_max_ps;   /* the largest Δesc of any switch */
     simtime_t reclaim_ps;      /* the reclaim interval (the same on every switch) */
+    uint8_t reclaim_mode;      /* enum esc_reclaim_mode (the same on every switch) */
 };
 
 extern const struct fc_ops fc_escape_ops;

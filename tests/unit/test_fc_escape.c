@@ -59,7 +59,7 @@ static struct net *build(void)
         f.hash = 11 + i;
         net_add_flow(n, &f);
     }
-    struct fc_escape_params p = { 4, 0, 0, ESC_FT_FRAMES };
+    struct fc_escape_params p = { 4, 0, 0, ESC_FT_FRAMES, ESC_RECLAIM_ONE };
     for (uint32_t i = 0; i < n->n_sws; i++)
         if (fc_escape_install(n, &n->sws[i], &p, why, sizeof why)) {
             printf("  %s\n", why);
@@ -115,7 +115,7 @@ static void unchanged(const struct net *n, uint32_t eg, uint32_t queued)
     CHECK_EQ(n->ports[eg].q[QESC].count, 0);
     CHECK_EQ(n->ports[eg].q[n->cfg.data_prio].count, queued);
     CHECK_EQ(t.outstanding, 0);
-    CHECK_EQ(t.st.tok_extract + t.st.frames_escaped + t.st.tok_forwarded + t.st.tok_sent, 0);
+    CHECK_EQ(t.st.frames_escaped + t.st.tok_forwarded + t.st.tok_sent, 0);
     CHECK_EQ(n->ports[eg].st.tx_pkts, 0);
     for (uint32_t i = 0; i < n->n_sws; i++)       /* no ETF queued anywhere (nothing forwarded) */
         for (uint32_t l = 0; l < n->nodes[n->sws[i].node].n_ports; l++)
@@ -156,9 +156,12 @@ TEST(forged_etf_no_effect)
     etf_at(n, to_s1, FC_SUB_ETF + 1, 0, 1);       /* not an ETF */
     etf_at(n, from_h0, FC_SUB_ETF, 0, 1);         /* from the host (C2) */
     CHECK_EQ(n->fctl_bad, bad + 6);
-    etf_at(n, to_s1, FC_SUB_ETF, 1, 1);           /* a real flow not in the table (C3) */
     fc_escape_totals(n, &t);
-    CHECK_EQ(t.st.tok_drop_unknown, 1);
+    CHECK_EQ(t.st.tok_extract, 0);                /* none of those reached a search */
+    etf_at(n, to_s1, FC_SUB_ETF, 1, 1);           /* a real flow not in the table (C3): */
+    fc_escape_totals(n, &t);
+    CHECK_EQ(t.st.tok_extract, 1);                /* the queue is searched (lines 18-19), */
+    CHECK_EQ(t.st.tok_drop_unknown, 1);           /* no frame of it: the token ends (line 24) */
     CHECK_EQ(t.st.tok_drop_bad, 3);               /* hops 3, 255, from the host */
     unchanged(n, to_s1, 3);
 
