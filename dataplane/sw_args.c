@@ -32,7 +32,7 @@ void usage(FILE *out, const char *prg)
         "  [--pfc-class dscp|0..7 (dscp: DSCP >> 3)] [--pfc-lossless MASK (0xff)] [--pfc-link-gbps G (1)]\n"
         "  [--escape (needs --pfc)] [--esc-period-us US (100)] [--esc-pool N (1..1024, 64)]\n"
         "  [--esc-reclaim-ms MS (30; 0: off)] [--esc-max-hops N (1..65534, 255)] [--esc-flow-table frames|flows (frames)]\n"
-        "  [--esc-no-tokens (tests only)]\n",
+        "  [--esc-reclaim-mode all|one (all)] [--esc-queued-check on|off (on)] [--esc-no-tokens (tests only)]\n",
         prg);
 }
 
@@ -165,7 +165,8 @@ int parse_args(struct sw *s, int argc, char **argv)
         {"escape", no_argument, NULL, 39}, {"esc-period-us", required_argument, NULL, 40},
         {"esc-pool", required_argument, NULL, 41}, {"esc-reclaim-ms", required_argument, NULL, 42},
         {"esc-max-hops", required_argument, NULL, 43}, {"esc-no-tokens", no_argument, NULL, 44},
-        {"esc-flow-table", required_argument, NULL, 45},
+        {"esc-flow-table", required_argument, NULL, 45}, {"esc-reclaim-mode", required_argument, NULL, 46},
+        {"esc-queued-check", required_argument, NULL, 47},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end = NULL;

@@ -25,7 +25,8 @@ static int params_ok(const struct esc_params *p)
 {
     return p && p->n_ports >= 1 && p->n_ports <= ESC_MAX_PORTS && p->pool >= 1 &&
            p->max_hops >= 1 && p->max_hops < UINT16_MAX && p->period_ps > 0 &&
-           (p->ft_mode == ESC_FT_FRAMES || p->ft_mode == ESC_FT_FLOWS);
+           (p->ft_mode == ESC_FT_FRAMES || p->ft_mode == ESC_FT_FLOWS) &&
+           (p->reclaim_mode == ESC_RECLAIM_ONE || p->reclaim_mode == ESC_RECLAIM_ALL);
 }
 
 size_t esc_storage_bytes(const struct esc_params *p)
@@ -72,6 +73,12 @@ void esc_set_egress_paused(struct escape *e, uint16_t port, int on)
     struct esc_port *p = port_of(e, port);
     if (p)
         p->egress_paused = on != 0;
+}
+
+void esc_set_queued_fn(struct escape *e, esc_queued_fn fn, void *ctx)
+{
+    e->queued = fn;
+    e->queued_ctx = ctx;
 }
 
 void esc_set_peer_escape(struct escape *e, uint16_t port, int on)
@@ -145,6 +152,10 @@ static size_t clear_hol_block(struct escape *e, uint16_t pi, struct esc_out *out
             struct esc_flow *f = &t[(E->ft_rr + j) % n];
             if (!f->used || f->ingress != pi)            /* line 9: p^I' = p^I */
                 continue;
+            if (e->queued && e->queued(e->queued_ctx, pe, &f->fid)) {   /* C10 */
+                e->st.tok_skip_queued++;
+                continue;
+            }
             if (k >= max) {
                 e->st.tok_truncated++;
                 continue;
@@ -154,6 +165,7 @@ static size_t clear_hol_block(struct escape *e, uint16_t pi, struct esc_out *out
             out[k].tok.hops = 1;                           /* line 12 */
             k++;
             E->T--;                                        /* line 14 */
+            E->moved = 1;
             e->st.tok_sent++;
         }
     }
@@ -163,14 +175,24 @@ static size_t clear_hol_block(struct escape *e, uint16_t pi, struct esc_out *out
 static void reclaim_tick(struct escape *e)
 {
     /* §4.3.3(5): save T each interval; if it has not changed by the next,
-     * give one token back (C6). */
+     * give tokens back (C6): one (ESC_RECLAIM_ONE), or, when T did not
+     * move at all during the interval, every token still charged
+     * (ESC_RECLAIM_ALL: none of them can still be in flight). */
     for (uint16_t i = 0; i < e->p.n_ports; i++) {
         struct esc_port *p = &e->port[i];
         if (p->T == p->T_saved && p->T < e->p.pool) {
-            p->T++;
-            e->st.reclaim_timer++;
+            uint16_t k = 1;
+            if (e->p.reclaim_mode == ESC_RECLAIM_ALL) {
+                if (p->moved)
+                    k = 0;
+                else
+                    k = (uint16_t)(e->p.pool - p->T);
+            }
+            p->T = (uint16_t)(p->T + k);
+            e->st.reclaim_timer += k;
         }
         p->T_saved = p->T;
+        p->moved = 0;
     }
 }
 
@@ -221,10 +243,9 @@ void esc_receive(struct escape *e, uint16_t port, const struct esc_token *tok, s
         e->st.tok_drop_pool++;
         return;
     }
-    if (ft_find(e, port, &tok->fid) < 0) {                 /* line 18, C3 */
-        e->st.tok_drop_unknown++;
-        return;
-    }
+    /* Lines 18-19: the token names the flow; the queue is searched for it
+     * whether or not the flow is still in the table (C3): the table is
+     * needed only for its ingress port, at line 24 (esc_receive_missed). */
     e->st.tok_extract++;
     act->kind = ESC_ACT_EXTRACT;                           /* line 19 */
     act->port = port;
@@ -247,7 +268,7 @@ void esc_receive_missed(struct escape *e, uint16_t port, const struct esc_token 
         return;
     }
     int i = ft_find(e, port, &tok->fid);
-    if (i < 0) {
+    if (i < 0) {                 /* line 24 needs the flow's ingress: unknown, the token ends (C3) */
         e->st.tok_drop_unknown++;
         return;
     }
@@ -266,6 +287,7 @@ void esc_receive_missed(struct escape *e, uint16_t port, const struct esc_token 
     act->hops = (uint16_t)(tok->hops + 1);                 /* line 26 */
     act->fid = tok->fid;
     p->T--;                                                /* line 28 */
+    p->moved = 1;
     e->st.tok_forwarded++;
 }
 
@@ -286,6 +308,7 @@ uint16_t esc_transmit(struct escape *e, uint16_t port, uint16_t hops)
     if (p) {
         if (p->T < e->p.pool) {                            /* line 31, C5 */
             p->T++;
+            p->moved = 1;
             e->st.reclaim_tx++;
         } else {
             e->st.over_reclaim++;

@@ -26,8 +26,9 @@
  *   e1 TRIGGERESCAPE    esc_poll() every Δesc: for every PFC-requested
  *                       ingress port p^I and every flow-table entry with
  *                       ingress p^I whose egress p^E is not paused and
- *                       T(p^E) != 0: emit a token (fid, hops = 1) on p^I,
- *                       T(p^E)--.  Tokens go to the caller's array.
+ *                       T(p^E) != 0 (and, C10, whose flow has no frame
+ *                       queued at p^E): emit a token (fid, hops = 1) on
+ *                       p^I, T(p^E)--.  Tokens go to the caller's array.
  *   e2 RECEIVE(τ)       esc_receive() on the egress port p^E the ETF
  *                       arrived on: T(p^E) = 0 -> drop (line 17); else ask
  *                       the caller to extract the first frame of the flow
@@ -64,16 +65,28 @@
  *     ingress at the pointer, so a flow holds as many slots as it had of
  *     the last N frames and CLEARHOLBLOCK sends it that many tokens (up to
  *     T); ESC_FT_FLOWS keeps distinct flows (one token per flow per
- *     trigger).  A token for a flow not in the table of p^E is dropped
- *     (line 18 needs the flow, line 24 its ingress).
+ *     trigger).  RECEIVE searches p^E's queue for any flow the token
+ *     names (lines 18-19); only a token that finds no frame needs the
+ *     table (line 24: the flow's ingress), and one whose flow is not in the
+ *     table of p^E then ends (tok_drop_unknown).
  *  C4 CLEARHOLBLOCK scans ingress ports in ascending order, egress ports
  *     in ascending order, and each table from a round-robin start that
  *     moves one entry per trigger (§4.5.2 "round robin for retrieving").
  *  C5 T(p) never exceeds the pool size: a reclaim (line 31 or the timer)
  *     at a full pool is counted (n_over_reclaim) and ignored.
- *  C6 The timer gives back one token per port per interval (§4.3.3(5)
- *     "incrementing it").  Tokens lost in flight (dropped upstream, ended
- *     at a source) come back only this way.
+ *  C6 The timer gives back, at a port whose T has not changed since the
+ *     previous tick (§4.3.3(5)), one token (ESC_RECLAIM_ONE, "incrementing
+ *     it") or, if T did not move at all in the interval, every charged
+ *     token (ESC_RECLAIM_ALL: "these tokens can be reclaimed"; an interval
+ *     of the network's maximum delay with no charge and no reclaim means
+ *     none of them is still in flight).  Tokens lost in flight (dropped
+ *     upstream, ended at a source) come back only this way.
+ *  C10 TRIGGERESCAPE gives no token to a flow that still has a frame
+ *     queued in p^E's (data) queue: such a flow is not waiting upstream
+ *     of p^I for p^E, and a frame escaping for it would reach p^E behind
+ *     (or, through the escape queue, ahead of) its own frames.  The caller
+ *     answers the question through esc_set_queued_fn; without one every
+ *     entry qualifies (the text's line 9 alone).  Counted: tok_skip_queued.
  *  C7 Validation: hops must be in [1, max_hops] in a token and in [0,
  *     max_hops] in a data frame (esc_frame_hops maps a bad one to 0); a
  *     token that would leave with hops > max_hops is not forwarded.
@@ -137,6 +150,14 @@ enum esc_ft_mode {
                               * entry, a new one replaces the oldest */
 };
 
+/* C6: what the reclaim timer gives back at a port whose T has not changed
+ * since the previous tick. */
+enum esc_reclaim_mode {
+    ESC_RECLAIM_ONE = 0,     /* one token per interval.  esc_params_default */
+    ESC_RECLAIM_ALL = 1      /* every charged token, if T did not move at all during
+                              * the interval (no charge, no reclaim) */
+};
+
 struct esc_params {
     uint16_t n_ports;        /* ports of the switch, 1..4096 */
     uint16_t pool;           /* token pool = escape-queue capacity, frames (>= 1, §4.3.1(2)) */
@@ -144,6 +165,7 @@ struct esc_params {
     uint64_t period_ps;      /* Δesc (§4.3.2: 2 x link delay is a good choice); > 0 */
     uint64_t reclaim_ps;     /* §4.3.3(5) long interval; 0 = no timer reclaim */
     uint8_t  ft_mode;        /* enum esc_ft_mode (C3) */
+    uint8_t  reclaim_mode;   /* enum esc_reclaim_mode (C6) */
 };
 
 struct esc_flow { struct esc_fid fid; uint16_t ingress; uint8_t used; };
@@ -157,6 +179,7 @@ struct esc_port {
     uint8_t  ingress_req;    /* this switch requested PFC on the port */
     uint8_t  egress_paused;  /* the peer paused the port (PFC-activated) */
     uint8_t  peer_escape;    /* the peer is an Escape switch (C2) */
+    uint8_t  moved;          /* T changed since the last reclaim tick (C6) */
 };
 
 struct esc_stats {
@@ -175,7 +198,12 @@ struct esc_stats {
     uint64_t frames_bad_hops; /* data frames with hops > max_hops, treated as 0 */
     uint64_t triggers;        /* e1 runs */
     uint64_t tok_truncated;   /* e1 tokens not emitted because out[] was full */
+    uint64_t tok_skip_queued; /* e1 table entries given no token: flow queued at p^E (C10) */
 };
+
+/* C10: nonzero if a data frame of fid is queued at egress port `egress`
+ * (in its regular data queue, not the escape queue). */
+typedef int (*esc_queued_fn)(void *ctx, uint16_t egress, const struct esc_fid *fid);
 
 struct escape {
     struct esc_params p;
@@ -184,6 +212,8 @@ struct escape {
     uint64_t next_trigger;   /* next e1, ps */
     uint64_t next_reclaim;   /* next reclaim tick, ps (UINT64_MAX = never) */
     struct esc_stats st;
+    esc_queued_fn queued;    /* C10, NULL: none (esc_set_queued_fn) */
+    void *queued_ctx;
 };
 
 /* A token to send: on port `port` (an ingress port of the flow), upstream. */
@@ -217,6 +247,9 @@ int esc_init(struct escape *e, const struct esc_params *p, void *storage, uint64
 void esc_set_ingress_requested(struct escape *e, uint16_t port, int on);
 void esc_set_egress_paused(struct escape *e, uint16_t port, int on);
 void esc_set_peer_escape(struct escape *e, uint16_t port, int on);
+/* C10: the caller's answer to "is a frame of this flow queued at this
+ * egress?" (fn NULL: no entry is skipped).  Set after esc_init. */
+void esc_set_queued_fn(struct escape *e, esc_queued_fn fn, void *ctx);
 
 /* A data frame of fid entered the queue of egress `egress` from ingress
  * `ingress` (the flow table, §4.5.2). */

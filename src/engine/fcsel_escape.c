@@ -49,9 +49,12 @@ int fcsel_escape_setup(struct scenario *sc, struct cfg *c, const struct fc_schem
     static const char S[] = "escape";
     struct net *n = &sc->net;
     static const char *const modes[] = { "frames", "flows", NULL };   /* enum esc_ft_mode order */
+    static const char *const rmodes[] = { "one", "all", NULL };       /* enum esc_reclaim_mode order */
     uint64_t pool, period, reclaim;
-    int mode;
+    int mode, rmode;
+    /* C6: `all` is our reading of §4.3.3(5) (docs/escape.md "Choices"). */
     if (cfg_enum(c, S, "flow_table", modes, ESC_FT_FRAMES, &mode, err) ||
+        cfg_enum(c, S, "reclaim", rmodes, ESC_RECLAIM_ALL, &rmode, err) ||
         cfg_u64(c, S, "pool", ESC_POOL_DEFAULT, &pool, err) ||
         cfg_time(c, S, "period", 0, &period, err) ||
         cfg_time(c, S, "reclaim_interval", reclaim_default(n), &reclaim, err))
@@ -60,7 +63,7 @@ int fcsel_escape_setup(struct scenario *sc, struct cfg *c, const struct fc_schem
         const struct cfg_entry *e = cfg_find(c, S, "pool");
         return cfg_errorf(err, e, "must be 1..65535 frames, got %llu", (unsigned long long)pool);
     }
-    struct fc_escape_params p = { (uint16_t)pool, period, reclaim, (uint8_t)mode };
+    struct fc_escape_params p = { (uint16_t)pool, period, reclaim, (uint8_t)mode, (uint8_t)rmode };
     char why[200];
     for (uint32_t i = 0; i < n->n_sws; i++)
         if (fc_escape_install(n, &n->sws[i], &p, why, sizeof why) != 0)
@@ -78,16 +81,16 @@ void fcsel_escape_summary(FILE *f, const struct net *n)
     if (!t.switches)
         return;
     const struct esc_stats *s = &t.st;
-    fprintf(f, "  \"escape\": {\"switches\": %u, \"period_s\": %.9g, \"reclaim_interval_s\": %.9g, \"triggers\": %llu, \"tokens_sent\": %llu, \"tokens_forwarded\": %llu, "
+    fprintf(f, "  \"escape\": {\"switches\": %u, \"period_s\": %.9g, \"reclaim_interval_s\": %.9g, \"reclaim\": \"%s\", \"triggers\": %llu, \"tokens_sent\": %llu, \"tokens_forwarded\": %llu, "
                "\"tokens_dropped_pool\": %llu, \"tokens_ended\": %llu, \"tokens_unknown_flow\": %llu, "
-               "\"tokens_malformed\": %llu, \"tokens_open_port\": %llu, \"tokens_truncated\": %llu, \"frames_escaped\": %llu, \"frames_scanned\": %llu, "
+               "\"tokens_malformed\": %llu, \"tokens_open_port\": %llu, \"tokens_truncated\": %llu, \"tokens_skipped_queued\": %llu, \"frames_escaped\": %llu, \"frames_scanned\": %llu, "
                "\"reclaimed_transmit\": %llu, \"reclaimed_timer\": %llu, \"over_reclaim\": %llu, "
-               "\"tokens_outstanding_end\": %llu, \"ended_at_origin_behind_flow\": %llu, \"order_risk\": %llu, "
+               "\"tokens_outstanding_end\": %llu, \"waited_at_origin_behind_flow\": %llu, \"order_risk\": %llu, "
                "\"header_reset_from_host\": %llu, \"frames_bad_hops\": %llu},\n",
-            t.switches, (double)t.period_max_ps / 1e12, (double)t.reclaim_ps / 1e12, (unsigned long long)s->triggers, (unsigned long long)s->tok_sent,
+            t.switches, (double)t.period_max_ps / 1e12, (double)t.reclaim_ps / 1e12, t.reclaim_mode == ESC_RECLAIM_ALL ? "all" : "one", (unsigned long long)s->triggers, (unsigned long long)s->tok_sent,
             (unsigned long long)s->tok_forwarded, (unsigned long long)s->tok_drop_pool, (unsigned long long)s->tok_end,
             (unsigned long long)s->tok_drop_unknown, (unsigned long long)s->tok_drop_bad,
-            (unsigned long long)s->tok_drop_open, (unsigned long long)s->tok_truncated, (unsigned long long)s->frames_escaped, (unsigned long long)t.scanned,
+            (unsigned long long)s->tok_drop_open, (unsigned long long)s->tok_truncated, (unsigned long long)s->tok_skip_queued, (unsigned long long)s->frames_escaped, (unsigned long long)t.scanned,
             (unsigned long long)s->reclaim_tx, (unsigned long long)s->reclaim_timer, (unsigned long long)s->over_reclaim,
             (unsigned long long)t.outstanding, (unsigned long long)t.demoted, (unsigned long long)t.order_risk,
             (unsigned long long)t.hdr_reset, (unsigned long long)s->frames_bad_hops);

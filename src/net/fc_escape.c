@@ -19,6 +19,8 @@ struct fc_esc {
     uint64_t hdr_reset;      /* data frames from a host with hops != 0 */
     uint64_t demoted;        /* C9: escaping frames queued behind their flow at the origin */
     uint64_t order_risk;     /* C9: escaping frames (hops > 1) that overtake their flow */
+    const struct net *net;   /* C10: esc_queued reads the queues */
+    uint32_t first_port;     /* global index of the switch's port 0 */
 };
 
 static inline struct fc_esc *st_of(const struct sw *s) { return (struct fc_esc *)s->fc_state; }
@@ -57,6 +59,19 @@ static int queued_frame_of(const struct net *n, uint32_t port, uint8_t cls, uint
     return 0;
 }
 
+/* C10: is a data frame of the flow queued in the class queue of egress
+ * `egress`?  A scan from the head (simulator cost only: a switch would keep
+ * a per-flow count, as the FPGA queue keeps its frames' 5-tuples, §4.5.2). */
+static int esc_queued(void *ctx, uint16_t egress, const struct esc_fid *fid)
+{
+    const struct fc_esc *x = ctx;
+    const struct port *pt = &x->net->ports[x->first_port + egress];
+    if (!(pt->qmask >> x->cls & 1))
+        return 0;
+    uint64_t scanned = 0;
+    return queued_frame_of(x->net, x->first_port + egress, x->cls, fid->src_ip, &scanned);
+}
+
 static int esc_admit(struct net *n, struct sw *s, uint32_t in_local, uint32_t *out, struct packet *p)
 {
     if (p->type != PKT_DATA)
@@ -77,12 +92,14 @@ static int esc_admit(struct net *n, struct sw *s, uint32_t in_local, uint32_t *o
         return FC_DEFAULT;
     /* C9: an escaping frame must not overtake an older frame of its own
      * flow queued at its egress.  At the token's origin (hops 1) it then
-     * ends its escape here: e3 now (the token comes back), hops 0, and it
-     * queues behind them in its class queue.  Beyond the origin (hops > 1)
-     * the case is only counted (order_risk). */
+     * queues behind them in its class queue (hops 0) but keeps the room
+     * its token reserved: the token comes back when the frame leaves
+     * (PF_ESC_WAIT, esc_on_tx; line 31 at the frame's real transmission).
+     * Beyond the origin (hops > 1) the case is only counted (order_risk). */
     if (queued_frame_of(n, *out, x->cls, p->flow, &x->scanned)) {
         if (p->hops == 1) {
-            p->hops = (uint8_t)esc_transmit(&x->e, eg, p->hops);
+            p->hops = 0;
+            p->flags |= PF_ESC_WAIT;
             x->demoted++;
         } else {
             x->order_risk++;
@@ -109,13 +126,20 @@ static void esc_on_pause(struct net *n, struct sw *s, uint32_t port, uint8_t cls
 
 static void esc_on_tx(struct net *n, struct sw *s, uint32_t port, struct packet *p)
 {
-    if (p->type != PKT_DATA || (!p->hops && !(p->flags & PF_ESC_HERE)))
+    if (p->type != PKT_DATA)
         return;
+    struct fc_esc *x = st_of(s);
     if (p->flags & PF_ESC_HERE) {              /* extracted here: not an e3 (C1) */
         p->flags &= (uint8_t)~PF_ESC_HERE;
         return;
     }
-    struct fc_esc *x = st_of(s);
+    if (!p->hops) {                            /* from its class queue */
+        if (p->flags & PF_ESC_WAIT) {          /* C9: its token comes back now (line 31) */
+            p->flags &= (uint8_t)~PF_ESC_WAIT;
+            (void)esc_transmit(&x->e, (uint16_t)n->ports[port].local, 1);
+        }
+        return;
+    }
     p->hops = (uint8_t)esc_transmit(&x->e, (uint16_t)n->ports[port].local, p->hops);
 }
 
@@ -141,6 +165,10 @@ static int esc_on_etf(struct net *n, struct sw *s, uint32_t port, const struct p
     x->scanned += scanned;
     if (pi != PKT_NONE) {
         struct packet *d = pkt(&n->pool, pi);
+        if (d->flags & PF_ESC_WAIT) {          /* C9: it leaves p^E's class queue, so its origin token comes back */
+            d->flags &= (uint8_t)~PF_ESC_WAIT;
+            (void)esc_transmit(&x->e, local, 1);
+        }
         d->hops = (uint8_t)a.hops;             /* line 21 */
         d->flags |= PF_ESC_HERE;
         fc_push_escape(n, s, port, pi);        /* line 22 */
@@ -197,6 +225,7 @@ int fc_escape_install(struct net *n, struct sw *s, const struct fc_escape_params
         ep.period_ps = prm->period_ps;
     ep.reclaim_ps = prm->reclaim_ps;
     ep.ft_mode = prm->ft_mode;
+    ep.reclaim_mode = prm->reclaim_mode;
     /* C7: a token walks one loop-free path, so it never needs more hops
      * than there are switches; packet.hops holds at most 255. */
     ep.max_hops = (uint16_t)(n->n_sws < 255 ? (n->n_sws ? n->n_sws : 1) : 255);
@@ -218,6 +247,9 @@ int fc_escape_install(struct net *n, struct sw *s, const struct fc_escape_params
         return -1;
     }
     x->cls = n->cfg.data_prio;
+    x->net = n;
+    x->first_port = nd->first_port;
+    esc_set_queued_fn(&x->e, esc_queued, x);   /* C10 */
     fc_install(n, s, &fc_escape_ops, x);
     fc_timer_arm(n, s, esc_next_due(&x->e));
     return 0;
@@ -264,6 +296,7 @@ void fc_escape_totals(const struct net *n, struct fc_escape_totals *t)
         b->frames_bad_hops += a->frames_bad_hops;
         b->triggers += a->triggers;
         b->tok_truncated += a->tok_truncated;
+        b->tok_skip_queued += a->tok_skip_queued;
         t->outstanding += esc_outstanding(&x->e);
         t->scanned += x->scanned;
         t->hdr_reset += x->hdr_reset;
@@ -273,5 +306,6 @@ void fc_escape_totals(const struct net *n, struct fc_escape_totals *t)
         if (x->e.p.period_ps > t->period_max_ps)
             t->period_max_ps = x->e.p.period_ps;
         t->reclaim_ps = x->e.p.reclaim_ps;
+        t->reclaim_mode = x->e.p.reclaim_mode;
     }
 }

@@ -44,6 +44,7 @@ struct fc_escape_params {
     simtime_t period_ps;   /* Δesc; 0 = 2 x the largest link delay of the switch (§4.3.2) */
     simtime_t reclaim_ps;  /* §4.3.3(5) interval; 0 = off */
     uint8_t   ft_mode;     /* enum esc_ft_mode (escape.h C3) */
+    uint8_t   reclaim_mode;/* enum esc_reclaim_mode (escape.h C6) */
 };
 
 struct fc_escape_totals {
@@ -56,6 +57,7 @@ struct fc_escape_totals {
     uint32_t switches;     /* switches running Escape */
     simtime_t period_max_ps;   /* the largest Δesc of any switch */
     simtime_t reclaim_ps;      /* the reclaim interval (the same on every switch) */
+    uint8_t reclaim_mode;      /* enum esc_reclaim_mode (the same on every switch) */
 };
 
 extern const struct fc_ops fc_escape_ops;

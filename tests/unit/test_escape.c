@@ -179,9 +179,53 @@ TEST(flow_table)
     CHECK_EQ(a.kind, ESC_ACT_FORWARD);
     CHECK_EQ(a.port, 2);                              /* the refreshed ingress */
     esc_on_frame(&s.e, 1, 0, &C);                     /* evicts A (oldest slot) */
-    esc_receive(&s.e, 1, &t, &a);
+    esc_receive(&s.e, 1, &t, &a);                     /* lines 18-19: the queue is searched anyway (C3) */
+    CHECK_EQ(a.kind, ESC_ACT_EXTRACT);
+    CHECK_EQ(s.e.st.tok_drop_unknown, 0);
+    esc_receive_missed(&s.e, 1, &t, &a);              /* no frame, and line 24 has no ingress for A */
     CHECK_EQ(a.kind, ESC_ACT_NONE);
     CHECK_EQ(s.e.st.tok_drop_unknown, 1);
+    CHECK_EQ(s.e.st.tok_forwarded, 1);                /* only the earlier forward */
+}
+
+/* C10: a flow the caller reports as still queued at p^E gets no token;
+ * the others do, and the skipped entry charges no pool. */
+struct queued_ctx { uint32_t flow; uint16_t egress; int calls; };
+static int queued_one(void *ctx, uint16_t egress, const struct esc_fid *fid)
+{
+    struct queued_ctx *q = ctx;
+    q->calls++;
+    return egress == q->egress && fid->src_ip == fid_n(q->flow).src_ip;
+}
+
+TEST(trigger_skips_queued)
+{
+    struct sw s;
+    struct esc_out out[8];
+    struct esc_fid A = fid_n(1), C = fid_n(3);
+    struct queued_ctx q = { 1, 1, 0 };                /* A has a frame queued at egress 1 */
+    CHECK_EQ(sw_init_mode(&s, 3, 4, 0, ESC_FT_FLOWS), 0);
+    for (uint16_t i = 0; i < 3; i++)
+        esc_set_peer_escape(&s.e, i, 1);
+    esc_on_frame(&s.e, 1, 0, &A);
+    esc_on_frame(&s.e, 1, 0, &C);                     /* table of egress 1: [A, C], both from 0 */
+    esc_set_ingress_requested(&s.e, 0, 1);
+    esc_set_queued_fn(&s.e, queued_one, &q);
+    size_t k = esc_poll(&s.e, 2 * PS_US, out, 8);
+    CHECK_EQ(k, 1);                                   /* C only */
+    CHECK(esc_fid_eq(&out[0].tok.fid, &C));
+    CHECK_EQ(q.calls, 2);                             /* asked once per candidate entry */
+    CHECK_EQ(s.e.st.tok_skip_queued, 1);
+    CHECK_EQ(esc_pool(&s.e, 1), 3);                   /* 4 - the one token for C */
+    q.flow = 99;                                      /* A's frames have left: it qualifies */
+    k = esc_poll(&s.e, 4 * PS_US, out, 8);
+    CHECK_EQ(k, 2);
+    CHECK_EQ(esc_pool(&s.e, 1), 1);
+    esc_set_queued_fn(&s.e, NULL, NULL);              /* no predicate: the text's line 9 alone */
+    q.flow = 1;
+    k = esc_poll(&s.e, 6 * PS_US, out, 8);
+    CHECK_EQ(k, 1);                                   /* the one token the pool has left */
+    CHECK_EQ(s.e.st.tok_skip_queued, 1);
 }
 
 /* C3 default (ESC_FT_FRAMES): slots are the last N frames' flows, so a flow
@@ -225,8 +269,11 @@ TEST(frames_table)
     CHECK_EQ(a.kind, ESC_ACT_NONE);                   /* pool 0 first (line 16) */
     esc_transmit(&s.e, 1, 1);
     esc_receive(&s.e, 1, &t, &a);
-    CHECK_EQ(a.kind, ESC_ACT_NONE);                   /* A no longer in the table */
+    CHECK_EQ(a.kind, ESC_ACT_EXTRACT);                /* A no longer in the table, but a frame of it may be queued (C3) */
+    esc_receive_missed(&s.e, 1, &t, &a);
+    CHECK_EQ(a.kind, ESC_ACT_NONE);                   /* none was: line 24 has no ingress, the token ends */
     CHECK_EQ(s.e.st.tok_drop_unknown, 1);
+    CHECK_EQ(esc_pool(&s.e, 1), 1);                   /* and charged nothing */
 }
 
 /* e2 and the termination cases of §4.4.5. */
@@ -411,6 +458,57 @@ TEST(reclaim_timer)
     CHECK_EQ(s.e.st.reclaim_timer, 1);
 }
 
+/* C6, ESC_RECLAIM_ALL: a port whose T did not move during a whole
+ * interval gets every charged token back at once; one whose T moved (even
+ * back to the saved value) gets none. */
+TEST(reclaim_timer_all)
+{
+    struct sw s;
+    struct esc_out out[8];
+    struct esc_fid A = fid_n(1), B = fid_n(2), C = fid_n(3);
+    struct esc_params p;
+    esc_params_default(&p, 2, 4, 1 * PS_US);
+    CHECK_EQ(p.reclaim_mode, ESC_RECLAIM_ONE);        /* the state machine's default */
+    p.reclaim_mode = 2;
+    CHECK_EQ(esc_storage_bytes(&p), 0);
+    p.reclaim_mode = ESC_RECLAIM_ALL;
+    p.reclaim_ps = 100 * PS_US;
+    p.ft_mode = ESC_FT_FLOWS;
+    CHECK_EQ(esc_init(&s.e, &p, s.mem, 0), 0);
+    esc_set_peer_escape(&s.e, 0, 1);
+    esc_on_frame(&s.e, 1, 0, &A);
+    esc_on_frame(&s.e, 1, 0, &B);
+    esc_on_frame(&s.e, 1, 0, &C);
+    esc_set_ingress_requested(&s.e, 0, 1);
+    CHECK_EQ(esc_poll(&s.e, 2 * PS_US, out, 8), 3);   /* T 4 -> 1 */
+    esc_set_ingress_requested(&s.e, 0, 0);            /* the three tokens are lost */
+    esc_poll(&s.e, 100 * PS_US, out, 8);              /* tick 1: 1 != saved 4 */
+    CHECK_EQ(esc_pool(&s.e, 1), 1);
+    esc_poll(&s.e, 200 * PS_US, out, 8);              /* tick 2: unchanged, unmoved -> 4 */
+    CHECK_EQ(esc_pool(&s.e, 1), 4);
+    CHECK_EQ(s.e.st.reclaim_timer, 3);
+    CHECK_EQ(esc_outstanding(&s.e), 0);
+    /* Moved and back: T 1 (saved) -> 2 (a frame left) -> 1 (a forward):
+     * equal to the saved value at the next tick, but not quiet. */
+    esc_set_ingress_requested(&s.e, 0, 1);
+    CHECK_EQ(esc_poll(&s.e, 202 * PS_US, out, 8), 3); /* T 1 */
+    esc_set_ingress_requested(&s.e, 0, 0);
+    esc_poll(&s.e, 300 * PS_US, out, 8);              /* 1 != 4: saved 1 */
+    esc_transmit(&s.e, 1, 1);                         /* T 2 */
+    struct esc_action a;
+    struct esc_token t = { A, 1 };
+    esc_set_ingress_requested(&s.e, 0, 1);
+    esc_receive_missed(&s.e, 1, &t, &a);              /* a forward (line 28): T 1 again */
+    CHECK_EQ(a.kind, ESC_ACT_FORWARD);
+    esc_set_ingress_requested(&s.e, 0, 0);
+    esc_poll(&s.e, 400 * PS_US, out, 8);              /* 1 == saved 1, but it moved: nothing */
+    CHECK_EQ(esc_pool(&s.e, 1), 1);
+    CHECK_EQ(s.e.st.reclaim_timer, 3);
+    esc_poll(&s.e, 500 * PS_US, out, 8);              /* a quiet interval: all 3 back */
+    CHECK_EQ(esc_pool(&s.e, 1), 4);
+    CHECK_EQ(s.e.st.reclaim_timer, 6);
+}
+
 /* Three switches in a line, flow A: s1 -> s2 -> s3 (ports: 0 = upstream,
  * 1 = downstream on each).  s3 originates the token (its ingress from s2
  * requested PFC); s2 has no frame of A and forwards; s1 finds one.  The
@@ -496,12 +594,17 @@ TEST(malformed)
         CHECK_EQ(a.kind, ESC_ACT_NONE);
     }
     CHECK_EQ(s.e.st.tok_drop_bad, 6);
+    /* A token naming a flow the table does not know: the caller searches
+     * the queue (a forged fid finds no frame there), then it ends there
+     * with no pool charged and nothing forwarded (C3). */
     struct esc_token unknown = { fid_n(7), 1 };
     esc_receive(&s.e, 1, &unknown, &a);
-    CHECK_EQ(a.kind, ESC_ACT_NONE);
+    CHECK_EQ(a.kind, ESC_ACT_EXTRACT);
     esc_receive_missed(&s.e, 1, &unknown, &a);
     CHECK_EQ(a.kind, ESC_ACT_NONE);
-    CHECK_EQ(s.e.st.tok_drop_unknown, 2);
+    CHECK_EQ(s.e.st.tok_drop_unknown, 1);
+    CHECK_EQ(s.e.st.tok_forwarded, 0);
+    CHECK_EQ(esc_pool(&s.e, 1), 2);
     struct esc_token ok = { fid_n(1), 1 };
     esc_receive(&s.e, 9, &ok, &a);                   /* no such port */
     CHECK_EQ(a.kind, ESC_ACT_NONE);
@@ -511,7 +614,8 @@ TEST(malformed)
     CHECK_EQ(s.e.st.tok_drop_bad, 8);
     CHECK_EQ(esc_pool(&s.e, 0), 2);
     CHECK_EQ(esc_pool(&s.e, 1), 2);
-    CHECK_EQ(s.e.st.tok_forwarded + s.e.st.tok_extract, 0);
+    CHECK_EQ(s.e.st.tok_forwarded, 0);
+    CHECK_EQ(s.e.st.tok_extract, 1);                 /* the unknown flow's search only */
     /* Data frame with absurd hops: treated as regular, no reclaim. */
     CHECK_EQ(esc_frame_hops(&s.e, 300), 0);
     CHECK_EQ(esc_frame_hops(&s.e, 255), 255);
@@ -584,6 +688,8 @@ int main(void)
     RUN(trigger_e1);
     RUN(trigger_needs_escape_peer);
     RUN(trigger_round_robin);
+    RUN(trigger_skips_queued);
+    RUN(reclaim_timer_all);
     RUN(flow_table);
     RUN(frames_table);
     RUN(receive_found_case2);
