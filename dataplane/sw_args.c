@@ -260,6 +260,16 @@ int parse_args(struct sw *s, int argc, char **argv)
             else if (!strcmp(optarg, "flows")) s->esc_ft_flows = true;
             else goto bad;
             break;
+        case 46:   /* escape.h C6; the simulator's [escape] reclaim */
+            if (!strcmp(optarg, "all")) s->esc_reclaim_one = false;
+            else if (!strcmp(optarg, "one")) s->esc_reclaim_one = true;
+            else goto bad;
+            break;
+        case 47:   /* escape.h C10 */
+            if (!strcmp(optarg, "on")) s->esc_no_queued = false;
+            else if (!strcmp(optarg, "off")) s->esc_no_queued = true;
+            else goto bad;
+            break;
         case 33: if (parse_u64(optarg, &s->pfc_xoff, 1, UINT32_MAX)) goto bad; break;
         case 34: if (parse_u64(optarg, &s->pfc_xon, 1, UINT32_MAX)) goto bad; break;
         case 35: if (parse_u64(optarg, &s->pfc_quanta, 1, PFC_QUANTA_MAX)) goto bad; break;
