@@ -240,6 +240,8 @@ struct sw {
     uint64_t esc_no_token;               /* tests only (--esc-no-tokens): TRIGGERESCAPE tokens not sent */
     bool esc_no_tokens;
     bool esc_ft_flows;                   /* --esc-flow-table flows (escape.h C3 ESC_FT_FLOWS) */
+    bool esc_reclaim_one;                /* --esc-reclaim-mode one (escape.h C6 ESC_RECLAIM_ONE; default all) */
+    bool esc_no_queued;                  /* --esc-queued-check off (escape.h C10 predicate not set) */
     struct esc_out esc_out[ESC_OUT_MAX];
     /* --openqueue options (sw_oq.c) */
     const char *oq_file[MAX_PORTS];

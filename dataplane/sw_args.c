@@ -32,7 +32,7 @@ void usage(FILE *out, const char *prg)
         "  [--pfc-class dscp|0..7 (dscp: DSCP >> 3)] [--pfc-lossless MASK (0xff)] [--pfc-link-gbps G (1)]\n"
         "  [--escape (needs --pfc)] [--esc-period-us US (100)] [--esc-pool N (1..1024, 64)]\n"
         "  [--esc-reclaim-ms MS (30; 0: off)] [--esc-max-hops N (1..65534, 255)] [--esc-flow-table frames|flows (frames)]\n"
-        "  [--esc-no-tokens (tests only)]\n"
+        "  [--esc-reclaim-mode all|one (all)] [--esc-queued-check on|off (on)] [--esc-no-tokens (tests only)]\n"
         "  [--openqueue PORT=FILE ...]  (an OpenQueue policy of one port in place of PORT's FIFO)\n"
         "  [--oq-value dscp|tos|const:V (dscp)] [--oq-value-map DSCP=V[,DSCP=V...]]\n"
         "  [--oq-processing N|uniform:LO-HI|psn:K (1)] [--oq-processing-map DSCP=N[,DSCP=N...]]\n"
@@ -174,6 +174,7 @@ int parse_args(struct sw *s, int argc, char **argv)
         {"oq-value-map", required_argument, NULL, 47}, {"oq-processing", required_argument, NULL, 48},
         {"oq-processing-map", required_argument, NULL, 49}, {"oq-cycle-ns", required_argument, NULL, 50},
         {"oq-seed", required_argument, NULL, 51}, {"oq-timing", no_argument, NULL, 52},
+        {"esc-reclaim-mode", required_argument, NULL, 54}, {"esc-queued-check", required_argument, NULL, 55},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end = NULL;
@@ -294,6 +295,16 @@ int parse_args(struct sw *s, int argc, char **argv)
         case 50: if (parse_u64(optarg, &s->oq_cycle_ns, 0, 1000000000)) goto bad; s->oq_opts = true; break;
         case 51: if (parse_u64(optarg, &s->oq_seed, 0, UINT64_MAX)) goto bad; s->oq_opts = true; break;
         case 52: s->oq_timing = true; s->oq_opts = true; break;
+        case 54:   /* escape.h C6; the simulator's [escape] reclaim */
+            if (!strcmp(optarg, "all")) s->esc_reclaim_one = false;
+            else if (!strcmp(optarg, "one")) s->esc_reclaim_one = true;
+            else goto bad;
+            break;
+        case 55:   /* escape.h C10 */
+            if (!strcmp(optarg, "on")) s->esc_no_queued = false;
+            else if (!strcmp(optarg, "off")) s->esc_no_queued = true;
+            else goto bad;
+            break;
         case 33: if (parse_u64(optarg, &s->pfc_xoff, 1, UINT32_MAX)) goto bad; break;
         case 34: if (parse_u64(optarg, &s->pfc_xon, 1, UINT32_MAX)) goto bad; break;
         case 35: if (parse_u64(optarg, &s->pfc_quanta, 1, PFC_QUANTA_MAX)) goto bad; break;

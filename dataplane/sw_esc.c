@@ -41,6 +41,17 @@
 
 #include "sw.h"
 
+/* C10 (escape.h): is a frame of fid queued in port's data FIFO?  A
+ * head-to-tail scan, counted in esc_scanned (a hardware switch would keep a
+ * count per flow, §4.5.2). */
+static int fifo_has_fid(void *ctx, uint16_t port, const struct esc_fid *fid)
+{
+    struct sw *s = ctx;
+    struct pkt_info pi = {.src_ip = fid->src_ip, .dst_ip = fid->dst_ip, .sport = fid->src_port,
+                          .dport = fid->dst_port, .proto = fid->proto};
+    return port < s->nports && esc_fifo_has(s, port, &pi);
+}
+
 int esc_setup(struct sw *s)
 {
     struct esc_params p;
@@ -59,18 +70,21 @@ int esc_setup(struct sw *s)
     p.reclaim_ps = s->esc_reclaim_ms * 1000000000ull;
     p.max_hops = (uint16_t)s->esc_max_hops;
     p.ft_mode = s->esc_ft_flows ? ESC_FT_FLOWS : ESC_FT_FRAMES;
+    p.reclaim_mode = s->esc_reclaim_one ? ESC_RECLAIM_ONE : ESC_RECLAIM_ALL;   /* C6, the simulator's default: all */
     bytes = esc_storage_bytes(&p);
     if (!bytes) { fprintf(stderr, "--esc-pool/--esc-period-us/--esc-max-hops: invalid\n"); return -1; }
     s->esc_mem = calloc(1, bytes);
     if (!s->esc_mem || esc_init(&s->esc, &p, s->esc_mem, 0)) { fprintf(stderr, "escape: out of memory\n"); return -1; }
+    if (!s->esc_no_queued) esc_set_queued_fn(&s->esc, fifo_has_fid, s);   /* C10 */
     for (uint16_t i = 0; i < s->nports; i++) {
         s->eg[i].eq = calloc(ESLOTS, sizeof *s->eg[i].eq);
         if (!s->eg[i].eq) { fprintf(stderr, "escape: out of memory\n"); return -1; }
         esc_set_peer_escape(&s->esc, i, !s->host_port[i]);
     }
     printf("escape period_us=%" PRIu64 " pool=%" PRIu64 " reclaim_ms=%" PRIu64 " max_hops=%" PRIu64
-           " flow_table=%s escape_peers=", s->esc_period_us, s->esc_pool, s->esc_reclaim_ms, s->esc_max_hops,
-           s->esc_ft_flows ? "flows" : "frames");
+           " flow_table=%s reclaim=%s queued_check=%s escape_peers=", s->esc_period_us, s->esc_pool, s->esc_reclaim_ms,
+           s->esc_max_hops, s->esc_ft_flows ? "flows" : "frames", s->esc_reclaim_one ? "one" : "all",
+           s->esc_no_queued ? "off" : "on");
     for (uint16_t i = 0, k = 0; i < s->nports; i++)
         if (!s->host_port[i]) printf("%s%u", k++ ? "," : "", i);
     printf("%s\n", s->esc_no_tokens ? " no_tokens=1 (test: tokens are not sent)" : "");
@@ -297,11 +311,11 @@ void esc_print_final(const struct sw *s)
            " tok_drop_unknown=%" PRIu64 " tok_drop_bad=%" PRIu64 " reclaim_tx=%" PRIu64 " reclaim_timer=%" PRIu64
            " over_reclaim=%" PRIu64 " frames_bad_hops=%" PRIu64 " tok_truncated=%" PRIu64 " outstanding=%" PRIu64
            " tok_not_sent=%" PRIu64 " tok_drop_open=%" PRIu64 " hdr_reset_from_host=%" PRIu64
-           " ended_at_origin_behind_flow=%" PRIu64 " order_risk=%" PRIu64 "\n", st->triggers, st->tok_sent, st->tok_forwarded, st->tok_extract,
+           " waited_at_origin_behind_flow=%" PRIu64 " order_risk=%" PRIu64 " tok_skip_queued=%" PRIu64 "\n", st->triggers, st->tok_sent, st->tok_forwarded, st->tok_extract,
            st->frames_escaped, s->esc_miss, st->tok_drop_pool, st->tok_end, st->tok_drop_unknown, st->tok_drop_bad,
            st->reclaim_tx, st->reclaim_timer, st->over_reclaim, st->frames_bad_hops, st->tok_truncated,
            esc_outstanding(&s->esc), s->esc_no_token, st->tok_drop_open, s->esc_hdr_reset, s->esc_demoted,
-           s->esc_order_risk);
+           s->esc_order_risk, st->tok_skip_queued);
     printf("final esc_bad");
     for (int r = 1; r < PKT_ETF_NRESULTS; r++) printf(" %s=%" PRIu64, pkt_etf_strerror(r), s->esc_bad[r]);
     printf("\n");

@@ -141,7 +141,9 @@ fi
 # --- negative control: Escape without tokens deadlocks ------------------------------
 ring_run notok --esc-no-tokens || exit 1
 res=$(flows_check notok)
-nt=$(field "$LOG/notok/s1.log" '^final escape ' tok_not_sent)
-if [ "${res:0:1}" = 0 ] && [ "${nt:-0}" -gt 0 ]; then pass "rocc_escape.notok: with tokens never sent ($nt withheld at s1) the flowing check fails (the ring deadlocks):${res:1}"
+# Tokens withheld on the three switches (with C10 one switch may have none:
+# every flow it could help is still queued at its egress).
+nt=0; for i in 1 2 3; do nt=$((nt + $(field "$LOG/notok/s$i.log" '^final escape ' tok_not_sent))); done
+if [ "${res:0:1}" = 0 ] && [ "${nt:-0}" -gt 0 ]; then pass "rocc_escape.notok: with tokens never sent ($nt withheld) the flowing check fails (the ring deadlocks):${res:1}"
 else fail "rocc_escape.notok: with tokens never sent the flowing check still passed (it cannot fail?):${res:1}"; fi
 [ "$fails" = 0 ]

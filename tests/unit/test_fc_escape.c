@@ -59,7 +59,8 @@ static struct net *build(void)
         f.hash = 11 + i;
         net_add_flow(n, &f);
     }
-    struct fc_escape_params p = { 4, 0, 0, ESC_FT_FRAMES, ESC_RECLAIM_ONE };
+    struct fc_escape_params p = { .pool = 4, .period_ps = 0, .reclaim_ps = 0, .ft_mode = ESC_FT_FRAMES,
+                                  .reclaim_mode = ESC_RECLAIM_ONE };
     for (uint32_t i = 0; i < n->n_sws; i++)
         if (fc_escape_install(n, &n->sws[i], &p, why, sizeof why)) {
             printf("  %s\n", why);
@@ -115,6 +116,8 @@ static void unchanged(const struct net *n, uint32_t eg, uint32_t queued)
     CHECK_EQ(n->ports[eg].q[QESC].count, 0);
     CHECK_EQ(n->ports[eg].q[n->cfg.data_prio].count, queued);
     CHECK_EQ(t.outstanding, 0);
+    /* (tok_extract may count a search that found nothing: a token for a
+     * real flow with no frame queued here searches before it ends, C3) */
     CHECK_EQ(t.st.frames_escaped + t.st.tok_forwarded + t.st.tok_sent, 0);
     CHECK_EQ(n->ports[eg].st.tx_pkts, 0);
     for (uint32_t i = 0; i < n->n_sws; i++)       /* no ETF queued anywhere (nothing forwarded) */
