@@ -42,6 +42,7 @@ struct oqx {
     uint32_t overhead;
     struct xfer *ix, *ox;
     uint64_t in_flight;
+    uint64_t now;                      /* the latest time seen */
     struct oqx_stats st;
 };
 
@@ -164,6 +165,8 @@ struct oqx *oqx_new(const struct oq_policy *p, const struct oqx_params *prm, con
         !x->qstage || !x->qin || !x->qout || !x->elig || !x->ready || !x->bps || !x->ix || !x->ox)
         goto oom;
     memcpy(x->bps, prm->xfer_bps, n * sizeof *x->bps);
+    for (uint32_t q = 0; q <= nq; q++)
+        x->qout[q] = x->qin[q] = UINT32_MAX;     /* a policy queue outside the fabric */
     for (uint32_t i = 0; i < n; i++) {
         for (uint32_t j = 0; j < n; j++)
             if (find(p, 0, "voq", n, i, j, &x->voq[i * n + j], err, errlen) ||
@@ -255,6 +258,8 @@ static void try_in(struct oqx *x, uint32_t i, uint64_t t)
     if (oq_service_among(x->rt, x->inport[i], t, x->elig, &xf->pkt) != OQ_SENT)
         return;                     /* no processing cycles in the fabric: cannot happen */
     uint32_t j = x->qout[xf->pkt.queue];
+    if (xf->pkt.marked && x->sink.mark)
+        x->sink.mark(x->sink.ctx, &xf->pkt);
     xf->to = x->cq[i * n + j];
     xf->done = t + xfer_ps(x, i, xf->pkt.size);
     xf->busy = 1;
@@ -290,6 +295,8 @@ static void try_out(struct oqx *x, uint32_t j, uint64_t t)
     if (oq_service_among(x->rt, x->colport[j], t, x->elig, &xf->pkt) != OQ_SENT)
         return;
     uint32_t i = x->qin[xf->pkt.queue];
+    if (xf->pkt.marked && x->sink.mark)
+        x->sink.mark(x->sink.ctx, &xf->pkt);
     xf->to = x->oq[j];
     xf->done = t + xfer_ps(x, j, xf->pkt.size);
     xf->busy = 1;
@@ -301,6 +308,8 @@ static void try_out(struct oqx *x, uint32_t j, uint64_t t)
 int oqx_arrive(struct oqx *x, uint32_t in, uint32_t out, struct oq_pkt *pkt, uint64_t now)
 {
     x->st.arrived++;
+    if (now > x->now)
+        x->now = now;
     if (in >= x->n || out >= x->n) {
         pkt->queue = UINT32_MAX;    /* refused by oq_enqueue, counted at a VOQ */
         return oq_enqueue(x->rt, pkt, now);
@@ -317,6 +326,8 @@ void oqx_advance(struct oqx *x, uint64_t now)
 {
     uint32_t n = x->n;
     int announce = 0;
+    if (now > x->now)
+        x->now = now;
     for (;;) {
         /* the earliest due completion: outputs before inputs at equal times */
         struct xfer *best = NULL;
@@ -374,12 +385,54 @@ int oqx_take(struct oqx *x, uint32_t out, uint64_t now, struct oq_pkt *pkt)
 {
     if (out >= x->n)
         return OQ_EMPTY;
+    if (now > x->now)
+        x->now = now;
     int r = oq_service(x->rt, x->outport[out], now, pkt);
     if (r == OQ_SENT) {
         x->st.sent++;
         try_out(x, out, now);       /* oq(out) has room now */
     }
     return r;
+}
+
+/* Serve one queue of a port regardless of its scheduler: only position
+ * k is eligible. */
+static int take_from(struct oqx *x, uint32_t port, uint32_t k, struct oq_pkt *pkt)
+{
+    memset(x->elig, 0, x->n);
+    x->elig[k] = 1;
+    return oq_service_among(x->rt, port, x->now, x->elig, pkt) == OQ_SENT;
+}
+
+int oqx_drain(struct oqx *x, uint32_t out, struct oq_pkt *pkt)
+{
+    uint32_t n = x->n;
+    if (out >= n)
+        return 0;
+    if (oq_service(x->rt, x->outport[out], x->now, pkt) == OQ_SENT)
+        return 1;
+    if (x->ox[out].busy) {
+        x->ox[out].busy = 0;
+        x->in_flight--;
+        *pkt = x->ox[out].pkt;
+        return 1;
+    }
+    for (uint32_t k = 0; k < n; k++)
+        if (take_from(x, x->colport[out], k, pkt))
+            return 1;
+    for (uint32_t i = 0; i < n; i++) {
+        if (x->ix[i].busy && x->qout[x->ix[i].to] == out) {
+            x->ix[i].busy = 0;
+            x->in_flight--;
+            *pkt = x->ix[i].pkt;
+            try_in(x, i, x->now);       /* the input is free for its other VOQs */
+            return 1;
+        }
+        for (uint32_t k = 0; k < n; k++)
+            if (x->in_pos[i * n + k] == out && take_from(x, x->inport[i], k, pkt))
+                return 1;
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------------ accessors */
@@ -409,6 +462,20 @@ uint32_t oqx_voq(const struct oqx *x, uint32_t in, uint32_t out) { return x->voq
 uint32_t oqx_xpoint(const struct oqx *x, uint32_t in, uint32_t out) { return x->cq[in * x->n + out]; }
 uint32_t oqx_outq(const struct oqx *x, uint32_t out) { return x->oq[out]; }
 const struct oq_rt *oqx_runtime(const struct oqx *x) { return x->rt; }
+
+uint32_t oqx_queue_output(const struct oqx *x, uint32_t q)
+{
+    return q < oq_nqueues(x->p) ? x->qout[q] : UINT32_MAX;
+}
+
+uint32_t oqx_outq_len(const struct oqx *x, uint32_t out)
+{
+    if (out >= x->n)
+        return 0;
+    struct oq_qstats st;
+    oq_queue_stats(x->rt, x->oq[out], &st);
+    return st.len;
+}
 
 /* ------------------------------------------------------------ generator */
 

@@ -65,6 +65,10 @@ struct oqx_sink {
      * oqx_advance once its transfers are done, so the callee may call
      * oqx_take). */
     void (*ready)(void *ctx, uint32_t out);
+    /* A packet that a mark action marked left a VOQ or a crosspoint (the
+     * next level's admission starts it unmarked: keep the mark on your own
+     * record; a mark in oq(j) arrives with oqx_take's packet).  May be NULL. */
+    void (*mark)(void *ctx, const struct oq_pkt *p);
     /* A notify action of the policy (entity kind and index, packet). */
     void (*notify)(void *ctx, enum oq_entity kind, uint32_t idx, const struct oq_pkt *pkt);
 };
@@ -112,6 +116,11 @@ uint64_t oqx_next(const struct oqx *x);
  * (out_j's oq_service), or OQ_EMPTY.  May start output out's transfer. */
 int oqx_take(struct oqx *x, uint32_t out, uint64_t now, struct oq_pkt *pkt);
 
+/* Any one packet for output out, removed from wherever it is (oq(out),
+ * a crosspoint of its column, a transfer, a VOQ): 1 with *pkt, 0 when the
+ * fabric holds none for out.  For flushing a failed link's frames. */
+int oqx_drain(struct oqx *x, uint32_t out, struct oq_pkt *pkt);
+
 /* Packets in the fabric: queued at every level plus in transfer. */
 uint64_t oqx_held(const struct oqx *x);
 /* Packets queued for output j at every level (voq(*,j), cq(*,j), oq(j),
@@ -124,6 +133,10 @@ uint32_t oqx_nports(const struct oqx *x);
 uint32_t oqx_voq(const struct oqx *x, uint32_t in, uint32_t out);
 uint32_t oqx_xpoint(const struct oqx *x, uint32_t in, uint32_t out);
 uint32_t oqx_outq(const struct oqx *x, uint32_t out);
+/* The output a policy queue leads to (voq, cq, oq); UINT32_MAX for none. */
+uint32_t oqx_queue_output(const struct oqx *x, uint32_t q);
+/* Packets in oq(out) now (what the egress can take). */
+uint32_t oqx_outq_len(const struct oqx *x, uint32_t out);
 const struct oq_rt *oqx_runtime(const struct oqx *x);
 
 /* The name of a crossbar entity ("voq", "cq": i and j; "oq", "in", "col",

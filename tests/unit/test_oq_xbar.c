@@ -223,6 +223,41 @@ TEST(back_pressure_no_loss)
     oqx_free(x);
 }
 
+/* Draining output 0 (a failed link) takes every packet for it from every
+ * level and transfer, and leaves output 1's alone. */
+TEST(drain_one_output)
+{
+    struct oqx *x = fabric(3, "8p", "2p", "2p", "lqf", "lqf");
+    CHECK(x);
+    for (int k = 0; k < 6; k++) {
+        arrive(x, 0, 0, 100 + (uint64_t)k, 0);
+        arrive(x, 1, 0, 200 + (uint64_t)k, 0);
+        arrive(x, 2, 1, 300 + (uint64_t)k, 0);
+    }
+    oqx_advance(x, 3 * US + US / 2);             /* packets at every level, transfers in flight */
+    CHECK_EQ(oqx_held_for(x, 0), 12);
+    CHECK_EQ(oqx_held_for(x, 1), 6);
+    struct oq_pkt p;
+    uint64_t got = 0;
+    while (oqx_drain(x, 0, &p)) {
+        CHECK(p.handle >= 100 && p.handle < 300);
+        got++;
+    }
+    CHECK_EQ(got, 12);
+    CHECK_EQ(oqx_held_for(x, 0), 0);
+    CHECK_EQ(oqx_held(x), 6);
+    CHECK_EQ(oqx_drain(x, 7, &p), 0);
+    /* output 1 still delivers all six, in order */
+    uint64_t want = 300;
+    for (uint64_t t = 4; t <= 40; t++) {
+        oqx_advance(x, t * US);
+        if (oqx_take(x, 1, t * US, &p) == OQ_SENT)
+            CHECK_EQ(p.handle, want++);
+    }
+    CHECK_EQ(want, 306);
+    oqx_free(x);
+}
+
 /* The only loss point with tail drop is a full VOQ: the 5th arrival to a
  * 4-packet VOQ whose first packet is already in transfer is the 6th. */
 TEST(voq_tail_drop)
@@ -354,6 +389,7 @@ int main(void)
     RUN(lqf_at_input);
     RUN(lqf_at_output);
     RUN(back_pressure_no_loss);
+    RUN(drain_one_output);
     RUN(voq_tail_drop);
     RUN(conservation_and_order_random);
     RUN(generator_and_structure_errors);
