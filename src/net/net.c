@@ -3,6 +3,7 @@
  * packet-conservation audit.  See net.h for the model.
  */
 #include "net/flowctl.h"
+#include "net/qdisc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,7 @@ void net_free(struct net *n)
 {
     el_free(&n->el);
     pool_free_all(&n->pool);
+    qdisc_free_all(n);
     for (uint32_t i = 0; i < n->n_sws; i++) {
         if (n->sws[i].fc && n->sws[i].fc->destroy && n->sws[i].fc_state)
             n->sws[i].fc->destroy(n->sws[i].fc_state);
@@ -611,7 +613,9 @@ static void flush_port(struct net *n, uint32_t port)
         if (nd->kind == NODE_SWITCH) {
             pt->paused = 0;                     /* the dead peer will never resume us */
             pt->gated = 0;
-            pi = switch_dequeue(n, &n->sws[nd->idx], port);
+            pi = qdisc_drain(n, port);          /* a queueing discipline's frames first (qdisc.h) */
+            if (pi == PKT_NONE)
+                pi = switch_dequeue(n, &n->sws[nd->idx], port);
         } else {
             for (int q = NQUEUE - 1; q >= 0 && pi == PKT_NONE; q--)
                 pi = port_q_pop(n, pt, (uint32_t)q);
@@ -799,6 +803,7 @@ int net_check_conservation(const struct net *n, char *why, size_t why_len)
     }
     for (uint32_t h = 0; h < n->n_hosts; h++)
         held += n->hosts[h].nic_delay.count;
+    held += qdisc_held_all(n);
     uint64_t created = 0, gone = 0;
     for (int t = 0; t < PKT_NTYPES; t++) {
         created += n->created[t];

@@ -138,6 +138,7 @@ struct switch_cfg {
 };
 
 struct fc_ops;
+struct qdisc_slot;
 struct sw {
     uint32_t node;
     uint8_t  fc_flags;           /* FCB_*: hooks of the flow-control scheme (flowctl.h) */
@@ -153,6 +154,7 @@ struct sw {
     const struct fc_ops *fc;     /* flow-control scheme (NULL: plain PFC) */
     void *fc_state;              /* the scheme's per-switch state */
     simtime_t fc_timer_at;       /* pending EV_FCTL time (SIMTIME_NEVER: none) */
+    struct qdisc_slot *qd;       /* [n_ports] egress queueing disciplines (qdisc.h); NULL: all built-in */
 };
 
 /* ---- flows and hosts ---- */

@@ -28,6 +28,7 @@
  * only when sw.fc_flags says the scheme has it.
  */
 #include "net/flowctl.h"
+#include "net/qdisc.h"
 
 #include <stdlib.h>
 
@@ -193,14 +194,12 @@ static void mmu_force(struct sw *s, uint32_t local, uint8_t cls, uint32_t b)
     s->shared_used += b;
 }
 
-static void enqueue(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
+/* What every frame queued at a switch egress goes through, built-in
+ * queue or discipline (qdisc.h): data_bytes, the peak, the agents, kick. */
+static inline void enqueued(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
 {
     struct port *pt = &n->ports[out];
     struct packet *p = pkt(&n->pool, pi);
-    uint32_t q = p->prio;
-    if (__builtin_expect(p->hops != 0, 0) && (s->fc_flags & FCB_ESCQ))
-        q = QESC;                       /* an escaping frame (Escape header hops != 0) */
-    port_q_push(n, pt, q, pi);
     if (!(s->cfg.strict_mask & (1u << p->prio))) {
         pt->data_bytes += p->bytes;
         if (pt->data_bytes > pt->st.max_queue_bytes)
@@ -217,6 +216,32 @@ static void enqueue(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
         }
     }
     port_kick(n, out);
+}
+
+static void enqueue(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
+{
+    struct port *pt = &n->ports[out];
+    struct packet *p = pkt(&n->pool, pi);
+    uint32_t q = p->prio;
+    if (__builtin_expect(p->hops != 0, 0) && (s->fc_flags & FCB_ESCQ))
+        q = QESC;                       /* an escaping frame (Escape header hops != 0) */
+    port_q_push(n, pt, q, pi);
+    enqueued(n, s, out, pi);
+}
+
+/* A frame for egress `out` whose port has a queueing discipline (qdisc.h):
+ * returns 1 if the discipline took it (held, or dropped), 0 if the frame
+ * is not for it (a strict class, an escaping frame) or the port has none. */
+static int qd_take(struct net *n, struct sw *s, uint32_t local, uint32_t out, uint32_t pi)
+{
+    const struct qdisc_slot *q = &s->qd[n->ports[out].local];
+    struct packet *p = pkt(&n->pool, pi);
+    if (!q->ops || (s->cfg.strict_mask >> p->prio & 1) || (p->hops != 0 && (s->fc_flags & FCB_ESCQ)))
+        return 0;
+    p->in_port = (uint16_t)local;
+    if (q->ops->enqueue(n, s, out, pi, q->state) == QD_HELD)
+        enqueued(n, s, out, pi);
+    return 1;
 }
 
 static inline uint64_t flow_hash_for(const struct net *n, const struct packet *p)
@@ -274,6 +299,8 @@ void switch_receive(struct net *n, struct sw *s, uint32_t port, uint32_t pi)
             return;
         }
     }
+    if (__builtin_expect(s->qd != NULL, 0) && qd_take(n, s, local, out, pi))
+        return;
     if (!mmu_admit(n, s, local, p->prio, p->bytes)) {
         net_drop(n, out, pi);
         return;
@@ -297,6 +324,8 @@ void switch_inject(struct net *n, struct sw *s, uint32_t pi, uint64_t hash)
     enqueue(n, s, out, pi);
 }
 
+static uint32_t drr_pick(struct net *n, struct sw *s, struct port *pt, uint32_t blocked);
+
 static uint32_t pick_class(struct net *n, struct sw *s, struct port *pt)
 {
     if (pt->qmask & (1u << QMAC))
@@ -307,6 +336,15 @@ static uint32_t pick_class(struct net *n, struct sw *s, struct port *pt)
     uint32_t first = pt->qmask & ((s->cfg.strict_mask & ~blocked) | (1u << QESC));
     if (first)
         return (first & 0xffu) ? 31u - (uint32_t)__builtin_clz(first & 0xffu) : QESC;
+    /* A queueing discipline's frames (qdisc.h), held back while any data
+     * class is paused or gated (its queues are not per class). */
+    if (__builtin_expect(pt->qmask & QD_BIT, 0) && !(blocked & ~(uint32_t)s->cfg.strict_mask & 0xffu))
+        return NQUEUE;
+    return drr_pick(n, s, pt, blocked);
+}
+
+static uint32_t drr_pick(struct net *n, struct sw *s, struct port *pt, uint32_t blocked)
+{
     /* Deficit round robin among the other classes (Shreedhar & Varghese). */
     for (int visit = 0; visit < 2 * NCLASS + 2; visit++) {
         uint32_t c = pt->drr_next;
@@ -338,13 +376,27 @@ uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
     uint32_t c = pick_class(n, s, pt);
     if (c == NONE32)
         return PKT_NONE;
-    uint32_t pi = port_q_pop(n, pt, c);
+    uint32_t pi;
+    if (__builtin_expect(c == NQUEUE, 0)) {      /* the port's queueing discipline (qdisc.h) */
+        const struct qdisc_slot *q = &s->qd[pt->local];
+        pi = q->ops->dequeue(n, s, port, q->state);
+        if (pi == PKT_NONE) {
+            if (pt->busy_until > n->el.now)
+                return PKT_NONE;                 /* it spent the opportunity (processing) */
+            c = drr_pick(n, s, pt, (uint32_t)(pt->paused | pt->gated));
+            if (c == NONE32)
+                return PKT_NONE;
+            pi = port_q_pop(n, pt, c);
+        }
+    } else {
+        pi = port_q_pop(n, pt, c);
+    }
     struct packet *p = pkt(&n->pool, pi);
     if (c == QMAC)
         return pi;
-    if (!(s->cfg.strict_mask & (1u << c))) {     /* QESC included: bit 9 is never strict */
+    if (!(s->cfg.strict_mask & (1u << c))) {     /* QESC, NQUEUE included: bits 9, 10 are never strict */
         pt->data_bytes -= p->bytes;
-        if (pt->ecn_kmax && p->type == PKT_DATA) {
+        if (pt->ecn_kmax && p->type == PKT_DATA && c < NQUEUE) {
             uint64_t q = pt->q[c].bytes;
             if (q > pt->ecn_kmax)
                 p->ecn = 1;
@@ -364,8 +416,10 @@ uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
             h->rate_bps = pt->rate_bps;
         }
     }
-    mmu_release(n, s, p->in_port, p->prio, p->bytes);
-    p = pkt(&n->pool, pi);              /* a resume frame may have grown the pool */
+    if (__builtin_expect(c != NQUEUE, 1)) {      /* a discipline's frames hold no MMU charge */
+        mmu_release(n, s, p->in_port, p->prio, p->bytes);
+        p = pkt(&n->pool, pi);          /* a resume frame may have grown the pool */
+    }
     for (uint32_t ai = pt->agent; ai != NONE32; ai = n->agents[ai].next) {
         struct port_agent *a = &n->agents[ai];
         if (a->ops->on_dequeue) {

@@ -138,7 +138,8 @@ enum { OQ_EMPTY = 0, OQ_SENT = 1, OQ_BUSY = 2 };
 /* One scheduling step of port: picks a queue by schedPrio, gives its HOL
  * packet (procPrio) one processing cycle and runs postSchedAct.  OQ_SENT:
  * the packet's last cycle, *out is the packet (removed); OQ_BUSY: a cycle
- * was spent, the packet stays; OQ_EMPTY: the port's queues are empty. */
+ * was spent, the packet stays (*out is a copy of it, so the caller can time
+ * the cycle by its size); OQ_EMPTY: the port's queues are empty. */
 int oq_service(struct oq_rt *rt, uint32_t port, uint64_t now, struct oq_pkt *out);
 
 /* oq_service restricted to some of the port's queues: eligible[i] != 0

@@ -674,8 +674,10 @@ int oq_service_among(struct oq_rt *rt, uint32_t port, uint64_t now, const uint8_
     }
     struct oq_env e = { .rt = rt, .pkt = h };
     run_cond(rt, pp->postsched, OQ_ENT_PORT, port, &e, 0);
-    if (!last)
+    if (!last) {
+        *out = h->p;            /* a copy: the packet that had the cycle stays queued */
         return OQ_BUSY;
+    }
     struct rq *r = &rt->q[best];
     r->stats.dequeued++;
     r->stats.deq_bytes += h->p.size;
