@@ -14,6 +14,7 @@
 #include "engine/fcsel_escape.h"
 #include "engine/ccsel.h"
 #include "engine/fcsel.h"
+#include "engine/xbarsel.h"
 #include "engine/fct.h"
 #include "engine/fcsel_loopbreak.h"
 #include "engine/linkflows.h"
@@ -158,7 +159,8 @@ static void write_summary(FILE *f, const struct scenario *sc, const struct run_i
                 (unsigned long long)sc->attacks[i].sent);
     fprintf(f, "],\n  \"conservation\": ");
     jstr(f, ri->conservation);
-    fcsel_json(sc, f);                /* in-order check, deadlock detector: when enabled/relevant */
+    fcsel_json(sc, f);
+    xbarsel_json(sc, f);              /* "crossbar": {...} with [crossbar] */                /* in-order check, deadlock detector: when enabled/relevant */
     fprintf(f, ",\n  \"groups\": [");
     for (uint32_t g = 0; g < sc->n_groups; g++) {
         const struct group *gr = &sc->groups[g];
@@ -1020,6 +1022,7 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
         xoff += n->ports[p].st.pfc_sent;
     fprintf(out, "  PFC: %llu XOFF frames sent in the whole run (all ports, hosts included)\n", (unsigned long long)xoff);
     fcsel_print(sc, out);
+    xbarsel_print(sc, out);
     free(bz);
     free(pick);
     uint64_t created = 0, consumed = 0, dropped = 0;

@@ -21,6 +21,7 @@
 #include "engine/deadlock.h"
 #include "engine/events.h"
 #include "engine/fcsel.h"
+#include "engine/xbarsel.h"
 #include "engine/linkflows.h"
 #include "engine/topology.h"
 #include "engine/traffic.h"
@@ -902,6 +903,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     TRY(build_rocc(sc, c, fc.any_rocc, err));
     TRY(ccsel_bind(sc, c, err));
     TRY(fcsel_build(sc, c, err));
+    TRY(xbarsel_build(sc, c, err));
 
     if (build_monitors(sc))
         return cfg_section_errorf(err, c, "sim", "out of memory");
@@ -1006,6 +1008,7 @@ int scenario_run(struct scenario *sc, char *why, size_t why_len)
 void scenario_free(struct scenario *sc)
 {
     net_free(&sc->net);
+    xbarsel_free(sc);
     ccsel_free(sc);
     deadlock_free(sc);
     free(sc->groups);

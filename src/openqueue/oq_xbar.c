@@ -552,7 +552,14 @@ char *oqx_policy_text(uint32_t n, const char *voq_size, const char *xp_size, con
             "// queue FIFO with tail drop (Fig. 2.13: admPrio and procPrio fifo, defCongestion).\n"
             "// docs/openqueue.md \"The buffered crossbar\".\n", n, n);
     put(&b, "VOQ = %s; XP = %s; OQ = %s;\n", voq_size, xp_size, oq_size);
-    put(&b, "defCongestion(q) = q.currSize >= q.size, drop(1);\n\n// level 1: VOQs and input ports\n");
+    put(&b, "defCongestion(q) = q.currSize >= q.size, drop(1);\n");
+    int in_rr = !strcmp(in_sched, "lqf_rr"), out_rr = !strcmp(out_sched, "lqf_rr");
+    if (in_rr || out_rr)
+        put(&b, "// LQF whose ties go to the queue served least recently (not the first declared):\n"
+                "// a port counts its cycles in schedState and stamps the served queue with the count\n"
+                "lqf_rr(q1, q2) = q1.currSize > q2.currSize || (q1.currSize == q2.currSize && "
+                "q1.schedState < q2.schedState);\n");
+    put(&b, "\n// level 1: VOQs and input ports\n");
     for (uint32_t i = 0; i < n; i++) {
         for (uint32_t j = 0; j < n; j++) {
             oqx_name(a, sizeof a, "voq", n, i, j);
@@ -607,6 +614,10 @@ char *oqx_policy_text(uint32_t n, const char *voq_size, const char *xp_size, con
         if (*out_sched)
             put(&b, "%s.schedPrio = %s;", c, out_sched);
         put(&b, "\n");
+        for (int k = 0; k < 2; k++)
+            if (k ? out_rr : in_rr)
+                put(&b, "%s.postSchedAct = (true, modify(schedState := schedState + 1) . "
+                        "modify(currQueue.schedState := schedState));\n", k ? c : a);
     }
     if (b.bad) {
         free(b.s);

@@ -147,7 +147,9 @@ void oqx_name(char *buf, size_t cap, const char *kind, uint32_t n, uint32_t i, u
  * with column ports): every queue FIFO with defCongestion (tail drop),
  * sizes voq_size, xp_size, oq_size (OpenQueue literals, e.g. "32p",
  * "64KB"), schedulers in_sched at the inputs and out_sched at the columns
- * (library routine names: "lqf", "sqf", ...; "" for none: port order).
+ * (library routine names: "lqf", "sqf", ...; "" for none: port order;
+ * "lqf_rr": LQF with ties to the queue served least recently, defined in
+ * the text with a postSchedAct that stamps the served queue, as crr).
  * Returns a malloc'd NUL-terminated string, NULL on a bad argument (N
  * outside 1..OQX_MAX_PORTS, a size or name not a plain literal) or out of
  * memory. */
