@@ -165,7 +165,8 @@ int pkt_parse_etf(const uint8_t *f, size_t len, uint8_t src[6], struct esc_token
 const char *pkt_etf_strerror(int r)
 {
     static const char *const n[PKT_ETF_NRESULTS] = {"ok", "len", "dst", "opcode", "hops", "pad", "src",
-                                                     "neigh", "port", "unknown", "bad"};
+                                                     "neigh", "port", "unknown", "bad",
+                                                     "not_paused"};
     return r >= 0 && r < PKT_ETF_NRESULTS ? n[r] : "unknown-reason";
 }
 

@@ -80,7 +80,8 @@ size_t pkt_build_roce_esc(uint8_t *f, size_t cap, const uint8_t src_mac[6], cons
  * pkt_parse_etf returns OK..SRC; the rest are the switch's own checks
  * (NEIGH: not from the port's neighbour; PORT: the port does not face an
  * Escape switch) and the state machine's drops (UNKNOWN: flow not in the
- * flow table; BAD: hops above --esc-max-hops).  A token dropped because the
+ * flow table; BAD: hops above --esc-max-hops; OPEN: the port is not paused,
+ * escape.h C11 -- a replay or a forgery).  A token dropped because the
  * pool is exhausted is a normal end (§4.4.5 case 1), counted by the state
  * machine (tok_drop_pool), not here. */
 enum pkt_etf_result {
@@ -95,6 +96,7 @@ enum pkt_etf_result {
     PKT_ETF_EPORT,
     PKT_ETF_EUNKNOWN,
     PKT_ETF_EBAD,
+    PKT_ETF_EOPEN,       /* the port is not paused by its neighbour: no genuine token comes there (C11) */
     PKT_ETF_NRESULTS
 };
 int pkt_parse_etf(const uint8_t *f, size_t len, uint8_t src[6], struct esc_token *t);

@@ -227,8 +227,12 @@ struct sw {
     void *esc_mem;
     uint64_t esc_bad[PKT_ETF_NRESULTS];  /* refused ETFs by reason */
     uint64_t esc_miss;                   /* extractions that found no frame */
+    uint64_t esc_hdr_reset;              /* data frames from a host port with a nonzero Escape header (reset) */
+    uint64_t esc_demoted;                /* C9: escaping frames (hops 1) queued behind their flow at the origin */
+    uint64_t esc_order_risk;             /* C9: escaping frames (hops > 1) that overtake a queued frame of their flow */
     uint64_t esc_no_token;               /* tests only (--esc-no-tokens): TRIGGERESCAPE tokens not sent */
     bool esc_no_tokens;
+    bool esc_ft_flows;                   /* --esc-flow-table flows (escape.h C3 ESC_FT_FLOWS) */
     struct esc_out esc_out[ESC_OUT_MAX];
 };
 
@@ -378,6 +382,8 @@ int esc_enqueue(struct sw *s, uint16_t port, struct rte_mbuf *m, const struct pk
 void esc_on_data(struct sw *s, uint16_t port, const struct rte_mbuf *m, const struct pkt_info *pi);
 /* Up to max frames of port's escape queue into tx[] (e3 for those in transit). */
 unsigned esc_dequeue(struct sw *s, struct egress *e, uint16_t port, struct rte_mbuf **tx, uint8_t *kind, unsigned max);
+/* C9: port's data FIFO holds a frame of pi's flow (a head-to-tail scan). */
+bool esc_fifo_has(struct sw *s, uint16_t port, const struct pkt_info *pi);
 /* An escaping frame queued at its origin (qent.esc_origin) leaves port: e3, hops -> 0. */
 void esc_origin_tx(struct sw *s, uint16_t port, struct rte_mbuf *m);
 void esc_print_final(const struct sw *s);

@@ -31,7 +31,8 @@ void usage(FILE *out, const char *prg)
         "  [--pfc] [--pfc-xoff BYTES (125000)] [--pfc-xon BYTES (10000)] [--pfc-quanta N (1..65535, 65535)]\n"
         "  [--pfc-class dscp|0..7 (dscp: DSCP >> 3)] [--pfc-lossless MASK (0xff)] [--pfc-link-gbps G (1)]\n"
         "  [--escape (needs --pfc)] [--esc-period-us US (100)] [--esc-pool N (1..1024, 64)]\n"
-        "  [--esc-reclaim-ms MS (30; 0: off)] [--esc-max-hops N (1..65534, 255)] [--esc-no-tokens (tests only)]\n",
+        "  [--esc-reclaim-ms MS (30; 0: off)] [--esc-max-hops N (1..65534, 255)] [--esc-flow-table frames|flows (frames)]\n"
+        "  [--esc-no-tokens (tests only)]\n",
         prg);
 }
 
@@ -164,6 +165,7 @@ int parse_args(struct sw *s, int argc, char **argv)
         {"escape", no_argument, NULL, 39}, {"esc-period-us", required_argument, NULL, 40},
         {"esc-pool", required_argument, NULL, 41}, {"esc-reclaim-ms", required_argument, NULL, 42},
         {"esc-max-hops", required_argument, NULL, 43}, {"esc-no-tokens", no_argument, NULL, 44},
+        {"esc-flow-table", required_argument, NULL, 45},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end = NULL;
@@ -252,6 +254,11 @@ int parse_args(struct sw *s, int argc, char **argv)
         case 42: if (parse_u64(optarg, &s->esc_reclaim_ms, 0, 100000)) goto bad; break;
         case 43: if (parse_u64(optarg, &s->esc_max_hops, 1, 65534)) goto bad; break;
         case 44: s->esc_no_tokens = true; break;
+        case 45:   /* escape.h C3; the simulator's [escape] flow_table */
+            if (!strcmp(optarg, "frames")) s->esc_ft_flows = false;
+            else if (!strcmp(optarg, "flows")) s->esc_ft_flows = true;
+            else goto bad;
+            break;
         case 33: if (parse_u64(optarg, &s->pfc_xoff, 1, UINT32_MAX)) goto bad; break;
         case 34: if (parse_u64(optarg, &s->pfc_xon, 1, UINT32_MAX)) goto bad; break;
         case 35: if (parse_u64(optarg, &s->pfc_quanta, 1, PFC_QUANTA_MAX)) goto bad; break;

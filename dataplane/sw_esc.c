@@ -18,12 +18,13 @@
  *   escape queue   per egress port, served after the control FIFO and
  *                  before the data FIFO, never paused by PFC and not counted
  *                  against any ingress (it is the space the token reserved,
- *                  §4.3.3(1)); data frames arriving with hops >= 2 go there.
- *                  One arriving with hops 1 is at its token's origin: it
- *                  joins the tail of the data FIFO instead (D1, in-order:
- *                  frames of its flow queued there before it must not be
- *                  overtaken), counted against no ingress, and leaving is
- *                  its TRANSMIT event (esc_origin_tx).
+ *                  §4.3.3(1)); data frames arriving with hops >= 1 go there,
+ *                  but for the simulator's rule C9 (docs/escape.md): one
+ *                  arriving with hops 1 (at its token's origin) while the
+ *                  data FIFO holds a frame of its flow joins the FIFO's tail
+ *                  behind it instead (in order), counted against no
+ *                  ingress, and leaving is its TRANSMIT event
+ *                  (esc_origin_tx: the token is held until then).
  *   extraction     RECEIVE(τ) with ESC_ACT_EXTRACT: the data FIFO is scanned
  *                  head to tail for the first frame of the flow; it is taken
  *                  out, the frames before it move up one slot (the order of
@@ -57,6 +58,7 @@ int esc_setup(struct sw *s)
     p.period_ps = s->esc_period_us * 1000000ull;
     p.reclaim_ps = s->esc_reclaim_ms * 1000000000ull;
     p.max_hops = (uint16_t)s->esc_max_hops;
+    p.ft_mode = s->esc_ft_flows ? ESC_FT_FLOWS : ESC_FT_FRAMES;
     bytes = esc_storage_bytes(&p);
     if (!bytes) { fprintf(stderr, "--esc-pool/--esc-period-us/--esc-max-hops: invalid\n"); return -1; }
     s->esc_mem = calloc(1, bytes);
@@ -67,7 +69,8 @@ int esc_setup(struct sw *s)
         esc_set_peer_escape(&s->esc, i, !s->host_port[i]);
     }
     printf("escape period_us=%" PRIu64 " pool=%" PRIu64 " reclaim_ms=%" PRIu64 " max_hops=%" PRIu64
-           " escape_peers=", s->esc_period_us, s->esc_pool, s->esc_reclaim_ms, s->esc_max_hops);
+           " flow_table=%s escape_peers=", s->esc_period_us, s->esc_pool, s->esc_reclaim_ms, s->esc_max_hops,
+           s->esc_ft_flows ? "flows" : "frames");
     for (uint16_t i = 0, k = 0; i < s->nports; i++)
         if (!s->host_port[i]) printf("%s%u", k++ ? "," : "", i);
     printf("%s\n", s->esc_no_tokens ? " no_tokens=1 (test: tokens are not sent)" : "");
@@ -154,6 +157,29 @@ void esc_on_data(struct sw *s, uint16_t port, const struct rte_mbuf *m, const st
     esc_on_frame(&s->esc, port, m->port, &fid);
 }
 
+static bool same_flow(const struct pkt_info *a, const struct pkt_info *b)
+{
+    return a->src_ip == b->src_ip && a->dst_ip == b->dst_ip && a->sport == b->sport && a->dport == b->dport &&
+           a->proto == b->proto;
+}
+
+/* C9 (docs/escape.md, the simulator's rule): does port's data FIFO hold a
+ * frame of pi's flow?  Head to tail; the frames looked at count in
+ * esc_scanned (the search cost). */
+bool esc_fifo_has(struct sw *s, uint16_t port, const struct pkt_info *pi)
+{
+    struct egress *e = &s->eg[port];
+    for (uint32_t k = e->qh; k != e->qt; k++) {
+        const struct qent *q = &e->q[k & (QSLOTS - 1)];
+        struct pkt_info qi;
+        e->esc_scanned++;
+        if (pkt_parse_esc(rte_pktmbuf_mtod(q->m, const uint8_t *), rte_pktmbuf_pkt_len(q->m), &qi) == PKT_OK &&
+            qi.has_esc && same_flow(&qi, pi))
+            return true;
+    }
+    return false;
+}
+
 /* RECEIVE's search (§4.5.3 rte_ring_sc_jump): the first frame of fid in
  * port's data FIFO, head to tail; 1 if found and moved to the escape
  * queue with hops, 0 if none, -1 if the escape queue is full. */
@@ -205,6 +231,7 @@ void esc_rx(struct sw *s, uint16_t port, const uint8_t *f, uint32_t len)
     if (a.kind == ESC_ACT_NONE) {
         if (s->esc.st.tok_drop_pool != before.tok_drop_pool) return;   /* case 1: pool exhausted, not malformed */
         if (s->esc.st.tok_drop_unknown != before.tok_drop_unknown) r = PKT_ETF_EUNKNOWN;
+        else if (s->esc.st.tok_drop_open != before.tok_drop_open) r = PKT_ETF_EOPEN;   /* C11 */
         else r = PKT_ETF_EBAD;
         s->esc_bad[r]++;
         e->etf_drop++;
@@ -269,10 +296,12 @@ void esc_print_final(const struct sw *s)
            " frames_escaped=%" PRIu64 " extract_miss=%" PRIu64 " tok_drop_pool=%" PRIu64 " tok_end=%" PRIu64
            " tok_drop_unknown=%" PRIu64 " tok_drop_bad=%" PRIu64 " reclaim_tx=%" PRIu64 " reclaim_timer=%" PRIu64
            " over_reclaim=%" PRIu64 " frames_bad_hops=%" PRIu64 " tok_truncated=%" PRIu64 " outstanding=%" PRIu64
-           " tok_not_sent=%" PRIu64 "\n", st->triggers, st->tok_sent, st->tok_forwarded, st->tok_extract,
+           " tok_not_sent=%" PRIu64 " tok_drop_open=%" PRIu64 " hdr_reset_from_host=%" PRIu64
+           " ended_at_origin_behind_flow=%" PRIu64 " order_risk=%" PRIu64 "\n", st->triggers, st->tok_sent, st->tok_forwarded, st->tok_extract,
            st->frames_escaped, s->esc_miss, st->tok_drop_pool, st->tok_end, st->tok_drop_unknown, st->tok_drop_bad,
            st->reclaim_tx, st->reclaim_timer, st->over_reclaim, st->frames_bad_hops, st->tok_truncated,
-           esc_outstanding(&s->esc), s->esc_no_token);
+           esc_outstanding(&s->esc), s->esc_no_token, st->tok_drop_open, s->esc_hdr_reset, s->esc_demoted,
+           s->esc_order_risk);
     printf("final esc_bad");
     for (int r = 1; r < PKT_ETF_NRESULTS; r++) printf(" %s=%" PRIu64, pkt_etf_strerror(r), s->esc_bad[r]);
     printf("\n");

@@ -30,10 +30,25 @@ static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const 
     /* --escape: a frame arriving escaping (hops >= 1) goes to the escape
      * queue (sw_esc.c); a bad hops (above --esc-max-hops) counts as 0. */
     if (s->escape && pi->has_esc) {
-        uint16_t h = esc_frame_hops(&s->esc, pi->esc_hops);
-        if (h > 1) { (void)esc_enqueue(s, port, m, pi, h, true); return; }
-        if (h == 1) { esc_origin = true; out->esc_in++; }
-        else if (pi->esc_hops) pkt_esc_set_hops(rte_pktmbuf_mtod(m, uint8_t *), pi, 0);
+        /* C2: a host cannot make frames escape.  A nonzero header from a
+         * port facing a host is reset to 0 and counted (esc_hdr_reset); the
+         * frame is then an ordinary data frame, under PFC like any other. */
+        bool from_host = m->port < s->nports && s->host_port[m->port];
+        uint16_t h = from_host ? 0 : esc_frame_hops(&s->esc, pi->esc_hops);
+        if (from_host && pi->esc_hops) s->esc_hdr_reset++;
+        /* C9 (docs/escape.md; the simulator's rule): an escaping frame
+         * must not overtake an older frame of its flow queued in this
+         * port's data FIFO.  At its token's origin (hops 1) it then joins
+         * the FIFO's tail behind them, keeping its token until it leaves
+         * (esc_origin_tx); otherwise, and always beyond the origin (hops
+         * > 1, only counted), it takes the escape queue. */
+        bool older = h && esc_fifo_has(s, port, pi);
+        if (h == 1 && older) { esc_origin = true; out->esc_in++; s->esc_demoted++; }
+        else if (h) {
+            if (older) s->esc_order_risk++;
+            (void)esc_enqueue(s, port, m, pi, h, true);
+            return;
+        } else if (pi->esc_hops) pkt_esc_set_hops(rte_pktmbuf_mtod(m, uint8_t *), pi, 0);
     }
     /* Drop-tail on bytes (the buffer) or slots (the FIFO array). */
     if (out->qt - out->qh >= QSLOTS || out->qbytes + len > s->qcap) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/reproduce.sh [EXPERIMENT_DIR...] -- run every experiment (default:
 # experiments/rocc and the full-length Escape runs experiments/escape/full;
-# the Escape scheme comparison is scripts/escape-compare.sh) with its
+# the Escape scheme comparison is scripts/escape-compare.sh, the OpenQueue
+# experiments scripts/openqueue-exp.sh) with its
 # [expect] checks, write each run to
 # runs/<name>/ with a plot, and end with a table of checks passed/failed.
 # Exit status 1 if any check failed.

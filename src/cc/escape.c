@@ -213,6 +213,10 @@ void esc_receive(struct escape *e, uint16_t port, const struct esc_token *tok, s
         e->st.tok_drop_bad++;
         return;
     }
+    if (!p->egress_paused) {                               /* C11 */
+        e->st.tok_drop_open++;
+        return;
+    }
     if (p->T == 0) {                                       /* lines 16-17 */
         e->st.tok_drop_pool++;
         return;

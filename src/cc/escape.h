@@ -77,6 +77,15 @@
  *  C7 Validation: hops must be in [1, max_hops] in a token and in [0,
  *     max_hops] in a data frame (esc_frame_hops maps a bad one to 0); a
  *     token that would leave with hops > max_hops is not forwarded.
+ *  C11 A token is taken only on an egress port that is PFC-activated
+ *     (paused by its peer).  A genuine token never arrives anywhere else:
+ *     its sender emits (line 13) or forwards (line 27) it only through an
+ *     ingress that has requested PFC, i.e. that paused the very port it
+ *     arrives on, and sends no XON before it (both travel in the control
+ *     class, in order).  §4.3.3(3): "frames only escape while regular
+ *     traffic is paused".  A token on an open port (a replay, a forgery) is
+ *     refused and counted (tok_drop_open): it would move a frame into the
+ *     escape queue that nothing reserved room for downstream.
  *
  * Storage: the caller owns it (esc_storage_bytes); nothing allocates, no
  * I/O, no clock: time is passed in picoseconds.  Same inputs -> same
@@ -159,6 +168,7 @@ struct esc_stats {
     uint64_t tok_end;         /* e2 no frame and ingress not requested / not an Escape peer (case 3) */
     uint64_t tok_drop_unknown;/* e2 flow not in the table of p^E (C3) */
     uint64_t tok_drop_bad;    /* e2 malformed: hops out of range, bad port, not from an Escape peer */
+    uint64_t tok_drop_open;   /* e2 refused: p^E is not PFC-activated (C11) */
     uint64_t reclaim_tx;      /* e3 tokens reclaimed by an escaping frame (line 31) */
     uint64_t reclaim_timer;   /* tokens reclaimed by the long timer (§4.3.3(5)) */
     uint64_t over_reclaim;    /* C5: reclaims at a full pool, ignored */

@@ -1,4 +1,5 @@
-/* cli_args.c -- scenario loading shared by `roccsim run` and `roccsim maxmin`. */
+/* cli_args.c -- what `roccsim run` and `roccsim maxmin` share: messages,
+ * options and scenario loading. */
 #include "cli/cli_args.h"
 
 #include <stdarg.h>
@@ -48,6 +49,39 @@ void cli_errorf(const char *fmt, ...)
     }
     free(line);
     free(msg);
+}
+
+int cli_parse_args(int argc, char **argv, const struct cli_opt *opts, const char *usage, const char **path)
+{
+    for (int i = 0; i < argc; i++) {
+        const struct cli_opt *o = opts;
+        while (o->name && strcmp(argv[i], o->name) != 0)
+            o++;
+        if (o->name && o->has_arg) {
+            if (i + 1 >= argc) {
+                cli_errorf("roccsim: %s needs an argument\n%s", argv[i], usage);
+                return 2;
+            }
+            i++;
+            if (o->arg)
+                *o->arg = argv[i];
+        } else if (o->name) {
+            if (o->flag)
+                *o->flag = 1;
+        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (argv[i][0] == '-') {
+            cli_errorf("roccsim: unknown option '%s'\n%s", argv[i], usage);
+            return 2;
+        } else if (!*path) {
+            *path = argv[i];
+        } else {
+            cli_errorf("roccsim: more than one scenario ('%s' and '%s')\n", *path, argv[i]);
+            return 2;
+        }
+    }
+    return -1;
 }
 
 struct cfg *cli_load_scenario(const char *path, int argc, char **argv)

@@ -18,4 +18,21 @@ void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * caller). */
 struct cfg *cli_load_scenario(const char *path, int argc, char **argv);
 
+/* An option of a subcommand that takes one scenario file (run, maxmin). */
+struct cli_opt {
+    const char  *name;            /* "-q", "--window"; NULL ends the table */
+    int          has_arg;         /* takes the next argument */
+    int         *flag;            /* without an argument: set to 1 (or NULL) */
+    const char **arg;             /* with one: set to it (NULL: only skipped, e.g.
+                                     --set, which cli_load_scenario reads) */
+};
+
+/* Reads ARGV (the arguments after the subcommand's name) in order: the
+ * options of OPTS, -h/--help (USAGE on stdout) and one scenario file
+ * (*path; left unset when there is none).  Returns -1 to go on, or the
+ * exit status: 0 after --help, 2 after an error said on stderr ("roccsim:
+ * X needs an argument", "roccsim: unknown option 'X'", both with USAGE,
+ * or "roccsim: more than one scenario"). */
+int cli_parse_args(int argc, char **argv, const struct cli_opt *opts, const char *usage, const char **path);
+
 #endif

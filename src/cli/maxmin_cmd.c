@@ -211,36 +211,12 @@ int cmd_maxmin(int argc, char **argv)
     const char *path = NULL, *dir = NULL, *window = NULL;
     int quiet = 0, run = 0, paths = 0;
     struct cfg_err err = { "" };
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--set") || !strcmp(argv[i], "--window")) {
-            if (i + 1 >= argc) {
-                cli_errorf("roccsim: %s needs an argument\n%s", argv[i], usage);
-                return 2;
-            }
-            i++;
-            if (!strcmp(argv[i - 1], "-o"))
-                dir = argv[i];
-            else if (!strcmp(argv[i - 1], "--window"))
-                window = argv[i];
-        } else if (!strcmp(argv[i], "-q")) {
-            quiet = 1;
-        } else if (!strcmp(argv[i], "--run")) {
-            run = 1;
-        } else if (!strcmp(argv[i], "--paths")) {
-            paths = 1;
-        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (argv[i][0] == '-') {
-            cli_errorf("roccsim: unknown option '%s'\n%s", argv[i], usage);
-            return 2;
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            cli_errorf("roccsim: more than one scenario ('%s' and '%s')\n", path, argv[i]);
-            return 2;
-        }
-    }
+    const struct cli_opt opts[] = { { "-o", 1, NULL, &dir }, { "--set", 1, NULL, NULL }, { "--window", 1, NULL, &window },
+                                    { "-q", 0, &quiet, NULL }, { "--run", 0, &run, NULL }, { "--paths", 0, &paths, NULL },
+                                    { NULL, 0, NULL, NULL } };
+    int st = cli_parse_args(argc, argv, opts, usage, &path);
+    if (st >= 0)
+        return st;
     if (!path) {
         cli_errorf("roccsim: maxmin needs a scenario file\n%s", usage);
         return 2;

@@ -1,5 +1,6 @@
 /* expect.c -- parse and evaluate [expect]; see expect.h. */
 #include "engine/expect.h"
+#include "engine/oqsel.h"
 #include "engine/fcsel_escape.h"
 
 #include <math.h>
@@ -36,6 +37,9 @@ static const struct metric_def {
     { "cnps", U_NUM, SEL_NONE },
     { "escape_outstanding", U_NUM, SEL_NONE },  { "escape_frames", U_NUM, SEL_NONE },   /* fcsel_escape.c */
     { "escape_order_risk", U_NUM, SEL_NONE },
+    { "oq_value", U_NUM, SEL_NONE },  { "oq_value_share", U_FRAC, SEL_NONE },   /* oqsel.c: OpenQueue ports */
+    { "oq_drops", U_NUM, SEL_NONE },  { "oq_pushed_out", U_NUM, SEL_NONE },
+    { "oq_marked", U_NUM, SEL_NONE },
     { "maxmin_error", U_FRAC, SEL_GROUP },   /* expect_maxmin.c */
     { "fct_avg", U_TIME, SEL_TRAFFIC },      { "fct_p99", U_TIME, SEL_TRAFFIC },
     { "slowdown_avg", U_NUM, SEL_TRAFFIC },  { "slowdown_p99", U_NUM, SEL_TRAFFIC },
@@ -422,6 +426,8 @@ int expect_eval(const struct expectations *ex, const struct scenario *sc, struct
                 v = metrics_util(sc, x->mon, x->t0, x->t1);
             } else if (!strncmp(mn, "escape_", 7)) {
                 v = fcsel_escape_metric(n, mn);
+            } else if (!strncmp(mn, "oq_", 3)) {
+                v = oqsel_metric(sc, mn);
             } else if (!strncmp(mn, "xbar_", 5)) {
                 v = xbarsel_metric(sc, mn);
             } else {

@@ -14,6 +14,9 @@
  *              fct_avg, fct_p99, slowdown_avg, slowdown_p99
  *                                                      (SELECTOR: all, background or incast;
  *                                                       the flows of the [fct] window)
+ *              oq_value, oq_value_share, oq_drops, oq_pushed_out, oq_marked
+ *                                                      (no selector; whole run, the
+ *                                                       [openqueue] ports, oqsel.h)
  *              deadlock = none | detected             (no selector; the deadlock
  *                                                       detector's finding, deadlock.h)
  *              out_of_order                           (no selector; whole run: data

@@ -80,14 +80,14 @@ void fcsel_escape_summary(FILE *f, const struct net *n)
     const struct esc_stats *s = &t.st;
     fprintf(f, "  \"escape\": {\"switches\": %u, \"period_s\": %.9g, \"reclaim_interval_s\": %.9g, \"triggers\": %llu, \"tokens_sent\": %llu, \"tokens_forwarded\": %llu, "
                "\"tokens_dropped_pool\": %llu, \"tokens_ended\": %llu, \"tokens_unknown_flow\": %llu, "
-               "\"tokens_malformed\": %llu, \"tokens_truncated\": %llu, \"frames_escaped\": %llu, \"frames_scanned\": %llu, "
+               "\"tokens_malformed\": %llu, \"tokens_open_port\": %llu, \"tokens_truncated\": %llu, \"frames_escaped\": %llu, \"frames_scanned\": %llu, "
                "\"reclaimed_transmit\": %llu, \"reclaimed_timer\": %llu, \"over_reclaim\": %llu, "
                "\"tokens_outstanding_end\": %llu, \"ended_at_origin_behind_flow\": %llu, \"order_risk\": %llu, "
                "\"header_reset_from_host\": %llu, \"frames_bad_hops\": %llu},\n",
             t.switches, (double)t.period_max_ps / 1e12, (double)t.reclaim_ps / 1e12, (unsigned long long)s->triggers, (unsigned long long)s->tok_sent,
             (unsigned long long)s->tok_forwarded, (unsigned long long)s->tok_drop_pool, (unsigned long long)s->tok_end,
             (unsigned long long)s->tok_drop_unknown, (unsigned long long)s->tok_drop_bad,
-            (unsigned long long)s->tok_truncated, (unsigned long long)s->frames_escaped, (unsigned long long)t.scanned,
+            (unsigned long long)s->tok_drop_open, (unsigned long long)s->tok_truncated, (unsigned long long)s->frames_escaped, (unsigned long long)t.scanned,
             (unsigned long long)s->reclaim_tx, (unsigned long long)s->reclaim_timer, (unsigned long long)s->over_reclaim,
             (unsigned long long)t.outstanding, (unsigned long long)t.demoted, (unsigned long long)t.order_risk,
             (unsigned long long)t.hdr_reset, (unsigned long long)s->frames_bad_hops);

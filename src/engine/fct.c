@@ -185,6 +185,17 @@ uint64_t fct_flow_rates(const struct scenario *sc, simtime_t t0, simtime_t t1, d
     return k;
 }
 
+uint64_t fct_count_started(const struct scenario *sc, simtime_t t0, simtime_t t1)
+{
+    const struct net *n = &sc->net;
+    uint64_t started = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *fl = &n->flows[i];
+        started += fl->start_ps >= t0 && fl->start_ps <= t1 && !((fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED));
+    }
+    return started;
+}
+
 uint64_t fct_count_below_one(const struct scenario *sc)
 {
     const struct net *n = &sc->net;

@@ -50,6 +50,9 @@ void fct_bin_stats(const struct scenario *sc, int incast, uint64_t lo, uint64_t 
  * of the two readings of RoCC Table 3 (the other, the sources' rate sampled
  * while flows are active, is in scenario.c; docs/datacenter.md). */
 uint64_t fct_flow_rates(const struct scenario *sc, simtime_t t0, simtime_t t1, double *mean, double *std);
+/* Finite flows (not endless, or endless and stopped) that start in
+ * [t0, t1]: the flows the FCT statistics over that window count. */
+uint64_t fct_count_started(const struct scenario *sc, simtime_t t0, simtime_t t1);
 /* Flows whose slowdown is below 1 (minus rounding): should be 0. */
 uint64_t fct_count_below_one(const struct scenario *sc);
 

@@ -28,6 +28,7 @@ struct group {
 
 struct cc_sel;                    /* ccsel.c */
 struct deadlock;                  /* deadlock.c */
+struct oqsel;                     /* oqsel.c */
 
 /* A monitored switch egress port: queue, utilization, and CP fair rate. */
 struct monitor {
@@ -93,6 +94,7 @@ struct scenario {
     struct deadlock *dl;          /* [flowcontrol] deadlock_check (deadlock.c), NULL: off */
     struct xbarsel *xbar;         /* [crossbar] (xbarsel.c), NULL: none */
     int      fc_section;          /* the scenario has [flowcontrol]: report the in-order check */
+    struct oqsel *oq;             /* [openqueue] (oqsel.c), NULL: none */
     /* progress */
     int      progress;
     double   wall_start;

@@ -129,11 +129,11 @@ static int esc_on_etf(struct net *n, struct sw *s, uint32_t port, const struct p
     uint32_t flow = p->flow;                   /* p may move once frames are made */
     struct esc_token tok = { fid_of(flow), p->hops };
     uint16_t local = (uint16_t)n->ports[port].local;
-    uint64_t bad = x->e.st.tok_drop_bad;
+    uint64_t bad = x->e.st.tok_drop_bad + x->e.st.tok_drop_open;
     struct esc_action a;
     esc_receive(&x->e, local, &tok, &a);
-    if (x->e.st.tok_drop_bad != bad)
-        return -1;                             /* not from an Escape peer, hops above max */
+    if (x->e.st.tok_drop_bad + x->e.st.tok_drop_open != bad)
+        return -1;                             /* not from an Escape peer, hops above max, port not paused (C11) */
     if (a.kind != ESC_ACT_EXTRACT)
         return 0;                              /* pool exhausted / flow unknown: counted */
     uint32_t scanned = 0;
@@ -257,6 +257,7 @@ void fc_escape_totals(const struct net *n, struct fc_escape_totals *t)
         b->tok_end += a->tok_end;
         b->tok_drop_unknown += a->tok_drop_unknown;
         b->tok_drop_bad += a->tok_drop_bad;
+        b->tok_drop_open += a->tok_drop_open;
         b->reclaim_tx += a->reclaim_tx;
         b->reclaim_timer += a->reclaim_timer;
         b->over_reclaim += a->over_reclaim;

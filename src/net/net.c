@@ -189,6 +189,24 @@ static int cmp_sroute(const void *a, const void *b)
     return x->node < y->node ? -1 : (x->node > y->node);
 }
 
+/* Append port k (an index among its node's ports) to the route table,
+ * doubling the table when it is full: 0, or -1 with why (out of memory;
+ * the table and cap are then as they were). */
+static int route_push(struct net *n, size_t *cap, size_t *used, uint32_t k, char *why, size_t why_len)
+{
+    if (*used == *cap) {
+        uint16_t *np = realloc(n->route_ports, *cap * 2 * sizeof *np);
+        if (!np) {
+            snprintf(why, why_len, "out of memory building routes");
+            return -1;
+        }
+        n->route_ports = np;
+        *cap *= 2;
+    }
+    n->route_ports[(*used)++] = (uint16_t)k;
+    return 0;
+}
+
 /* Breadth-first search from each destination host gives hop distances; a
  * node's ECMP set toward that host is every port whose peer is one hop
  * closer.  Hosts never forward: a path only passes through switches.  A
@@ -255,17 +273,10 @@ static int build_routes(struct net *n, int allow_unreachable, char *why, size_t 
                         member = n->sroute_next[r->next_off + j] == v;
                     if (!member || pt->down)
                         continue;
-                    if (used == cap) {
-                        cap *= 2;
-                        uint16_t *np = realloc(n->route_ports, cap * sizeof *np);
-                        if (!np) {
-                            snprintf(why, why_len, "out of memory building routes");
-                            rc = -1;
-                            break;
-                        }
-                        n->route_ports = np;
+                    if (route_push(n, &cap, &used, k, why, why_len)) {
+                        rc = -1;
+                        break;
                     }
-                    n->route_ports[used++] = (uint16_t)k;
                     cnt++;
                 }
                 n->route_cnt[cell] = (uint8_t)cnt;   /* 0: every next hop is down (failure drop) */
@@ -290,21 +301,16 @@ static int build_routes(struct net *n, int allow_unreachable, char *why, size_t 
                     continue;
                 uint32_t v = n->ports[n->ports[nd->first_port + k].peer].node;
                 if (dist[v] + 1 == dist[u]) {
-                    if (used == cap) {
-                        cap *= 2;
-                        uint16_t *np = realloc(n->route_ports, cap * sizeof *np);
-                        if (!np) {
-                            snprintf(why, why_len, "out of memory building routes");
-                            rc = -1;
-                            break;
-                        }
-                        n->route_ports = np;
+                    if (route_push(n, &cap, &used, k, why, why_len)) {
+                        rc = -1;
+                        break;
                     }
-                    n->route_ports[used++] = (uint16_t)k;
                     cnt++;
                 }
             }
             n->route_cnt[cell] = (uint8_t)cnt;
+            if (rc)
+                break;          /* out of memory: stop at this cell */
         }
     }
     free(dist);

@@ -93,11 +93,21 @@ static uint32_t oq_deq(struct net *n, struct sw *s, uint32_t port, void *state)
     struct oqp *q = state;
     struct oq_pkt o;
     q->n = n;
+    if (__builtin_expect(q->next_ok > n->el.now, 0)) {
+        qdisc_busy(n, port, q->next_ok);        /* the Port's rate is below the link's */
+        return PKT_NONE;
+    }
+    const struct port *pt = &n->ports[port];
     int rc = oq_service(q->rt, q->oport, n->el.now, &o);
-    if (rc == OQ_SENT)
+    if (rc == OQ_SENT) {
+        if (q->rate_frac < 1) {
+            uint64_t wire = (uint64_t)o.size + n->cfg.preamble_ifg;
+            uint64_t w = pt->ps_per_byte ? wire * pt->ps_per_byte : tx_time_ps(wire, pt->rate_bps);
+            q->next_ok = n->el.now + (simtime_t)((double)w / q->rate_frac);
+        }
         return sent(n, q, port, &o);
+    }
     if (rc == OQ_BUSY) {
-        const struct port *pt = &n->ports[port];
         uint64_t c = q->cycle_ps;
         if (!c) {
             uint64_t wire = (uint64_t)o.size + n->cfg.preamble_ifg;
@@ -163,6 +173,7 @@ struct oqp *oqp_new(const struct oq_policy *pol, uint32_t oport, const struct oq
     q->oport = oport;
     q->port = port;
     q->cycle_ps = cycle_ps;
+    q->rate_frac = 1;
     q->arriving = PKT_NONE;
     rng_seed(&q->rng, seed ^ 0x6f71706f7274ull);     /* "oqport": apart from the runtime's draws */
     q->qx = calloc(oq_nqueues(pol) ? oq_nqueues(pol) : 1, sizeof *q->qx);

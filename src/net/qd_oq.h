@@ -24,6 +24,10 @@
  * occupies the port for k of its transmission times.  Cycles never overlap
  * a transmission.
  *
+ * Port rate: a policy Port declared below the link rate (rate_frac < 1)
+ * starts no frame sooner than wire time / rate_frac after the previous
+ * one began (a shaper; the gap is idle time of the serializer).
+ *
  * Marks: a `mark` action (postAdmAct, postSchedAct) on a data frame sets
  * its ECN CE bit as it leaves (RoCEv2 data frames are ECN-capable), so
  * DCQCN's NP and DCTCP react to it like to RED marks.
@@ -68,6 +72,8 @@ struct oqp {
     uint32_t oport;                  /* the policy's Port */
     uint32_t port;                   /* global port index */
     uint64_t cycle_ps;               /* 0: the frame's wire time */
+    double   rate_frac;              /* the Port's rate / the link's, in (0, 1] (set after oqp_new; 1 there) */
+    simtime_t next_ok;               /* rate_frac < 1: no frame starts before this */
     struct rng rng;                  /* processing draws */
     struct net *n;                   /* set during each call (the drop sink needs it) */
     uint32_t arriving;               /* the frame being admitted (PKT_NONE: none) */

@@ -37,55 +37,23 @@ FLOOR_MBPS=${FLOOR_MBPS:-2}    # deadlocked: 0; measured with Escape 4-6 Mb/s lo
 LINE_GBPS=0.5
 RING_GBPS=0.3
 . tests/dataplane/netns.bash
+. tests/dataplane/ring.bash
 command -v tshark >/dev/null || { echo "FAIL rocc_escape: tshark missing (apt-get install -y tshark)"; exit 1; }
 dp_setup rocc_escape dpesc "dpes1 dpes2 dpes3 dpeh1 dpeh2 dpeh3" "rocc-switch rocc-host"
 
-mac_sw() { printf '02:96:00:00:%02x:%02x' "$1" "$2"; }   # switch $1, port $2
-mac_h()  { printf '02:96:00:00:%02x:10' "$1"; }
-ip_h() { echo "10.96.$1.2"; }
-nxt() { echo $(($1 % 3 + 1)); }
-for i in 1 2 3; do veth_link "dpes$i" host "$(mac_sw "$i" 0)" "dpeh$i" eth0 "$(mac_h "$i")"; done
-for i in 1 2 3; do veth_link "dpes$i" cw "$(mac_sw "$i" 1)" "dpes$(nxt "$i")" ccw "$(mac_sw "$(nxt "$i")" 2)"; done
-
-# run_ring NAME [extra switch options...]
-run_ring() {
-    local name=$1 L="$LOG/$1" i j routes; shift
-    mkdir -p "$L"
-    for i in 1 2 3; do
-        routes=()
-        for j in 1 2 3; do
-            if [ "$j" = "$i" ]; then routes+=(--route "$(ip_h "$j")/32=0,$(mac_h "$j")")
-            else routes+=(--route "$(ip_h "$j")/32=1,$(mac_sw "$(nxt "$i")" 2)"); fi
-        done
-        # shellcheck disable=SC2046
-        dp_start "$name/s$i" "dpes$i" "$DP/rocc-switch" $(eal 1 "s$i$name" host cw ccw) -- "${routes[@]}" \
-            --egress-rate 1=$RING_GBPS --qcap "$QCAP" --report-ms 500 --switch-id "$i" --host-port 0 \
-            --pfc --pfc-xoff "$XOFF" --pfc-xon "$XON" --pfc-link-gbps "$LINE_GBPS" --escape \
-            $([ "$i" = 1 ] && echo --pcap "$L/s1.pcap" --pcap-dir tx --pcap-snaplen 64) ${ESC_OPTS:-} "$@" || return 1
-    done
-    for i in 1 2 3; do
-        # shellcheck disable=SC2046
-        dp_exec "dpeh$i" "$DP/rocc-host" $(eal 0 "h$i$name" eth0) -- --local-ip "$(ip_h "$i")" \
-            --gw-mac "$(mac_sw "$i" 0)" --flow "dst=$(ip_h "$(nxt "$(nxt "$i")")"),rate=line,size=inf,qpn=$i,start=$START_MS" \
-            --line-gbps "$LINE_GBPS" --report-ms 100 --pfc --escape >"$L/h$i.log" 2>&1 &
-        PIDS+=($!)
-        eval "PID_${name}_h$i=$!"
-    done
-    for i in 1 2 3; do
-        local v=PID_${name}_h$i
-        wait_ready "$L/h$i.log" "${!v}" || { fail "rocc_escape.$name: h$i did not start"; cat "$L/h$i.log"; return 1; }
-    done
-    sleep "$(awk -v s="$START_MS" -v d="$DURATION" 'BEGIN { print s / 1000 + d }')"
-    for i in 1 2 3; do local v=PID_${name}_h$i; kill -INT "${!v}"; done
-    for i in 1 2 3; do local v=PID_${name}_h$i; wait "${!v}" 2>/dev/null; done
-    sleep 0.3   # frames still in flight reach the sinks' counters? no: the sinks stopped; see "lossless"
-    for i in 1 2 3; do local v=PID_${name}_s$i; kill -INT "${!v}"; done
-    for i in 1 2 3; do local v=PID_${name}_s$i; wait "${!v}" 2>/dev/null; done
-    for i in 1 2 3; do
-        echo "--- [$name] s$i"; grep -E '^final (port|pfc |esc|escape)' "$L/s$i.log"
-        echo "--- [$name] h$i"; grep -E '^final (tx|rx|pfc)' "$L/h$i.log"
-    done
+# ring_switch_opts I NAME [EXTRA...]: Escape on every switch (port 0 faces
+# its host), s1's transmissions captured; ring_host_opts: Escape hosts
+ring_switch_opts() {
+    local i=$1 name=$2; shift 2
+    echo --host-port 0 --pfc --pfc-xoff "$XOFF" --pfc-xon "$XON" --pfc-link-gbps "$LINE_GBPS" --escape
+    [ "$i" = 1 ] && echo --pcap "$LOG/$name/s1.pcap" --pcap-dir tx --pcap-snaplen 64
+    # shellcheck disable=SC2086  # ESC_OPTS: several options
+    echo ${ESC_OPTS:-} "$@"
 }
+ring_host_opts() { echo --pfc --escape; }
+RING_FINALS='^final (port|pfc |esc|escape)'
+RING_SETTLE=0.3
+ring_setup dpes dpeh 96
 
 # min_window LOG SRC FROM TO -> the lowest 1 s window mean receive rate
 # (Mb/s, interval-weighted) of SRC between FROM and TO s on the sink's clock
@@ -115,7 +83,7 @@ flows_check() {
 }
 
 # --- Escape on --------------------------------------------------------------------
-run_ring esc || exit 1
+ring_run esc || exit 1
 L=$LOG/esc
 res=$(flows_check esc)
 if [ "${res:0:1}" = 1 ]; then pass "rocc_escape.esc: traffic keeps flowing (floor $FLOOR_MBPS Mb/s):${res:1}"
@@ -146,7 +114,7 @@ esc_ok=1; emsg=""
 for i in 1 2 3; do
     ts=$(field "$L/s$i.log" '^final escape ' tok_sent); fe=$(field "$L/s$i.log" '^final escape ' frames_escaped)
     xon=$(field "$L/s$i.log" '^final pfc port=2 ' xon_tx); xoff=$(field "$L/s$i.log" '^final pfc port=2 ' xoff_tx)
-    bad=$(grep '^final esc_bad' "$L/s$i.log" | tr ' ' '\n' | grep -Ev '^(unknown|bad)=' | sed -n 's/^[a-z]*=//p' | awk '{ s += $1 } END { print s + 0 }')
+    bad=$(grep '^final esc_bad' "$L/s$i.log" | tr ' ' '\n' | grep -Ev '^(unknown|bad)=' | sed -n 's/^[a-z_]*=//p' | awk '{ s += $1 } END { print s + 0 }')
     emsg="$emsg s$i: tokens $ts, escaped $fe, ring ingress XOFF $xoff XON $xon, refused ETFs $bad;"
     [ "${ts:-0}" -gt 0 ] && [ "${fe:-0}" -gt 0 ] && [ "${xon:-0}" -gt 1 ] && [ "${xoff:-0}" -gt 1 ] && [ "$bad" = 0 ] || esc_ok=0
 done
@@ -171,7 +139,7 @@ else
 fi
 
 # --- negative control: Escape without tokens deadlocks ------------------------------
-run_ring notok --esc-no-tokens || exit 1
+ring_run notok --esc-no-tokens || exit 1
 res=$(flows_check notok)
 nt=$(field "$LOG/notok/s1.log" '^final escape ' tok_not_sent)
 if [ "${res:0:1}" = 0 ] && [ "${nt:-0}" -gt 0 ]; then pass "rocc_escape.notok: with tokens never sent ($nt withheld at s1) the flowing check fails (the ring deadlocks):${res:1}"

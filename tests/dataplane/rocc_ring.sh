@@ -41,55 +41,13 @@ QCAP=${QCAP:-1000000}; XOFF=${XOFF:-20000}; XON=${XON:-10000}
 LINE_GBPS=0.5
 RING_GBPS=0.3
 . tests/dataplane/netns.bash
+. tests/dataplane/ring.bash
 dp_setup rocc_ring dpring "dprs1 dprs2 dprs3 dprh1 dprh2 dprh3" "rocc-switch rocc-host"
 
-mac_sw() { printf '02:97:00:00:%02x:%02x' "$1" "$2"; }   # switch $1, port $2
-mac_h()  { printf '02:97:00:00:%02x:10' "$1"; }
-ip_h() { echo "10.97.$1.2"; }
-nxt() { echo $(($1 % 3 + 1)); }
-for i in 1 2 3; do veth_link "dprs$i" host "$(mac_sw "$i" 0)" "dprh$i" eth0 "$(mac_h "$i")"; done
-for i in 1 2 3; do veth_link "dprs$i" cw "$(mac_sw "$i" 1)" "dprs$(nxt "$i")" ccw "$(mac_sw "$(nxt "$i")" 2)"; done
-
-# run_ring NAME on|off
-run_ring() {
-    local name=$1 pfc=$2 L="$LOG/$1" i j routes
-    mkdir -p "$L"
-    for i in 1 2 3; do
-        routes=()
-        for j in 1 2 3; do
-            if [ "$j" = "$i" ]; then routes+=(--route "$(ip_h "$j")/32=0,$(mac_h "$j")")
-            else routes+=(--route "$(ip_h "$j")/32=1,$(mac_sw "$(nxt "$i")" 2)"); fi
-        done
-        # shellcheck disable=SC2046
-        dp_start "$name/s$i" "dprs$i" "$DP/rocc-switch" $(eal 1 "s$i$name" host cw ccw) -- "${routes[@]}" \
-            --egress-rate 1=$RING_GBPS --qcap "$QCAP" --report-ms 500 --switch-id "$i" \
-            $([ "$pfc" = on ] && echo --pfc --pfc-xoff "$XOFF" --pfc-xon "$XON" --pfc-link-gbps "$LINE_GBPS") || return 1
-    done
-    # The hosts start together (their EAL set-up at once, before any
-    # traffic), and each flow START_MS after its host: about together.
-    for i in 1 2 3; do
-        # two hops clockwise: h1 -> h3, h2 -> h1, h3 -> h2
-        # shellcheck disable=SC2046
-        dp_exec "dprh$i" "$DP/rocc-host" $(eal 0 "h$i$name" eth0) -- --local-ip "$(ip_h "$i")" \
-            --gw-mac "$(mac_sw "$i" 0)" --flow "dst=$(ip_h "$(nxt "$(nxt "$i")")"),rate=line,size=inf,qpn=$i,start=$START_MS" \
-            --line-gbps "$LINE_GBPS" --report-ms 100 $([ "$pfc" = on ] && echo --pfc) >"$L/h$i.log" 2>&1 &
-        PIDS+=($!)
-        eval "PID_${name}_h$i=$!"
-    done
-    for i in 1 2 3; do
-        local v=PID_${name}_h$i
-        wait_ready "$L/h$i.log" "${!v}" || { fail "rocc_ring.$name: h$i did not start"; cat "$L/h$i.log"; return 1; }
-    done
-    sleep "$(awk -v s="$START_MS" -v d="$DURATION" 'BEGIN { print s / 1000 + d }')"
-    for i in 1 2 3; do local v=PID_${name}_h$i; kill -INT "${!v}"; done
-    for i in 1 2 3; do local v=PID_${name}_h$i; wait "${!v}" 2>/dev/null; done
-    for i in 1 2 3; do local v=PID_${name}_s$i; kill -INT "${!v}"; done
-    for i in 1 2 3; do local v=PID_${name}_s$i; wait "${!v}" 2>/dev/null; done
-    for i in 1 2 3; do
-        echo "--- [$name] s$i"; grep -E '^final (port|pfc )' "$L/s$i.log"
-        echo "--- [$name] h$i"; grep -E '^final (tx|rx|pfc)' "$L/h$i.log"
-    done
-}
+# ring_switch_opts / ring_host_opts I NAME on|off: PFC on every port, or none
+ring_switch_opts() { [ "$3" = on ] && echo --pfc --pfc-xoff "$XOFF" --pfc-xon "$XON" --pfc-link-gbps "$LINE_GBPS"; }
+ring_host_opts() { [ "$3" = on ] && echo --pfc; }
+ring_setup dprs dprh 97
 
 # last_rx LOG SRC N -> mean receive rate (Mb/s) of SRC over the last N reports
 last_rx() { grep "^rx .*src=$2 " "$1" | tail -n "$3" | sed 's/.*mbps=//' | awk '{ s += $1; n++ } END { printf "%.1f", n ? s / n : 0 }'; }
@@ -101,7 +59,7 @@ stop_t() {
 }
 
 # --- PFC: the ring deadlocks -------------------------------------------------------
-run_ring pfc on || exit 1
+ring_run pfc on || exit 1
 L=$LOG/pfc
 dead=1; msg=""
 for i in 1 2 3; do
@@ -131,7 +89,7 @@ if [ "$drops" = 0 ]; then pass "rocc_ring.pfc: no switch dropped a frame (lossle
 else fail "rocc_ring.pfc: the switches dropped $drops frames with PFC on"; fi
 
 # --- no PFC: the same ring drops and keeps going --------------------------------------
-run_ring nopfc off || exit 1
+ring_run nopfc off || exit 1
 L=$LOG/nopfc
 moving=1; msg=""; drops=0
 for i in 1 2 3; do

@@ -14,7 +14,8 @@
  * lossless classes at the threshold).
  * Escape: any bytes through pkt_parse_etf (a reason for every refusal, an
  * accepted ETF is 60..64 bytes with hops >= 1 and re-encodes to the same
- * token) and into src/cc/escape.c's RECEIVE as rocc-switch calls it (an
+ * token) and into src/cc/escape.c's RECEIVE as rocc-switch calls it (a
+ * token on a host port or an egress that is not paused does nothing; an
  * accepted token on each port of a 3-port switch: never crashes, T never
  * above the pool); pkt_parse_esc on the frame (hops rewritten in place
  * stays inside the frame). */
@@ -104,8 +105,14 @@ static void fuzz_etf(const uint8_t *data, size_t size)
         esc_set_peer_escape(&e, 2, 1);
         esc_set_ingress_requested(&e, 2, 1);
         esc_on_frame(&e, 1, 2, &t.fid);
+        int paused1 = (data[size - 1] & 2) != 0;      /* C11: tokens only on a paused egress */
+        esc_set_egress_paused(&e, 1, paused1);
+        esc_set_egress_paused(&e, 2, 1);
         for (uint16_t port = 0; port < 4; port++) {
+            uint64_t extract = e.st.tok_extract;
             esc_receive(&e, port, &t, &a);
+            if ((port == 0 || (port == 1 && !paused1)) && (a.kind != ESC_ACT_NONE || e.st.tok_extract != extract))
+                abort();                              /* a host port (C2) or an open port (C11) */
             if (a.kind == ESC_ACT_EXTRACT) {
                 if (a.port != port || a.hops != t.hops) abort();
                 if (data[size - 1] & 1) esc_extracted(&e, port);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memory check: short runs of four scenarios, and `roccsim plot` on a run
+# Memory check: short runs of five scenarios (one with an OpenQueue port), and `roccsim plot` on a run
 # with finished flows and on one without, under valgrind (normal build only;
 # the sanitizer builds have their own checkers).
 set -u
@@ -34,6 +34,7 @@ check lossy experiments/rocc/lossy-gbn.ini --set sim.duration=2ms
 check traffic_hpcc tests/scenario/data/traffic-rocc-fattree.ini --set sim.duration=1ms --set sim.measure_start=0.5ms \
     --set fct.warmup=0.2ms --set fct.cooldown=0.2ms --set cc.algorithm=hpcc
 check link_failure experiments/datacenter/link-failure.ini --set sim.duration=2ms --set sim.measure_start=1ms
+check openqueue experiments/openqueue/exp1-alg-c.ini --set sim.duration=2ms --set sim.measure_start=1ms
 # plot reads the run directories (summary, fct.tsv, CSV headers) in C; it
 # once read a flag uninitialised, which failed ~1 run in 8 on a run whose
 # flows never finish.  gnuplot itself is not traced.

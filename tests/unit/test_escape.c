@@ -171,6 +171,7 @@ TEST(flow_table)
     esc_on_frame(&s.e, 1, 0, &B);
     CHECK_EQ(s.e.port[1].ft_len, 2);
     esc_on_frame(&s.e, 1, 2, &A);                     /* A now from port 2 */
+    esc_set_egress_paused(&s.e, 1, 1);                /* tokens arrive on paused ports (C11) */
     esc_receive(&s.e, 1, &t, &a);
     CHECK_EQ(a.kind, ESC_ACT_EXTRACT);
     esc_set_ingress_requested(&s.e, 2, 1);
@@ -211,6 +212,7 @@ TEST(frames_table)
     esc_on_frame(&s.e, 1, 2, &A);                     /* A now from port 2: [A', A, A, B] */
     esc_set_ingress_requested(&s.e, 2, 1);
     struct esc_token t = { A, 1 };
+    esc_set_egress_paused(&s.e, 1, 1);                /* C11 */
     esc_receive_missed(&s.e, 1, &t, &a);              /* the newest entry's ingress */
     CHECK_EQ(a.kind, ESC_ACT_FORWARD);
     CHECK_EQ(a.port, 2);
@@ -236,6 +238,7 @@ TEST(receive_found_case2)
     struct esc_fid A = fid_n(1);
     CHECK_EQ(sw_init(&s, 2, 2, 0), 0);
     esc_set_peer_escape(&s.e, 1, 1);
+    esc_set_egress_paused(&s.e, 1, 1);                /* C11 */
     esc_on_frame(&s.e, 1, 0, &A);
     esc_receive(&s.e, 1, &t, &a);
     CHECK_EQ(a.kind, ESC_ACT_EXTRACT);
@@ -261,6 +264,7 @@ TEST(receive_pool_exhausted_case1)
     esc_on_frame(&s.e, 1, 0, &A);
     esc_set_ingress_requested(&s.e, 0, 1);
     CHECK_EQ(esc_poll(&s.e, 2 * PS_US, out, 4), 1);   /* T(1): 1 -> 0 */
+    esc_set_egress_paused(&s.e, 1, 1);                /* C11 */
     esc_receive(&s.e, 1, &t, &a);
     CHECK_EQ(a.kind, ESC_ACT_NONE);                   /* line 17 */
     CHECK_EQ(s.e.st.tok_drop_pool, 1);
@@ -279,6 +283,7 @@ TEST(receive_forwarded)
     esc_set_peer_escape(&s.e, 1, 1);
     esc_on_frame(&s.e, 1, 0, &A);
     esc_set_ingress_requested(&s.e, 0, 1);
+    esc_set_egress_paused(&s.e, 1, 1);                /* C11 */
     esc_receive(&s.e, 1, &t, &a);
     CHECK_EQ(a.kind, ESC_ACT_EXTRACT);
     esc_receive_missed(&s.e, 1, &t, &a);
@@ -313,6 +318,39 @@ TEST(receive_not_forwarded_case3)
     CHECK_EQ(a.kind, ESC_ACT_NONE);
     CHECK_EQ(s.e.st.tok_end, 2);
     CHECK_EQ(esc_pool(&s.e, 1), 3);
+}
+
+/* C11: a token on an egress port its peer has not paused (a replay, a
+ * forgery: a genuine one only comes through a port that paused us) is
+ * refused and counted; nothing is extracted, forwarded or charged.  The
+ * same token once the port is paused is taken. */
+TEST(receive_open_port_c11)
+{
+    struct sw s;
+    struct esc_action a;
+    struct esc_token t = { fid_n(1), 1 }, t2 = { fid_n(1), 2 };
+    struct esc_fid A = fid_n(1);
+    CHECK_EQ(sw_init(&s, 2, 3, 0), 0);
+    esc_set_peer_escape(&s.e, 0, 1);
+    esc_set_peer_escape(&s.e, 1, 1);
+    esc_set_ingress_requested(&s.e, 0, 1);
+    esc_on_frame(&s.e, 1, 0, &A);
+    esc_receive(&s.e, 1, &t, &a);
+    CHECK_EQ(a.kind, ESC_ACT_NONE);
+    esc_receive(&s.e, 1, &t2, &a);
+    CHECK_EQ(a.kind, ESC_ACT_NONE);
+    CHECK_EQ(s.e.st.tok_drop_open, 2);
+    CHECK_EQ(s.e.st.tok_extract + s.e.st.tok_forwarded + s.e.st.tok_drop_bad + s.e.st.tok_drop_unknown, 0);
+    CHECK_EQ(esc_pool(&s.e, 0), 3);
+    CHECK_EQ(esc_pool(&s.e, 1), 3);
+    esc_set_egress_paused(&s.e, 1, 1);
+    esc_receive(&s.e, 1, &t, &a);
+    CHECK_EQ(a.kind, ESC_ACT_EXTRACT);
+    CHECK_EQ(s.e.st.tok_drop_open, 2);
+    esc_set_egress_paused(&s.e, 1, 0);                /* resumed: refused again */
+    esc_receive(&s.e, 1, &t, &a);
+    CHECK_EQ(a.kind, ESC_ACT_NONE);
+    CHECK_EQ(s.e.st.tok_drop_open, 3);
 }
 
 /* e3: reclaim on transmit, hops decrement; hops 0 is not escaping; C5. */
@@ -444,6 +482,7 @@ TEST(malformed)
     esc_set_peer_escape(&s.e, 0, 1);
     esc_set_peer_escape(&s.e, 1, 1);
     esc_set_ingress_requested(&s.e, 0, 1);
+    esc_set_egress_paused(&s.e, 1, 1);
     esc_on_frame(&s.e, 1, 0, &A);
     struct esc_token bad[] = {
         { fid_n(1), 0 },                              /* hops 0 */
@@ -551,6 +590,7 @@ int main(void)
     RUN(receive_pool_exhausted_case1);
     RUN(receive_forwarded);
     RUN(receive_not_forwarded_case3);
+    RUN(receive_open_port_c11);
     RUN(transmit_e3);
     RUN(reclaim_timer);
     RUN(chain_hops_to_zero);

@@ -19,36 +19,10 @@ static int live_;
 
 static struct net *mk(void)
 {
-    if (live_)
-        net_free(&net_);
-    live_ = 0;
-    if (net_init(&net_, 1))
+    struct net *n = test_star(&net_, &live_, 2);
+    if (!n)
         return NULL;
-    live_ = 1;
-    struct net *n = &net_;
-    net_add_node(n, NODE_HOST, "h0");
-    net_add_node(n, NODE_HOST, "h1");
-    net_add_node(n, NODE_SWITCH, "sw");
-    net_add_node(n, NODE_HOST, "r");
-    net_add_link(n, H0, SW, G40, PS_PER_US);
-    net_add_link(n, H1, SW, G40, PS_PER_US);
-    net_add_link(n, SW, R, G40, PS_PER_US);
-    struct switch_cfg c;
-    test_swcfg(n, &c);
-    char why[256];
-    if (net_finalize(n, &c, why, sizeof why))
-        return NULL;
-    struct flow f;
-    memset(&f, 0, sizeof f);
-    f.src = 0;
-    f.dst = 2;
-    f.prio = n->cfg.data_prio;
-    f.size = 100000000;
-    f.start_ps = SIMTIME_NEVER;                /* never started: frames are hand-made */
-    f.stop_ps = SIMTIME_NEVER;
-    f.tp = &transport_line;
-    f.hash = 77;
-    net_add_flow(n, &f);
+    test_add_flow(n, 0, 2, 100000000, 77);
     n->ports[n->nodes[SW].first_port + 2].busy_until = SIMTIME_NEVER - 1;   /* sw -> r never sends */
     return n;
 }
@@ -57,15 +31,7 @@ static uint32_t sw_in(const struct net *n) { return n->nodes[SW].first_port + 0;
 
 static void arrive(struct net *n, uint64_t k)
 {
-    uint32_t pi = net_new_packet(n, PKT_DATA);
-    struct packet *p = pkt(&n->pool, pi);
-    p->flow = 0;
-    p->seq = k;
-    p->dst = 2;
-    p->prio = n->cfg.data_prio;
-    p->bytes = FRAME;
-    p->payload = 1000;
-    switch_receive(n, &n->sws[0], sw_in(n), pi);
+    test_arrive(n, PKT_DATA, 0, k, n->cfg.data_prio, 0);
 }
 
 /* Frames from h0 until sw asks h0 for XOFF (at most `max`). */

@@ -22,61 +22,17 @@ enum { H0, H1, SW, R };
 static struct net net_;
 static int live_;
 
+/* The fabric above (test_fabric.h's test_star) with flows 0, 1, 2: h0 -> r. */
 static struct net *mk(void)
 {
-    if (live_)
-        net_free(&net_);
-    live_ = 0;
-    if (net_init(&net_, 1))
-        return NULL;
-    live_ = 1;
-    struct net *n = &net_;
-    net_add_node(n, NODE_HOST, "h0");
-    net_add_node(n, NODE_HOST, "h1");
-    net_add_node(n, NODE_SWITCH, "sw");
-    net_add_node(n, NODE_HOST, "r");
-    net_add_link(n, H0, SW, G40, PS_PER_US);
-    net_add_link(n, H1, SW, G40, PS_PER_US);
-    net_add_link(n, SW, R, G40, PS_PER_US);
-    struct switch_cfg c;
-    test_swcfg(n, &c);
-    char why[256];
-    if (net_finalize(n, &c, why, sizeof why))
-        return NULL;
-    for (uint32_t i = 0; i < 3; i++) {             /* flows 0, 1, 2: h0 -> r */
-        struct flow f;
-        memset(&f, 0, sizeof f);
-        f.src = 0;
-        f.dst = 2;
-        f.prio = n->cfg.data_prio;
-        f.size = 1000000;
-        f.start_ps = SIMTIME_NEVER;                /* never started: frames are hand-made */
-        f.stop_ps = SIMTIME_NEVER;
-        f.tp = &transport_line;
-        f.hash = 77 + i;
-        net_add_flow(n, &f);
-    }
+    struct net *n = test_star(&net_, &live_, 2);
+    for (uint32_t i = 0; n && i < 3; i++)
+        test_add_flow(n, 0, 2, 1000000, 77 + i);
     return n;
 }
 
 static uint32_t sw_in(const struct net *n) { return n->nodes[SW].first_port + 0; }   /* sw's port facing h0 */
 static uint32_t sw_out(const struct net *n) { return n->nodes[SW].first_port + 2; }  /* sw -> r */
-
-/* A frame of flow f (seq = k) arriving at sw from h0. */
-static uint32_t arrive(struct net *n, uint8_t type, uint32_t f, uint64_t k, uint8_t prio, uint8_t hops)
-{
-    uint32_t pi = net_new_packet(n, (enum pkt_type)type);
-    struct packet *p = pkt(&n->pool, pi);
-    p->flow = f;
-    p->seq = k;
-    p->dst = 2;
-    p->prio = prio;
-    p->hops = hops;
-    p->bytes = type == PKT_DATA ? FRAME : 66;
-    p->payload = type == PKT_DATA ? 1000 : 0;
-    switch_receive(n, &n->sws[0], sw_in(n), pi);
-    return pi;
-}
 
 static void hold_port(struct net *n, uint32_t port) { n->ports[port].busy_until = SIMTIME_NEVER - 1; }
 
@@ -127,7 +83,7 @@ TEST(extract_keeps_order_and_accounting)
     uint32_t fl[] = { 0, 1, 0, 1, 1 };
     uint64_t sq[] = { 0, 0, 1, 1, 2 };
     for (int i = 0; i < 5; i++)
-        arrive(n, PKT_DATA, fl[i], sq[i], (uint8_t)c, 0);
+        test_arrive(n, PKT_DATA, fl[i], sq[i], (uint8_t)c, 0);
     struct port *pt = &n->ports[out];
     CHECK_EQ(pt->q[c].count, 5);
     CHECK_EQ(pt->data_bytes, 5 * FRAME);
@@ -184,13 +140,13 @@ TEST(extract_scan_count_grows_with_position)
     uint32_t out = sw_out(n), c = n->cfg.data_prio;
     hold_port(n, out);
     for (int i = 0; i < 50; i++)
-        arrive(n, PKT_DATA, i == 49 ? 2 : 0, (uint64_t)i, (uint8_t)c, 0);
+        test_arrive(n, PKT_DATA, i == 49 ? 2 : 0, (uint64_t)i, (uint8_t)c, 0);
     uint32_t scanned = 0;
     uint32_t pi = fc_extract(n, &n->sws[0], out, c, 2, &scanned);
     CHECK_EQ(scanned, 50);
     fc_requeue(n, &n->sws[0], out, c, pi);
     /* ACKs of a flow are not its data frames */
-    arrive(n, PKT_ACK, 1, 0, (uint8_t)c, 0);
+    test_arrive(n, PKT_ACK, 1, 0, (uint8_t)c, 0);
     CHECK_EQ(fc_extract(n, &n->sws[0], out, c, 1, &scanned), PKT_NONE);
     CHECK_EQ(scanned, 51);
     CHECK_EQ(fc_extract(n, &n->sws[0], out, QMAC, 1, &scanned), PKT_NONE);   /* not a frame queue */
@@ -211,14 +167,14 @@ TEST(escape_queue_scheduling)
     CHECK(n != NULL);
     uint32_t out = sw_out(n), c = n->cfg.data_prio, ctl = n->cfg.ctrl_prio;
     hold_port(n, out);
-    arrive(n, PKT_DATA, 0, 0, (uint8_t)c, 1);          /* pfc scheme: hops ignored */
+    test_arrive(n, PKT_DATA, 0, 0, (uint8_t)c, 1);          /* pfc scheme: hops ignored */
     CHECK_EQ(n->ports[out].q[c].count, 1);
     CHECK_EQ(n->ports[out].q[QESC].count, 0);
     fc_install(n, &n->sws[0], &esc_ops, NULL);
-    arrive(n, PKT_DATA, 0, 1, (uint8_t)c, 0);
-    arrive(n, PKT_DATA, 1, 0, (uint8_t)c, 2);          /* escaping */
-    arrive(n, PKT_ACK, 2, 7, (uint8_t)ctl, 0);
-    arrive(n, PKT_DATA, 1, 1, (uint8_t)c, 1);          /* escaping */
+    test_arrive(n, PKT_DATA, 0, 1, (uint8_t)c, 0);
+    test_arrive(n, PKT_DATA, 1, 0, (uint8_t)c, 2);          /* escaping */
+    test_arrive(n, PKT_ACK, 2, 7, (uint8_t)ctl, 0);
+    test_arrive(n, PKT_DATA, 1, 1, (uint8_t)c, 1);          /* escaping */
     CHECK_EQ(n->ports[out].q[QESC].count, 2);
     CHECK_EQ(n->ports[out].data_bytes, 4 * FRAME);     /* escape frames count as data */
     n->ports[out].paused = (uint8_t)(1u << c);         /* data class paused */
@@ -236,8 +192,8 @@ TEST(escape_queue_scheduling)
     CHECK_EQ(fc_set_rate(n, out, (uint8_t)c, G40 / 4), 0);
     CHECK(n->sws[0].fc_flags & FCB_GATE);
     n->ports[out].gated = (uint8_t)(1u << c);
-    arrive(n, PKT_DATA, 0, 2, (uint8_t)c, 0);
-    arrive(n, PKT_DATA, 1, 2, (uint8_t)c, 1);
+    test_arrive(n, PKT_DATA, 0, 2, (uint8_t)c, 0);
+    test_arrive(n, PKT_DATA, 1, 2, (uint8_t)c, 1);
     CHECK_EQ(drain(n, out, f, q, 8), 1);
     CHECK(f[0] == 1 && q[0] == 2);
     n->ports[out].gated = 0;
@@ -300,12 +256,12 @@ TEST(hooks_frames_timer)
     /* admission: drop, then force beyond the buffer */
     hold_port(n, out);
     seen.admit_mode = FC_DROP;
-    arrive(n, PKT_DATA, 0, 0, (uint8_t)c, 0);
+    test_arrive(n, PKT_DATA, 0, 0, (uint8_t)c, 0);
     CHECK_EQ(n->dropped[PKT_DATA], 1);
     seen.admit_mode = FC_FORCE;
     uint64_t pool = s->shared_pool;
     s->shared_used = pool;                             /* the shared pool is full */
-    arrive(n, PKT_DATA, 0, 1, (uint8_t)c, 0);
+    test_arrive(n, PKT_DATA, 0, 1, (uint8_t)c, 0);
     CHECK_EQ(s->shared_used, pool + FRAME);            /* borrowed */
     CHECK_EQ(n->ports[out].q[c].count, 1);
     uint32_t f[4];
@@ -319,7 +275,7 @@ TEST(hooks_frames_timer)
     uint64_t xoff = s->xoff[0];
     uint32_t k = 0;
     while (!fc_ingress_requested(s, 0, (uint8_t)c) && k < 10000)
-        arrive(n, PKT_DATA, 0, k++, (uint8_t)c, 0);
+        test_arrive(n, PKT_DATA, 0, k++, (uint8_t)c, 0);
     CHECK(fc_ingress_requested(s, 0, (uint8_t)c));
     CHECK(k * FRAME >= xoff);
     CHECK_EQ(seen.ingress_on, 1);
@@ -378,7 +334,7 @@ TEST(no_pause_keeps_registry)
     hold_port(n, out);
     uint32_t k = 0;
     while (!fc_ingress_requested(s, 0, (uint8_t)c) && k < 10000)
-        arrive(n, PKT_DATA, 0, k++, (uint8_t)c, 0);
+        test_arrive(n, PKT_DATA, 0, k++, (uint8_t)c, 0);
     CHECK(fc_ingress_requested(s, 0, (uint8_t)c));
     CHECK_EQ(seen.ingress_on, 1);
     CHECK_EQ(n->ports[sw_in(n)].st.pfc_sent, 0);
@@ -399,7 +355,7 @@ TEST(rate_gate_paces_class)
     CHECK_EQ(fc_set_rate(n, out, (uint8_t)c, 10000000000ull), 0);
     hold_port(n, out);
     for (int i = 0; i < 20; i++)
-        arrive(n, PKT_DATA, 0, (uint64_t)i, (uint8_t)c, 0);
+        test_arrive(n, PKT_DATA, 0, (uint64_t)i, (uint8_t)c, 0);
     n->ports[out].busy_until = 0;
     port_kick(n, out);
     net_run_until(n, 200 * PS_PER_US);
@@ -415,7 +371,7 @@ TEST(rate_gate_paces_class)
     uint32_t o2 = sw_out(m);
     hold_port(m, o2);
     for (int i = 0; i < 20; i++)
-        arrive(m, PKT_DATA, 0, (uint64_t)i, (uint8_t)c, 0);
+        test_arrive(m, PKT_DATA, 0, (uint64_t)i, (uint8_t)c, 0);
     m->ports[o2].busy_until = 0;
     port_kick(m, o2);
     net_run_until(m, 5 * PS_PER_US);
@@ -432,7 +388,7 @@ TEST(rate_gate_timing)
     CHECK_EQ(fc_set_rate(n, out, (uint8_t)c, 10000000000ull), 0);
     hold_port(n, out);
     for (int i = 0; i < 3; i++)
-        arrive(n, PKT_DATA, 0, (uint64_t)i, (uint8_t)c, 0);
+        test_arrive(n, PKT_DATA, 0, (uint64_t)i, (uint8_t)c, 0);
     n->ports[out].busy_until = 0;
     port_kick(n, out);
     net_run_until(n, 865599);

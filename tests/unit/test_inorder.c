@@ -12,31 +12,13 @@
 
 static struct net net_;
 
+/* h0 -- sw -- r (test_fabric.h's test_star; host indices 0 and 1) with
+ * flow 0: h0 -> r. */
 static struct net *mk(void)
 {
-    struct net *n = &net_;
-    if (net_init(n, 1))
-        return NULL;
-    net_add_node(n, NODE_HOST, "h0");
-    net_add_node(n, NODE_SWITCH, "sw");
-    net_add_node(n, NODE_HOST, "h1");
-    net_add_link(n, 0, 1, 40000000000ull, PS_PER_US);
-    net_add_link(n, 1, 2, 40000000000ull, PS_PER_US);
-    struct switch_cfg c;
-    test_swcfg(n, &c);
-    char why[128];
-    if (net_finalize(n, &c, why, sizeof why))
-        return NULL;
-    struct flow f;
-    memset(&f, 0, sizeof f);
-    f.src = 0;
-    f.dst = 1;
-    f.prio = n->cfg.data_prio;
-    f.size = 10000;
-    f.start_ps = SIMTIME_NEVER;
-    f.stop_ps = SIMTIME_NEVER;
-    f.tp = &transport_line;
-    net_add_flow(n, &f);
+    struct net *n = test_star(&net_, NULL, 1);
+    if (n)
+        test_add_flow(n, 0, 1, 10000, 0);
     return n;
 }
 

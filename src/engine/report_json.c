@@ -1,0 +1,279 @@
+/*
+ * report_json.c -- DIR/summary.json: one JSON document with every number of
+ * a run (run facts, packets and events, flow groups, switch ports and their
+ * CPs, port tiers, FCT statistics, flows per link, expectations, flows).
+ * Format: docs/outputs.md.  Written by report_write() (report.c).
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "engine/attack.h"
+#include "engine/ccsel.h"
+#include "engine/fcsel.h"
+#include "engine/oqsel.h"
+#include "engine/xbarsel.h"
+#include "engine/fcsel_escape.h"
+#include "engine/fcsel_loopbreak.h"
+#include "engine/fct.h"
+#include "engine/linkflows.h"
+#include "engine/metrics.h"
+#include "engine/report_parts.h"
+#include "net/agent_rocc.h"
+
+static const char *type_names[PKT_NTYPES] = { "data", "ack", "nack", "cnp", "pfc", "fctl" };
+
+/* JSON number: NaN/inf become null. */
+static void jnum(FILE *f, double v)
+{
+    if (isnan(v) || isinf(v))
+        fputs("null", f);
+    else if (v == floor(v) && fabs(v) < 9e15)
+        fprintf(f, "%.0f", v);
+    else
+        fprintf(f, "%.9g", v);
+}
+
+/* A member after the first: , "key": number. */
+static void jkv(FILE *f, const char *key, double v)
+{
+    fprintf(f, ", \"%s\": ", key);
+    jnum(f, v);
+}
+
+static void jstr(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+void report_summary_json(FILE *f, const struct scenario *sc, const struct run_info *ri)
+{
+    const struct net *n = &sc->net;
+    simtime_t t0 = sc->measure_start, t1 = sc->measure_end;
+    uint64_t created = 0, consumed = 0, dropped = 0;
+    for (int t = 0; t < PKT_NTYPES; t++) {
+        created += n->created[t];
+        consumed += n->consumed[t];
+        dropped += n->dropped[t];
+    }
+    fprintf(f, "{\n  \"roccsim_version\": \"%s\",\n  \"scenario\": ", ROCCSIM_VERSION);
+    jstr(f, ri->scenario_path);
+    fprintf(f, ",\n  \"seed\": %llu,\n  \"duration_s\": ", (unsigned long long)sc->seed);
+    jnum(f, (double)sc->duration / PS_PER_S);
+    fprintf(f, ",\n  \"measure\": {\"start_s\": ");
+    jnum(f, (double)t0 / PS_PER_S);
+    jkv(f, "end_s", (double)t1 / PS_PER_S);
+    fprintf(f, "},\n  \"sample_interval_s\": ");
+    jnum(f, (double)sc->sample_interval / PS_PER_S);
+    fprintf(f, ",\n  \"events\": %llu,\n  \"hops\": %llu,\n", (unsigned long long)n->el.n_fired,
+            (unsigned long long)n->hops);
+    static const char *const ev_names[EV_NKINDS] = { "", "tx_done", "wire", "host_wake", "nic_delay", "flow_timer",
+                                                     "flow_start", "flow_stop", "agent", "hook", "fctl_timer",
+                                                     "fctl_gate" };
+    fprintf(f, "  \"events_by_kind\": {");
+    /* Kinds after "hook" (flow-control schemes) only when they fired. */
+    for (int k = 1; k < EV_NKINDS; k++)
+        if (k <= EV_HOOK || n->ev_count[k])
+            fprintf(f, "%s\"%s\": %llu", k > 1 ? ", " : "", ev_names[k], (unsigned long long)n->ev_count[k]);
+    fprintf(f, "},\n");
+    fprintf(f, "  \"packets\": {\"created\": %llu, \"consumed\": %llu, \"dropped\": %llu, \"in_flight\": %u, \"by_type\": {",
+            (unsigned long long)created, (unsigned long long)consumed, (unsigned long long)dropped, n->pool.live);
+    for (int t = 0; t < PKT_NTYPES; t++)
+        if (t < PKT_FCTL || n->created[t] || n->dropped[t])   /* scheme frames only when there were any */
+            fprintf(f, "%s\"%s\": {\"created\": %llu, \"consumed\": %llu, \"dropped\": %llu}", t ? ", " : "",
+                type_names[t], (unsigned long long)n->created[t], (unsigned long long)n->consumed[t],
+                (unsigned long long)n->dropped[t]);
+    fprintf(f, "}, \"failure_drops\": %llu, \"cnp_filtered_switch\": %llu, \"cnp_filtered_host\": %llu",
+            (unsigned long long)n->failure_drops, (unsigned long long)n->cnp_filtered_sw,
+            (unsigned long long)n->cnp_filtered_host);
+    if (n->fc_drops)
+        fprintf(f, ", \"fc_drops\": %llu", (unsigned long long)n->fc_drops);
+    if (n->created[PKT_FCTL] || n->fctl_bad)
+        fprintf(f, ", \"fctl_refused\": %llu", (unsigned long long)n->fctl_bad);
+    fprintf(f, "},\n");
+    fcsel_escape_summary(f, n);        /* "escape": {...} in Escape runs */
+    fcsel_loopbreak_json(f, n);
+    fprintf(f, "  \"attacks\": [");
+    for (uint32_t i = 0; i < sc->n_attacks; i++)
+        fprintf(f, "%s{\"name\": \"%s\", \"sent\": %llu}", i ? ", " : "", sc->attacks[i].name,
+                (unsigned long long)sc->attacks[i].sent);
+    fprintf(f, "],\n  \"conservation\": ");
+    jstr(f, ri->conservation);
+    fcsel_json(sc, f);                /* in-order check, deadlock detector: when enabled/relevant */
+    oqsel_json(sc, f);                /* [openqueue] ports and queues */
+    xbarsel_json(sc, f);              /* [crossbar] switches */
+    fprintf(f, ",\n  \"groups\": [");
+    for (uint32_t g = 0; g < sc->n_groups; g++) {
+        const struct group *gr = &sc->groups[g];
+        struct grstats st;
+        report_group_rates(sc, gr, t0, t1, &st);
+        fprintf(f, "%s\n    {\"name\": ", g ? "," : "");
+        jstr(f, gr->name);
+        fprintf(f, ", \"cc\": \"%s\", \"incast\": %s, \"flows\": %u, \"rate_mean_bps\": ", cc_algo_names[gr->algo],
+                gr->incast ? "true" : "false", gr->count);
+        jnum(f, st.mean);
+        jkv(f, "rate_min_bps", st.min);
+        jkv(f, "rate_max_bps", st.max);
+        jkv(f, "jain", st.jain);
+        fputc('}', f);
+    }
+    fprintf(f, "\n  ],\n  \"ports\": [");
+    for (uint32_t m = 0; m < sc->n_mon; m++) {
+        const struct monitor *mo = &sc->mon[m];
+        const struct port *pt = &n->ports[mo->port];
+        struct qstats q;
+        metrics_queue(sc, m, t0, t1, &q);
+        fprintf(f, "%s\n    {\"name\": ", m ? "," : "");
+        jstr(f, mo->name);
+        fprintf(f, ", \"rate_bps\": %llu, \"queue_mean_bytes\": ", (unsigned long long)pt->rate_bps);
+        jnum(f, q.mean);
+        jkv(f, "queue_p99_bytes", q.p99);
+        jkv(f, "queue_max_bytes", q.max);
+        fprintf(f, ", \"queue_max_run_bytes\": %llu, \"utilization\": ", (unsigned long long)pt->st.max_queue_bytes);
+        jnum(f, metrics_util(sc, m, t0, t1));
+        fprintf(f, ", \"tx_packets\": %llu, \"tx_bytes\": %llu, \"drops\": %llu, \"pfc_xoff_sent\": %llu, "
+                   "\"pfc_xoff_received\": %llu, \"paused_s\": ",
+                (unsigned long long)pt->st.tx_pkts, (unsigned long long)pt->st.tx_bytes,
+                (unsigned long long)pt->st.drops, (unsigned long long)pt->st.pfc_sent,
+                (unsigned long long)pt->st.pfc_rcvd);
+        jnum(f, report_port_paused_s(pt));
+        fprintf(f, ", \"cp\": ");
+        if (mo->agent == NONE32) {
+            fputs("null}", f);
+            continue;
+        }
+        const struct rocc_agent *a = n->agents[mo->agent].state;
+        double mean, lo, hi;
+        metrics_fair(sc, m, t0, t1, &mean, &lo, &hi);
+        fprintf(f, "{\"fair_rate_mean_bps\": ");
+        jnum(f, mean);
+        jkv(f, "fair_rate_min_bps", lo);
+        jkv(f, "fair_rate_max_bps", hi);
+        fprintf(f, ", \"cnps_sent\": %llu, \"updates\": %llu, \"md_fmin\": %llu, \"md_half\": %llu, \"pi\": %llu}}",
+                (unsigned long long)a->cnps_sent, (unsigned long long)a->cp.n_updates,
+                (unsigned long long)a->cp.n_md_fmin, (unsigned long long)a->cp.n_md_half,
+                (unsigned long long)a->cp.n_pi);
+    }
+    /* Per tier of CP: ports, PFC, paused time, queues, utilization, and PFC
+     * pauses received per time segment (RoCC Fig. 17b uses 50 segments). */
+    fprintf(f, "\n  ],\n  \"tiers\": [");
+    int tfirst = 1;
+    for (int pc = 0; pc < PC_N; pc++) {
+        struct tier_stats ts;
+        report_tier_stats(sc, pc, &ts);
+        if (!ts.ports)
+            continue;
+        fprintf(f, "%s\n    {\"tier\": \"%s\", \"ports\": %u, \"pfc_xoff_sent\": %llu, \"pfc_xoff_received\": %llu, "
+                   "\"paused_s\": ", tfirst ? "" : ",", port_class_names[pc], ts.ports, (unsigned long long)ts.xoff_sent,
+                (unsigned long long)ts.xoff_rcvd);
+        jnum(f, ts.paused_s);
+        jkv(f, "queue_mean_bytes", ts.queue_mean_sum / ts.ports);
+        jkv(f, "queue_max_bytes", ts.queue_max);
+        jkv(f, "utilization_mean", ts.util_sum / ts.ports);
+        fprintf(f, ", \"pfc_received_per_segment\": [");
+        for (uint32_t s = 0; s < sc->pfc_segments; s++)
+            fprintf(f, "%s%llu", s ? ", " : "", (unsigned long long)report_tier_pfc_segment(sc, pc, s));
+        fprintf(f, "]}");
+        tfirst = 0;
+    }
+    fprintf(f, "\n  ],\n  \"fct\": {\"start_s\": ");
+    jnum(f, (double)sc->fct_start / PS_PER_S);
+    jkv(f, "end_s", (double)sc->fct_end / PS_PER_S);
+    {
+        double mean, sd;
+        uint64_t k = fct_flow_rates(sc, sc->fct_start, sc->fct_end, &mean, &sd);
+        uint64_t started = fct_count_started(sc, sc->fct_start, sc->fct_end);
+        fprintf(f, ", \"flows_started\": %llu, \"flows_unfinished\": %llu", (unsigned long long)started,
+                (unsigned long long)(started - (k < started ? k : started)));
+        fprintf(f, ", \"flows_finished\": %llu, \"flow_rate_mean_bps\": ", (unsigned long long)k);
+        jnum(f, mean);
+        jkv(f, "flow_rate_std_bps", sd);
+        fprintf(f, ", \"flow_rate_sampled_n\": %llu, \"flow_rate_sampled_mean_bps\": ", (unsigned long long)sc->rs_n);
+        jnum(f, sc->rs_n ? sc->rs_mean : NAN);
+        jkv(f, "flow_rate_sampled_std_bps", sc->rs_n > 1 ? sqrt(sc->rs_m2 / (double)(sc->rs_n - 1)) : NAN);
+    }
+    fprintf(f, ", \"slowdown_below_1\": %llu, \"bins\": [", (unsigned long long)fct_count_below_one(sc));
+    int first = 1;
+    for (int kind = -1; kind <= 1; kind++) {
+        uint64_t lo = 0;
+        for (uint32_t b = 0; b <= sc->n_fct_bins; b++) {
+            uint64_t hi = b < sc->n_fct_bins ? sc->fct_bins[b] : UINT64_MAX;
+            struct fct_stats st;
+            fct_bin_stats(sc, kind, lo, hi, sc->fct_start, sc->fct_end, &st);
+            if (st.count || st.unfinished || st.w_count || st.w_unfinished) {
+                fprintf(f, "%s\n    {\"traffic\": \"%s\", \"size_gt\": %llu, \"size_le\": ", first ? "" : ",",
+                        kind < 0 ? "all" : kind ? "incast" : "background", (unsigned long long)lo);
+                jnum(f, hi == UINT64_MAX ? NAN : (double)hi);
+                fprintf(f, ", \"flows\": %llu, \"unfinished\": %llu, \"not_started\": %llu, \"fct_avg_s\": ",
+                        (unsigned long long)st.count, (unsigned long long)st.unfinished,
+                        (unsigned long long)st.not_started);
+                jnum(f, st.avg);
+                jkv(f, "fct_p50_s", st.p50);
+                jkv(f, "fct_p90_s", st.p90);
+                jkv(f, "fct_p99_s", st.p99);
+                jkv(f, "fct_p999_s", st.p999);
+                jkv(f, "slowdown_avg", st.s_avg);
+                jkv(f, "slowdown_p50", st.s_p50);
+                jkv(f, "slowdown_p90", st.s_p90);
+                jkv(f, "slowdown_p99", st.s_p99);
+                jkv(f, "slowdown_p999", st.s_p999);
+                fprintf(f, ", \"wire_flows\": %llu, \"wire_unfinished\": %llu", (unsigned long long)st.w_count,
+                        (unsigned long long)st.w_unfinished);
+                jkv(f, "wire_fct_avg_s", st.w_avg);
+                jkv(f, "wire_fct_p50_s", st.w_p50);
+                jkv(f, "wire_fct_p90_s", st.w_p90);
+                jkv(f, "wire_fct_p99_s", st.w_p99);
+                jkv(f, "wire_fct_p999_s", st.w_p999);
+                jkv(f, "wire_slowdown_avg", st.ws_avg);
+                jkv(f, "wire_slowdown_p99", st.ws_p99);
+                fputc('}', f);
+                first = 0;
+            }
+            lo = hi;
+        }
+    }
+    fprintf(f, "\n  ]},\n  \"concurrency\": ");
+    lf_summary_json(f, sc);
+    fprintf(f, ",\n  \"expectations\": [");
+    for (size_t i = 0; i < ri->n_results; i++) {
+        const struct expect_result *r = &ri->results[i];
+        fprintf(f, "%s\n    {\"check\": ", i ? "," : "");
+        jstr(f, r->check);
+        fprintf(f, ", \"target\": ");
+        jstr(f, r->target);
+        fprintf(f, ", \"measured\": ");
+        jstr(f, r->measured);
+        fprintf(f, ", \"pass\": %s}", r->pass ? "true" : "false");
+    }
+    fprintf(f, "\n  ],\n  \"flows\": [");
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *fl = &n->flows[i];
+        char name[64];
+        report_flow_name(sc, i, name, sizeof name);
+        fprintf(f, "%s\n    {\"id\": %u, \"name\": ", i ? "," : "", i);
+        jstr(f, name);
+        fprintf(f, ", \"src\": ");
+        jstr(f, report_host_name(sc, fl->src));
+        fprintf(f, ", \"dst\": ");
+        jstr(f, report_host_name(sc, fl->dst));
+        jkv(f, "size_bytes", (fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED) ? NAN : (double)fl->size);
+        jkv(f, "start_s", (double)fl->start_ps / PS_PER_S);
+        jkv(f, "fct_s", fl->finish_ps == SIMTIME_NEVER ? NAN : (double)(fl->finish_ps - fl->start_ps) / PS_PER_S);
+        fprintf(f, ", \"delivered_bytes\": %llu, \"rate_bps\": ", (unsigned long long)fl->rcv_nxt);
+        jnum(f, metrics_flow_rate(sc, i, t0, t1));
+        fprintf(f, ", \"retx_bytes\": %llu, \"timeouts\": %llu", (unsigned long long)fl->retx_bytes,
+                (unsigned long long)fl->timeouts);
+        if (sc->fc_section && fl->out_of_order)   /* docs/escape.md "In-order check" */
+            fprintf(f, ", \"out_of_order\": %llu", (unsigned long long)fl->out_of_order);
+        fputc('}', f);
+    }
+    fprintf(f, "\n  ]\n}\n");
+}
