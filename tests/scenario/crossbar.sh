@@ -77,6 +77,8 @@ bad bad_speedup --set crossbar.speedup=0 "\[crossbar\] speedup: expected a speed
 bad bad_scheduler --set crossbar.output=nosuch "unknown routine 'nosuch'"
 bad bad_size --set crossbar.voq=lots "voq, xp, oq must be sizes like 32p"
 bad bad_key --set crossbar.sped=2 "sped"
+bad bad_openqueue_port --set openqueue.policy=$PWD/policies/fifo_taildrop.oq --set openqueue.ports=sw:r0 \
+    "switch 'sw': port 3 already runs a queueing discipline (\[openqueue\])"
 sed -e '/^\[crossbar\]/,/^$/d' $D/xbar-uniform.ini >"$tmp/nox.ini"
 "$ROCCSIM" run "$tmp/nox.ini" -o "$tmp/bad" >/dev/null 2>"$tmp/bad.err"
 rc=$?
