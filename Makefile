@@ -66,7 +66,7 @@ TEST_BIN   := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 LIBROCC    := $(BUILD)/librocc.a
 LIBSIM     := $(BUILD)/libroccsim.a
-PKT_OBJ    := $(BUILD)/dataplane/pkt.o
+PKT_OBJ    := $(BUILD)/dataplane/pkt.o $(BUILD)/dataplane/sw_oqclass.o
 ROCCSIM    := $(BUILD)/roccsim
 
 .PHONY: all test test-asan test-ubsan unit bench clean fuzz fuzzers
@@ -107,10 +107,11 @@ $(ROCCSIM): $(CLI_OBJ) $(LIBSIM) $(LIBROCC) $(FLAGS_STAMP)
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIBSIM) $(LIBROCC) $(FLAGS_STAMP)
 	$(CC) $(ALLCFLAGS) $< $(LIBSIM) $(LIBROCC) $(LDLIBS) -o $@
 
-# The data plane's frame parser (no DPDK) for the pkt harness.
-$(PKT_OBJ): dataplane/pkt.c $(FLAGS_STAMP)
+# The data plane's frame parser and OpenQueue classifier (no DPDK) for the
+# pkt harness.
+$(BUILD)/dataplane/%.o: dataplane/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -Isrc/cc -Idataplane -c $< -o $@
+	$(CC) $(ALLCFLAGS) -Isrc -Isrc/cc -Idataplane -c $< -o $@
 
 $(BUILD)/tests/test_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(PKT_OBJ) $(LIBSIM) $(LIBROCC) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)

@@ -232,6 +232,15 @@ void pkt_ip4_set_ecn(uint8_t *f, const struct pkt_info *pi, int ecn)
     ip4_csum_patch(ip, old_w, rd16(ip));
 }
 
+void pkt_ip4_set_dscp(uint8_t *f, const struct pkt_info *pi, unsigned dscp)
+{
+    uint8_t *ip = f + pi->l3_off;
+    uint16_t old_w = rd16(ip);
+
+    ip[1] = (uint8_t)(((dscp & 63u) << 2) | (ip[1] & 3u));
+    ip4_csum_patch(ip, old_w, rd16(ip));
+}
+
 int pkt_red_mark(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax, uint32_t rnd)
 {
     double p;

@@ -154,6 +154,9 @@ enum { PKT_ECN_NOT_ECT = 0, PKT_ECN_ECT1 = 1, PKT_ECN_ECT0 = 2, PKT_ECN_CE = 3 }
 int pkt_ip4_ecn(const uint8_t *f, const struct pkt_info *pi);
 /* Set the ECN field, patching the header checksum (RFC 1624). */
 void pkt_ip4_set_ecn(uint8_t *f, const struct pkt_info *pi, int ecn);
+/* Set the DSCP (0..63, the ToS byte's upper six bits), keeping the ECN
+ * field and patching the header checksum (RFC 1624). */
+void pkt_ip4_set_dscp(uint8_t *f, const struct pkt_info *pi, unsigned dscp);
 /* RED-style marking decision for a queue of q bytes: never at q <= kmin,
  * always at q >= kmax, else with probability pmax·(q−kmin)/(kmax−kmin),
  * drawn from rnd (uniform 32-bit).  1 = mark. */

@@ -2,7 +2,7 @@
  * rocc_host.c -- a RoCEv2 sender/sink on one DPDK port (issue 5).
  *
  *   rocc-host <EAL args> -- --local-ip A.B.C.D [--gw-mac MAC | --gw-ip A.B.C.D (needed by --flow)]
- *       [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS]]...
+ *       [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS][,dscp=N][,on=MS,off=MS]]...
  *       [--cp-allow PREFIX/LEN] [--cp-bind SWITCH_ID=A.B.C.D ...] [--cnp-key HEX32]
  *       [--line-gbps G] [--payload BYTES]
  *       [--f-unit-mbps N] [--recovery-us US] [--cnp-delay-us US] [--ecn-capable]
@@ -85,6 +85,8 @@ struct flow {
     uint64_t app_bps;            /* 0: no application limit ("line") */
     uint64_t size_bytes;         /* payload bytes to send; 0: infinite */
     uint64_t start_ms, start_tsc;  /* first frame no earlier than start_ms after start */
+    uint8_t dscp;                /* dscp=: the DSCP of its frames (0 default) */
+    uint64_t on_ms, off_ms, on_cyc, off_cyc;   /* on=,off=: on/off bursts from start (0: always on) */
     uint16_t sport;
     uint32_t psn;
     uint64_t next_tsc, last_tsc; /* pacer: next departure, last departure */
@@ -158,7 +160,7 @@ static void usage(FILE *out, const char *prg)
     fprintf(out,
         "usage: %s <EAL args> -- --local-ip A.B.C.D   (required; the rest is optional)\n"
         "  [--gw-mac MAC | --gw-ip A.B.C.D]  (required with --flow; without: a pure sink)\n"
-        "  [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS]]...\n"
+        "  [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS][,dscp=0..63][,on=MS,off=MS]]...\n"
         "  [--cp-allow PREFIX/LEN]  (CNPs from outside it are counted denied and ignored;\n"
         "                            without it every CNP is: give it whenever there is a --flow)\n"
         "  [--cp-bind SWITCH_ID=A.B.C.D ...]  (a CNP counts only if its CP id's switch is bound to its\n"
@@ -220,8 +222,19 @@ static int parse_flow(struct host *h, char *spec)
             if (*eq < '0' || *eq > '9' || *end || q > 0xffffff) return flow_bad("qpn must be 0..16777215:", tok, eq);
             f->qpn = (uint32_t)q;
             have_qpn = true;
-        } else return flow_bad("unknown key (dst, rate, size, qpn, start):", tok, eq);
+        } else if (!strcmp(tok, "dscp")) {
+            unsigned long d = strtoul(eq, &end, 10);
+            if (*eq < '0' || *eq > '9' || *end || d > 63) return flow_bad("dscp must be 0..63:", tok, eq);
+            f->dscp = (uint8_t)d;
+        } else if (!strcmp(tok, "on") || !strcmp(tok, "off")) {
+            uint64_t v = strtoull(eq, &end, 10);
+            if (*eq < '0' || *eq > '9' || *end || v == 0 || v > 3600000)
+                return flow_bad("on and off must be ms, 1..3600000:", tok, eq);
+            if (tok[1] == 'n') f->on_ms = v;
+            else f->off_ms = v;
+        } else return flow_bad("unknown key (dst, rate, size, qpn, start, dscp, on, off):", tok, eq);
     }
+    if (!f->on_ms != !f->off_ms) return flow_bad("on=MS and off=MS go together", NULL, NULL);
     if (!have_dst) return flow_bad("missing dst=IP", NULL, NULL);
     if (!have_qpn) return flow_bad("missing qpn=N", NULL, NULL);
     /* UDP source port as RoCEv2 entropy: fixed per QP so ECMP keeps order. */
@@ -632,6 +645,14 @@ static unsigned build_due(struct host *h, uint64_t tsc, struct rte_mbuf **out, u
             uint8_t *p;
 
             if (f->done || f->next_tsc > tsc || !h->have_gw) continue;
+            if (f->on_cyc && f->next_tsc >= f->start_tsc) {
+                /* on=,off=: a departure due in an off phase moves to the next on phase. */
+                uint64_t per = f->on_cyc + f->off_cyc, ph = (f->next_tsc - f->start_tsc) % per;
+                if (ph >= f->on_cyc) {
+                    f->next_tsc += per - ph;
+                    if (f->next_tsc > tsc) continue;
+                }
+            }
             if (tsc - f->next_tsc > slack) f->next_tsc = tsc - slack;
             f->last_sched = f->next_tsc;
             m = rte_pktmbuf_alloc(h->pool);
@@ -647,6 +668,10 @@ static unsigned build_due(struct host *h, uint64_t tsc, struct rte_mbuf **out, u
             if (h->ecn_capable) {
                 struct pkt_info ip4 = {.l3_off = PKT_ETH_LEN};
                 pkt_ip4_set_ecn(p, &ip4, PKT_ECN_ECT0);
+            }
+            if (f->dscp) {
+                struct pkt_info ip4 = {.l3_off = PKT_ETH_LEN};
+                pkt_ip4_set_dscp(p, &ip4, f->dscp);
             }
             f->psn = (f->psn + 1) & 0xffffff;
             f->sent_pkts++;
@@ -850,6 +875,8 @@ int main(int argc, char **argv)
     h->t0 = rte_get_tsc_cycles();
     for (unsigned i = 0; i < h->nflows; i++) {
         h->flows[i].start_tsc = h->t0 + dp_us_to_cycles(h->flows[i].start_ms * 1000, h->hz);
+        h->flows[i].on_cyc = dp_us_to_cycles(h->flows[i].on_ms * 1000, h->hz);
+        h->flows[i].off_cyc = dp_us_to_cycles(h->flows[i].off_ms * 1000, h->hz);
         h->flows[i].next_tsc = h->flows[i].start_tsc;
     }
     if (h->nflows && !h->have_allow)

@@ -25,6 +25,9 @@
  *       [--pfc ...]                        802.1Qbb PFC (sw_pfc.c)
  *       [--escape [--esc-period-us US] [--esc-pool N] [--esc-reclaim-ms MS] [--esc-max-hops N]]
  *                                         Escape (sw_esc.c, needs --pfc)
+ *       [--openqueue PORT=FILE ...] [--oq-value ...] [--oq-value-map ...] [--oq-processing ...]
+ *       [--oq-processing-map ...] [--oq-cycle-ns NS] [--oq-seed N] [--oq-timing]
+ *                                         an OpenQueue policy in place of a port's FIFO (sw_oq.c)
  *
  * Why a software queue: af_packet over veth has no link rate of its own, so
  * the bottleneck queue the CP must watch is created here, by draining each
@@ -177,6 +180,7 @@ static void print_stats(const struct sw *s)
     }
     pfc_print_final(s);
     esc_print_final(s);
+    oq_print_final(s);
     dp_cap_print_final(&s->cap, s->pcap_path);
     fflush(stdout);
 }
@@ -221,7 +225,7 @@ static void run(struct sw *s)
         }
         for (uint16_t p = 0; p < s->nports; p++) {
             work += tx_port(s, p, tsc);
-            queued |= s->eg[p].qh != s->eg[p].qt || s->eg[p].ch != s->eg[p].ct || s->eg[p].eh != s->eg[p].et;
+            queued |= !data_empty(&s->eg[p]) || s->eg[p].ch != s->eg[p].ct || s->eg[p].eh != s->eg[p].et;
         }
         end_round(s);
         if (rep_every && tsc - last_rep >= rep_every) {
@@ -240,6 +244,7 @@ static void run(struct sw *s)
             }
             pfc_print_stat(s, (double)(tsc - s->t0) / (double)s->hz);
             esc_print_stat(s, (double)(tsc - s->t0) / (double)s->hz);
+            oq_print_stat(s, (double)(tsc - s->t0) / (double)s->hz);
             fflush(stdout);
             dp_pcap_flush(&s->cap.pc);
             last_rep = tsc;
@@ -318,6 +323,8 @@ int main(int argc, char **argv)
     s->esc_pool = 64;
     s->esc_reclaim_ms = 30;
     s->esc_max_hops = ESC_MAX_HOPS_DEFAULT;
+    s->oq_seed = 1;
+    dpoq_init(&s->oqcls, 0x5DEECE66Dull);
     ret = parse_args(s, argc, argv);
     if (ret) { rc = ret > 0 ? 0 : 2; goto out; }   /* > 0: --help */
     for (p = 0; p < s->nports; p++) {
@@ -326,6 +333,8 @@ int main(int argc, char **argv)
     }
     if (pfc_setup(s)) { rc = 2; goto out; }
     if (esc_setup(s)) { rc = 2; goto out; }
+    ret = oq_setup(s);
+    if (ret) { rc = ret == -2 ? 2 : 1; goto out; }
     p = 0;
 
     s->pool = rte_pktmbuf_pool_create("sw_pool", NB_MBUF, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
@@ -345,8 +354,14 @@ int main(int argc, char **argv)
     printf(" cnp_filter=%s host_ports=", s->no_cnp_filter ? "off" : "on");
     for (uint16_t i = 0, k = 0; i < s->nports; i++)
         if (s->host_port[i]) printf("%s%u", k++ ? "," : "", i);
-    printf(" cp_peers=%u cnp_key=%s%s%s\n", s->npeers, s->cnp_pol.key ? "yes" : "no", s->pfc ? " pfc=on" : "",
+    printf(" cp_peers=%u cnp_key=%s%s%s", s->npeers, s->cnp_pol.key ? "yes" : "no", s->pfc ? " pfc=on" : "",
            s->escape ? " escape=on" : "");
+    if (s->any_oq) {
+        printf(" openqueue=");
+        for (uint16_t i = 0, k = 0; i < s->nports; i++)
+            if (s->eg[i].oq) printf("%s%u", k++ ? "," : "", i);
+    }
+    printf("\n");
     fflush(stdout);
 
     run(s);
@@ -369,6 +384,7 @@ out:
         for (uint16_t i = 0; i < s->nports; i++)
             if (s->eg[i].cp) { free(s->eg[i].cp->ft_mem); free(s->eg[i].cp); }
     if (s) esc_free(s);
+    if (s) oq_free(s);
     if (s) { free(s->eg); free(s->nb); }
     free(s);
     rte_eal_cleanup();

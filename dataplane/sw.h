@@ -21,6 +21,9 @@
  *   sw_esc.c       Escape (--escape, needs --pfc): tokens (ETF) sent and
  *                  received, the per-port escape queue, extraction from the
  *                  data FIFO; the decisions are src/cc/escape.c's
+ *   sw_oq.c        OpenQueue (--openqueue PORT=FILE): a compiled policy
+ *                  (src/openqueue) in place of a port's data FIFO; the
+ *                  classification step is sw_oqclass.c (no DPDK)
  * Everything lives in one struct sw (no globals but the signal flag in
  * rocc_switch.c); what is called per frame across files is inline here.
  */
@@ -41,6 +44,7 @@
 #include "rocc_flowtable.h"
 #include "pfc.h"
 #include "escape.h"
+#include "sw_oqclass.h"
 
 #define MAX_PORTS   8
 #define MAX_ROUTES  64
@@ -148,6 +152,9 @@ struct egress {
     struct eent *eq;              /* ESLOTS entries */
     uint32_t eh, et;
     uint64_t esc_in, esc_tx, esc_extracted, esc_scanned, esc_qfull, etf_tx, etf_rx, etf_drop;
+    /* --openqueue (sw_oq.c): the policy's runtime in place of the data
+     * FIFO (q[] unused); NULL on a built-in FIFO port */
+    struct oqport *oq;
 };
 
 struct route { uint32_t net, mask, via; uint16_t port; uint8_t mac[6]; bool has_mac; };
@@ -234,7 +241,20 @@ struct sw {
     bool esc_no_tokens;
     bool esc_ft_flows;                   /* --esc-flow-table flows (escape.h C3 ESC_FT_FLOWS) */
     struct esc_out esc_out[ESC_OUT_MAX];
+    /* --openqueue options (sw_oq.c) */
+    const char *oq_file[MAX_PORTS];
+    bool any_oq, oq_opts;         /* oq_opts: some --oq-* option was given */
+    struct dpoq_class oqcls;      /* the classification step (all OpenQueue ports) */
+    uint64_t oq_cycle_ns, oq_seed;
+    bool oq_timing;
 };
+
+/* Is port e's data queue empty (FIFO, or OpenQueue runtime and its staged frame)? */
+bool oq_port_empty(const struct egress *e);
+static inline bool data_empty(const struct egress *e)
+{
+    return e->qh == e->qt && (!e->oq || oq_port_empty(e));
+}
 
 /* ---- helpers called per frame from several files ---------------------- */
 
@@ -390,6 +410,22 @@ void esc_print_final(const struct sw *s);
 void esc_print_stat(const struct sw *s, double t);
 /* Is mac the neighbour on port (a --route's MAC there, or found there by ARP)? */
 bool sw_neighbour(const struct sw *s, uint16_t port, const uint8_t mac[6]);
+
+/* ---- sw_oq.c ------------------------------------------------------------ */
+/* Compile every --openqueue policy and instantiate it: 0; -2 on a policy
+ * error (FILE:LINE:COL said on stderr: exit 2); -1 out of memory. */
+int oq_setup(struct sw *s);
+void oq_free(struct sw *s);
+/* A data frame for OpenQueue port e: classify, admit (drops freed). */
+void oq_enqueue_frame(struct sw *s, struct egress *e, struct rte_mbuf *m, const struct pkt_info *pi);
+/* Up to max frames served by port e's policy into tx[] (kind K_DATA). */
+unsigned oq_dequeue(struct sw *s, struct egress *e, uint64_t tsc, struct rte_mbuf **tx, uint8_t *kind, unsigned max);
+/* Cycles until OpenQueue port e can send (0 now, UINT64_MAX nothing queued). */
+uint64_t oq_wait(const struct sw *s, const struct egress *e);
+/* The port was idle this round: banked processing cycles back to a burst. */
+void oq_idle(struct egress *e);
+void oq_print_stat(const struct sw *s, double t);
+void oq_print_final(const struct sw *s);
 
 /* ---- sw_cp.c ------------------------------------------------------------ */
 /* 0, -2 on a bad parameter (said on stderr; exit 2), -1 out of memory. */

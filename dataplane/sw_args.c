@@ -32,7 +32,11 @@ void usage(FILE *out, const char *prg)
         "  [--pfc-class dscp|0..7 (dscp: DSCP >> 3)] [--pfc-lossless MASK (0xff)] [--pfc-link-gbps G (1)]\n"
         "  [--escape (needs --pfc)] [--esc-period-us US (100)] [--esc-pool N (1..1024, 64)]\n"
         "  [--esc-reclaim-ms MS (30; 0: off)] [--esc-max-hops N (1..65534, 255)] [--esc-flow-table frames|flows (frames)]\n"
-        "  [--esc-no-tokens (tests only)]\n",
+        "  [--esc-no-tokens (tests only)]\n"
+        "  [--openqueue PORT=FILE ...]  (an OpenQueue policy of one port in place of PORT's FIFO)\n"
+        "  [--oq-value dscp|tos|const:V (dscp)] [--oq-value-map DSCP=V[,DSCP=V...]]\n"
+        "  [--oq-processing N|uniform:LO-HI|psn:K (1)] [--oq-processing-map DSCP=N[,DSCP=N...]]\n"
+        "  [--oq-cycle-ns NS (0: processing takes no time)] [--oq-seed N (1)] [--oq-timing]\n",
         prg);
 }
 
@@ -165,7 +169,11 @@ int parse_args(struct sw *s, int argc, char **argv)
         {"escape", no_argument, NULL, 39}, {"esc-period-us", required_argument, NULL, 40},
         {"esc-pool", required_argument, NULL, 41}, {"esc-reclaim-ms", required_argument, NULL, 42},
         {"esc-max-hops", required_argument, NULL, 43}, {"esc-no-tokens", no_argument, NULL, 44},
-        {"esc-flow-table", required_argument, NULL, 45},
+        {"esc-flow-table", required_argument, NULL, 53},
+        {"openqueue", required_argument, NULL, 45}, {"oq-value", required_argument, NULL, 46},
+        {"oq-value-map", required_argument, NULL, 47}, {"oq-processing", required_argument, NULL, 48},
+        {"oq-processing-map", required_argument, NULL, 49}, {"oq-cycle-ns", required_argument, NULL, 50},
+        {"oq-seed", required_argument, NULL, 51}, {"oq-timing", no_argument, NULL, 52},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end = NULL;
@@ -254,11 +262,38 @@ int parse_args(struct sw *s, int argc, char **argv)
         case 42: if (parse_u64(optarg, &s->esc_reclaim_ms, 0, 100000)) goto bad; break;
         case 43: if (parse_u64(optarg, &s->esc_max_hops, 1, 65534)) goto bad; break;
         case 44: s->esc_no_tokens = true; break;
-        case 45:   /* escape.h C3; the simulator's [escape] flow_table */
+        case 53:   /* escape.h C3; the simulator's [escape] flow_table */
             if (!strcmp(optarg, "frames")) s->esc_ft_flows = false;
             else if (!strcmp(optarg, "flows")) s->esc_ft_flows = true;
             else goto bad;
             break;
+        case 45: {
+            char *eq = strchr(optarg, '=');
+            uint16_t port;
+            if (!eq || !eq[1]) goto bad;
+            *eq = 0;
+            if (parse_port(s, optarg, &port)) goto bad;
+            if (s->oq_file[port]) {
+                fprintf(stderr, "--openqueue %u: given twice ('%s' and '%s')\n", port, s->oq_file[port], eq + 1);
+                goto bad_nomsg;
+            }
+            s->oq_file[port] = eq + 1;
+            s->any_oq = true;
+            break;
+        }
+        case 46: case 47: case 48: case 49: {
+            char why[256];
+            int r = c == 46 ? dpoq_parse_value(&s->oqcls, optarg, why, sizeof why)
+                  : c == 47 ? dpoq_parse_value_map(&s->oqcls, optarg, why, sizeof why)
+                  : c == 48 ? dpoq_parse_processing(&s->oqcls, optarg, why, sizeof why)
+                  : dpoq_parse_processing_map(&s->oqcls, optarg, why, sizeof why);
+            if (r) { fprintf(stderr, "%s\n", why); goto bad; }
+            s->oq_opts = true;
+            break;
+        }
+        case 50: if (parse_u64(optarg, &s->oq_cycle_ns, 0, 1000000000)) goto bad; s->oq_opts = true; break;
+        case 51: if (parse_u64(optarg, &s->oq_seed, 0, UINT64_MAX)) goto bad; s->oq_opts = true; break;
+        case 52: s->oq_timing = true; s->oq_opts = true; break;
         case 33: if (parse_u64(optarg, &s->pfc_xoff, 1, UINT32_MAX)) goto bad; break;
         case 34: if (parse_u64(optarg, &s->pfc_xon, 1, UINT32_MAX)) goto bad; break;
         case 35: if (parse_u64(optarg, &s->pfc_quanta, 1, PFC_QUANTA_MAX)) goto bad; break;
@@ -290,6 +325,23 @@ int parse_args(struct sw *s, int argc, char **argv)
     s->arp_hold_cyc = dp_us_to_cycles(hold_ms * 1000, s->hz);
     s->arp_ttl_cyc = dp_us_to_cycles(ttl_s * 1000000, s->hz);
     s->arp_tries = (uint32_t)tries;
+    if (s->oq_opts && !s->any_oq) {
+        fprintf(stderr, "--oq-* options configure --openqueue ports: give --openqueue PORT=FILE\n");
+        goto bad_nomsg;
+    }
+    if (s->any_oq && (s->pfc || s->escape)) {
+        fprintf(stderr, "--openqueue with --pfc or --escape is not supported (PFC counts and Escape extraction "
+                "work on the built-in FIFO)\n");
+        goto bad_nomsg;
+    }
+    for (uint16_t p = 0; p < s->nports; p++) {
+        if (!s->oq_file[p]) continue;
+        if (s->cp_on[p] || s->eg[p].ecn) {
+            fprintf(stderr, "--openqueue %u: the port also has %s; a policy replaces the FIFO those work on "
+                    "(use the policy's mark action for ECN)\n", p, s->cp_on[p] ? "--cp" : "--ecn");
+            goto bad_nomsg;
+        }
+    }
     for (uint16_t p = 0; p < s->nports; p++) {
         if (!s->cp_on[p]) continue;
         if (!s->have_cp_ip) { fprintf(stderr, "--cp needs --cp-ip\n"); goto bad_nomsg; }

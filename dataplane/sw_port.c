@@ -12,6 +12,9 @@
  * frames behind it, whatever their class -- docs/dataplane.md).
  * With --escape, a per-port escape queue (sw_esc.c) is served between the
  * control FIFO and the data FIFO, never paused.
+ * With --openqueue PORT=FILE, the port's data frames go to an OpenQueue
+ * policy (sw_oq.c) instead of the FIFO: admission at enqueue, its
+ * scheduler at transmit, the same token bucket and control FIFO.
  */
 #include <string.h>
 
@@ -50,6 +53,7 @@ static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const 
             return;
         } else if (pi->esc_hops) pkt_esc_set_hops(rte_pktmbuf_mtod(m, uint8_t *), pi, 0);
     }
+    if (out->oq) { oq_enqueue_frame(s, out, m, pi); return; }   /* --openqueue: the policy decides */
     /* Drop-tail on bytes (the buffer) or slots (the FIFO array). */
     if (out->qt - out->qh >= QSLOTS || out->qbytes + len > s->qcap) {
         out->drop_qfull++;
@@ -169,6 +173,7 @@ static unsigned tx_burst(struct sw *s, struct egress *e, uint16_t port, uint64_t
     }
     /* --escape: the escape queue, before data, never paused. */
     if (e->eh != e->et) n += esc_dequeue(s, e, port, tx + n, kind + n, DP_BURST - n);
+    if (e->oq) n += oq_dequeue(s, e, tsc, tx + n, kind + n, DP_BURST - n);   /* --openqueue */
     while (e->qh != e->qt && n < DP_BURST) {
         struct qent *q = &e->q[e->qh & (QSLOTS - 1)];
         if (e->pout.paused & (1u << q->cls)) break;      /* --pfc: the neighbour paused its class */
@@ -218,7 +223,8 @@ void end_round(struct sw *s)
     if (s->rx_backlog) return;
     for (uint16_t p = 0; p < s->nports; p++) {
         struct egress *e = &s->eg[p];
-        if (e->rate_bps && e->qh == e->qt && e->ch == e->ct && e->eh == e->et && e->tokens > (double)s->burst_bytes)
+        if (e->oq && e->ch == e->ct && e->eh == e->et && data_empty(e)) oq_idle(e);
+        if (e->rate_bps && data_empty(e) && e->ch == e->ct && e->eh == e->et && e->tokens > (double)s->burst_bytes)
             e->tokens = (double)s->burst_bytes;
     }
 }
@@ -271,6 +277,12 @@ uint64_t credit_wait(const struct sw *s)
     for (uint16_t p = 0; p < s->nports; p++) {
         const struct egress *e = &s->eg[p];
         if (e->ch != e->ct || e->eh != e->et) return 0;
+        if (e->oq) {
+            uint64_t w = oq_wait(s, e);
+            if (!w) return 0;
+            if (w < best) best = w;
+            continue;
+        }
         if (e->qh == e->qt) continue;
         if (e->pout.paused & (1u << e->q[e->qh & (QSLOTS - 1)].cls)) continue;   /* waits for XON or expiry */
         if (!e->rate_bps) return 0;

@@ -18,8 +18,17 @@
  * token on a host port or an egress that is not paused does nothing; an
  * accepted token on each port of a 3-port switch: never crashes, T never
  * above the pool); pkt_parse_esc on the frame (hops rewritten in place
- * stays inside the frame). */
+ * stays inside the frame).
+ * OpenQueue classification (rocc-switch --openqueue, dataplane/sw_oqclass.c):
+ * every accepted frame (pkt_parse and pkt_parse_esc) through dpoq_classify
+ * under each value and processing mode (a finite value, 1 <= processing <=
+ * DPOQ_MAX_PROCESSING, size = the frame's length, queue left to queueSelect);
+ * pkt_ip4_set_dscp keeps a valid checksum valid and the ECN field; the input
+ * as text through the four option parsers (a refusal always says why). */
+#include <math.h>
+
 #include "pkt.h"
+#include "sw_oqclass.h"
 #include "pfc.h"
 #include "fuzz.h"
 
@@ -135,6 +144,55 @@ static void fuzz_etf(const uint8_t *data, size_t size)
     }
 }
 
+static void fuzz_oqclass(const uint8_t *data, size_t size, const struct pkt_info *pi)
+{
+    static const char *const vspec[] = {"dscp", "tos", "const:2.5"};
+    static const char *const pspec[] = {"3", "uniform:1-4", "psn:7", "uniform:65535-65535"};
+    struct dpoq_class c;
+    struct oq_pkt o;
+    char err[256];
+    uint8_t k = size > 20 ? data[size - 1] : 0;
+
+    dpoq_init(&c, size);
+    if (dpoq_parse_value(&c, vspec[k % 3], err, sizeof err) ||
+        dpoq_parse_processing(&c, pspec[(k / 3) % 4], err, sizeof err)) abort();
+    if ((k & 0x40) && dpoq_parse_value_map(&c, "63=100,1=0.5", err, sizeof err)) abort();
+    if ((k & 0x80) && dpoq_parse_processing_map(&c, "63=2,0=9", err, sizeof err)) abort();
+    for (int i = 0; i < 3; i++) {
+        dpoq_classify(&c, data, (uint32_t)size, pi, &o);
+        if (!isfinite(o.value) || o.processing < 1 || o.processing > DPOQ_MAX_PROCESSING || o.size != size ||
+            o.queue != UINT32_MAX || o.arrival || o.slack || o.marked) abort();
+    }
+    {
+        uint8_t *f = malloc(size);
+        if (f) {
+            memcpy(f, data, size);
+            int csum_ok = rocc_inet_checksum(f + pi->l3_off, (size_t)(pi->l4_off - pi->l3_off)) == 0;
+            int ecn = pkt_ip4_ecn(f, pi);
+            pkt_ip4_set_dscp(f, pi, k);
+            if ((f[pi->l3_off + 1] >> 2) != (k & 63u) || pkt_ip4_ecn(f, pi) != ecn) abort();
+            if (csum_ok && rocc_inet_checksum(f + pi->l3_off, (size_t)(pi->l4_off - pi->l3_off)) != 0) abort();
+            free(f);
+        }
+    }
+}
+
+static void fuzz_oqclass_opts(const char *s)
+{
+    struct dpoq_class c;
+    char err[256], desc[512];
+    int (*const parse[])(struct dpoq_class *, const char *, char *, size_t) = {
+        dpoq_parse_value, dpoq_parse_value_map, dpoq_parse_processing, dpoq_parse_processing_map};
+    dpoq_init(&c, 1);
+    for (unsigned i = 0; i < 4; i++) {
+        err[0] = 0;
+        if (parse[i](&c, s, err, sizeof err) && !err[0]) abort();
+    }
+    if (c.pkind == DPOQ_P_UNIFORM && (c.pa < 1 || c.pb < c.pa || c.pb > DPOQ_MAX_PROCESSING)) abort();
+    dpoq_describe(&c, desc, sizeof desc);
+    if (strlen(desc) >= sizeof desc) abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct pkt_info pi;
@@ -144,7 +202,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)pkt_parse_arp(data, size, &arp);
     fuzz_pfc(data, size);
     fuzz_etf(data, size);
+    if (pkt_parse_esc(data, size, &pi) == PKT_OK) fuzz_oqclass(data, size, &pi);
     if (pkt_parse(data, size, &pi) == PKT_OK) {
+        fuzz_oqclass(data, size, &pi);
         if ((size_t)pi.l3_off + PKT_IP4_LEN > size || pi.l4_off > size || pi.l4_off + (size_t)pi.l4_len > size) abort();
         if (pi.proto == 1) (void)rocc_cnp_decode(data + pi.l4_off, pi.l4_len, &cnp);
         uint8_t *f = malloc(size);
@@ -166,6 +226,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (pkt_parse_ip(s, &ip) == 0) pkt_ip_str(ip, buf, sizeof buf);
         (void)pkt_parse_prefix(s, &net, &mask);
         (void)pkt_parse_mac(s, mac);
+        fuzz_oqclass_opts(s);
         free(s);
     }
     return 0;
