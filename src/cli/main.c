@@ -25,6 +25,7 @@
 #include "engine/config.h"
 #include "engine/expect.h"
 #include "engine/fct.h"
+#include "engine/oqsel.h"
 #include "engine/report.h"
 #include "engine/scenario.h"
 
@@ -175,9 +176,9 @@ static int cmd_run(int argc, char **argv)
                    res[i].measured);
     } else {
         report_print(&sc, &ri, stdout);
-        printf("\noutputs: %s/{summary.json,summary.tsv,flows.csv,fct.tsv,tiers.tsv,queue_cdf.tsv,queue.csv,fair_rate.csv,link_flows.tsv%s%s%s%s}\n",
+        printf("\noutputs: %s/{summary.json,summary.tsv,flows.csv,fct.tsv,tiers.tsv,queue_cdf.tsv,queue.csv,fair_rate.csv,link_flows.tsv%s%s%s%s%s}\n",
                dir, sc.flow_series ? ",flow_rate.csv" : "", sc.hpcc_fct ? ",fct.txt" : "", sc.hpcc_flows ? ",flows.txt" : "",
-               sc.rocc_trace ? ",rocc_trace.csv" : "");
+               sc.rocc_trace ? ",rocc_trace.csv" : "", oqsel_has(&sc) ? ",openqueue.csv" : "");
     }
     free(res);
     uint64_t below = fct_count_below_one(&sc);

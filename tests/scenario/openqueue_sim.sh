@@ -59,6 +59,9 @@ portdrops=$(grep -o '"drops": [0-9]*' "$tmp/ok/summary.json" | head -1 | awk '{p
 ok queue_counters_add_up '[ -n "$enq" ] && [ "$enq" -eq $((deq + po + len)) ] && [ "$po" -gt 0 ] && [ "$drops" -gt 0 ]' "$j"
 ok max_len_is_the_policy_size 'grep -q "\"max_len\": 512," "$j"' "$j"
 ok value_classified 'vs=$(grep -o "\"value_sent\": [0-9]*" "$j" | cut -d" " -f2); vi=$(grep -o "\"value_in\": [0-9]*" "$j" | cut -d" " -f2); [ "$vs" -gt 0 ] && [ "$vi" -gt "$vs" ] && [ "$((vs * 100 / vi))" -ge 80 ]' "$j"
+# without -q the run lists what it wrote, openqueue.csv included
+"$ROCCSIM" run "$tmp/ok.ini" -o "$tmp/ok2" >"$tmp/ok2.log" 2>&1
+ok outputs_line_lists_csv 'grep -q "^outputs: .*,openqueue.csv}" "$tmp/ok2.log" && [ -s "$tmp/ok2/openqueue.csv" ]' "$tmp/ok2.log"
 ok csv_columns '[ "$(head -1 "$tmp/ok/openqueue.csv")" = "time_s,sw->r0/q" ] && [ "$(wc -l <"$tmp/ok/openqueue.csv")" -ge 100 ] && awk -F, "NR > 1 && \$2 > 543744 { bad = 1 } END { exit bad }" "$tmp/ok/openqueue.csv" && awk -F, "NR > 1 && \$2 > 0 { n++ } END { exit !(n > 10) }" "$tmp/ok/openqueue.csv"' "$tmp/ok/openqueue.csv"
 ok console_line 'grep -q "openqueue sw->r0: .* admitted" "$tmp/ok.log" || "$ROCCSIM" run "$tmp/ok.ini" -o "$tmp/ok2" | grep -q "openqueue sw->r0: .* admitted"'
 # a later run without [openqueue] into the same directory removes openqueue.csv
