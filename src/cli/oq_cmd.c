@@ -15,6 +15,7 @@
 
 static const char usage[] =
     "usage: roccsim oq check [-q] POLICY.oq...\n"
+    "       roccsim oq crossbar N [options]   (print an N-port buffered crossbar policy)\n"
     "\n"
     "Compiles each OpenQueue policy and prints its structure: queues, buffers and\n"
     "ports, each comparator as a rank key or bytecode, each condition's cases and\n"
@@ -31,8 +32,10 @@ int cmd_oq(int argc, char **argv)
         fputs(usage, argc < 1 ? stderr : stdout);
         return argc < 1 ? 2 : 0;
     }
+    if (!strcmp(argv[0], "crossbar"))
+        return cmd_oq_crossbar(argc - 1, argv + 1);
     if (strcmp(argv[0], "check")) {
-        cli_errorf("roccsim oq: unknown subcommand '%s' (check)\n%s", argv[0], usage);
+        cli_errorf("roccsim oq: unknown subcommand '%s' (check, crossbar)\n%s", argv[0], usage);
         return 2;
     }
     int quiet = 0, files = 0, status = 0;

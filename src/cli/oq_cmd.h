@@ -4,5 +4,7 @@
 
 /* argv after "oq"; returns the exit status. */
 int cmd_oq(int argc, char **argv);
+/* `roccsim oq crossbar N ...` (oq_xbar_cmd.c): argv after "crossbar". */
+int cmd_oq_crossbar(int argc, char **argv);
 
 #endif

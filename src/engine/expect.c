@@ -10,6 +10,7 @@
 
 #include "core/units.h"
 #include "engine/deadlock.h"
+#include "engine/xbarsel.h"
 #include "engine/fct.h"
 #include "engine/maxmin.h"
 #include "engine/metrics.h"
@@ -45,6 +46,11 @@ static const struct metric_def {
     /* flow control (docs/escape.md) */
     { "deadlock", U_NUM, SEL_NONE },         /* none | detected: the deadlock detector's finding */
     { "out_of_order", U_NUM, SEL_NONE },     /* data frames that arrived out of order (host.c) */
+    /* buffered crossbar (xbarsel.c) */
+    { "xbar_drops", U_NUM, SEL_NONE },      { "xbar_voq_drops", U_NUM, SEL_NONE },
+    { "xbar_xp_drops", U_NUM, SEL_NONE },   { "xbar_oq_drops", U_NUM, SEL_NONE },
+    { "xbar_sent", U_NUM, SEL_NONE },       { "xbar_in_blocked", U_NUM, SEL_NONE },
+    { "xbar_out_blocked", U_NUM, SEL_NONE }, { "xbar_voq_max", U_NUM, SEL_NONE },
 };
 
 struct expect {
@@ -185,7 +191,9 @@ static void parse_one(const struct cfg_entry *e, void *arg)
     if (!x.m) {
         pc->rc = cfg_errorf(pc->err, e, "unknown metric '%s' (rate, rate_mean, jain, rate_ratio, completed, queue_mean, "
                             "queue_p99, queue_max, fair_rate, settle, util, md, drops, pfc_pauses, timeouts, retx_bytes, cnps, "
-                            "maxmin_error, fct_avg, fct_p99, slowdown_avg, slowdown_p99, deadlock, out_of_order)",
+                            "maxmin_error, fct_avg, fct_p99, slowdown_avg, slowdown_p99, deadlock, out_of_order, xbar_drops, "
+                            "xbar_voq_drops, xbar_xp_drops, xbar_oq_drops, xbar_sent, xbar_in_blocked, xbar_out_blocked, "
+                            "xbar_voq_max)",
                             name ? name : "");
         return;
     }
@@ -249,6 +257,10 @@ static void parse_one(const struct cfg_entry *e, void *arg)
             pc->rc = cfg_errorf(pc->err, e, "port %s has no RoCC CP", sel);
             return;
         }
+    }
+    if (!strncmp(x.m->name, "xbar_", 5) && !sc->xbar) {
+        pc->rc = cfg_errorf(pc->err, e, "needs a [crossbar] section");
+        return;
     }
     if (!strcmp(x.m->name, "deadlock")) {
         char tv[32];
@@ -416,6 +428,8 @@ int expect_eval(const struct expectations *ex, const struct scenario *sc, struct
                 v = fcsel_escape_metric(n, mn);
             } else if (!strncmp(mn, "oq_", 3)) {
                 v = oqsel_metric(sc, mn);
+            } else if (!strncmp(mn, "xbar_", 5)) {
+                v = xbarsel_metric(sc, mn);
             } else {
                 double tot = 0;
                 for (uint32_t p = 0; p < n->n_ports; p++) {

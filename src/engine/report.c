@@ -18,6 +18,7 @@
 #include "core/units.h"
 #include "engine/fcsel.h"
 #include "engine/oqsel.h"
+#include "engine/xbarsel.h"
 #include "engine/fcsel_loopbreak.h"
 #include "engine/linkflows.h"
 #include "engine/metrics.h"
@@ -290,6 +291,7 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
     fprintf(out, "  PFC: %llu XOFF frames sent in the whole run (all ports, hosts included)\n", (unsigned long long)xoff);
     fcsel_print(sc, out);
     oqsel_print(sc, out);
+    xbarsel_print(sc, out);
     free(bz);
     free(pick);
     uint64_t created = 0, consumed = 0, dropped = 0;

@@ -11,6 +11,7 @@
 #include "engine/ccsel.h"
 #include "engine/fcsel.h"
 #include "engine/oqsel.h"
+#include "engine/xbarsel.h"
 #include "engine/fcsel_escape.h"
 #include "engine/fcsel_loopbreak.h"
 #include "engine/fct.h"
@@ -108,6 +109,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
     jstr(f, ri->conservation);
     fcsel_json(sc, f);                /* in-order check, deadlock detector: when enabled/relevant */
     oqsel_json(sc, f);                /* [openqueue] ports and queues */
+    xbarsel_json(sc, f);              /* [crossbar] switches */
     fprintf(f, ",\n  \"groups\": [");
     for (uint32_t g = 0; g < sc->n_groups; g++) {
         const struct group *gr = &sc->groups[g];

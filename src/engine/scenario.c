@@ -26,6 +26,7 @@
 #include "engine/events.h"
 #include "engine/fcsel.h"
 #include "engine/oqsel.h"
+#include "engine/xbarsel.h"
 #include "engine/linkflows.h"
 #include "engine/topology.h"
 #include "engine/scenario_sections.h"
@@ -325,6 +326,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     TRY(ccsel_bind(sc, c, err));
     TRY(fcsel_build(sc, c, err));
     TRY(oqsel_build(sc, c, err));
+    TRY(xbarsel_build(sc, c, err));
 
     if (build_monitors(sc))
         return cfg_section_errorf(err, c, "sim", "out of memory");
@@ -430,6 +432,7 @@ void scenario_free(struct scenario *sc)
 {
     net_free(&sc->net);
     oqsel_free(sc);                     /* after the net: its ports' runtimes use the policy */
+    xbarsel_free(sc);
     ccsel_free(sc);
     deadlock_free(sc);
     free(sc->groups);

@@ -92,6 +92,7 @@ struct scenario {
     void (*fc_json)(const struct scenario *sc, FILE *f);
     void (*fc_print)(const struct scenario *sc, FILE *out);
     struct deadlock *dl;          /* [flowcontrol] deadlock_check (deadlock.c), NULL: off */
+    struct xbarsel *xbar;         /* [crossbar] (xbarsel.c), NULL: none */
     int      fc_section;          /* the scenario has [flowcontrol]: report the in-order check */
     struct oqsel *oq;             /* [openqueue] (oqsel.c), NULL: none */
     /* progress */

@@ -142,6 +142,22 @@ enum { OQ_EMPTY = 0, OQ_SENT = 1, OQ_BUSY = 2 };
  * the cycle by its size); OQ_EMPTY: the port's queues are empty. */
 int oq_service(struct oq_rt *rt, uint32_t port, uint64_t now, struct oq_pkt *out);
 
+/* oq_service restricted to some of the port's queues: eligible[i] != 0
+ * lets the port's i-th queue (the order of its Port(...) declaration) be
+ * chosen; NULL lets every queue.  schedPrio ranks the eligible non-empty
+ * queues only.  (The buffered crossbar's input stage uses it: a VOQ whose
+ * crosspoint is full cannot be served; oq_xbar.h.) */
+int oq_service_among(struct oq_rt *rt, uint32_t port, uint64_t now, const uint8_t *eligible, struct oq_pkt *out);
+
+/* The HOL packet of queue q (its procPrio first) copied to *out, left in
+ * the queue; 0 if q is empty (or no queue). */
+int oq_queue_head(struct oq_rt *rt, uint32_t q, struct oq_pkt *out);
+
+/* 1 if queue q can take extra_pkts more packets of extra_bytes bytes in all
+ * without passing its hard limits (declared size, slots) or its buffer's
+ * declared size; its congestion() conditions are not evaluated. */
+int oq_queue_fits(const struct oq_rt *rt, uint32_t q, uint32_t extra_pkts, uint64_t extra_bytes);
+
 /* Per-queue counters (cumulative; bytes are packet sizes). */
 struct oq_qstats {
     uint64_t enqueued, enq_bytes;     /* admitted arrivals */

@@ -638,6 +638,11 @@ int oq_enqueue(struct oq_rt *rt, const struct oq_pkt *pkt, uint64_t now)
 
 int oq_service(struct oq_rt *rt, uint32_t port, uint64_t now, struct oq_pkt *out)
 {
+    return oq_service_among(rt, port, now, NULL, out);
+}
+
+int oq_service_among(struct oq_rt *rt, uint32_t port, uint64_t now, const uint8_t *eligible, struct oq_pkt *out)
+{
     const struct oq_policy *p = rt->p;
     if (now > rt->now)
         rt->now = now;
@@ -647,7 +652,7 @@ int oq_service(struct oq_rt *rt, uint32_t port, uint64_t now, struct oq_pkt *out
     int best = -1;
     for (uint32_t i = 0; i < pp->nq; i++) {
         uint32_t q = p->qlist[pp->first_q + i];
-        if (!rt->q[q].n)
+        if (!rt->q[q].n || (eligible && !eligible[i]))
             continue;
         if (best < 0) {
             best = (int)q;
@@ -797,3 +802,35 @@ void oq_queue_state(const struct oq_rt *rt, uint32_t q, double st[4])
 }
 
 uint64_t oq_rt_packets(const struct oq_rt *rt) { return rt->npkts; }
+
+int oq_queue_head(struct oq_rt *rt, uint32_t q, struct oq_pkt *out)
+{
+    if (q >= rt->p->nq)
+        return 0;
+    const struct slot *h = hol(rt, q);
+    if (!h)
+        return 0;
+    *out = h->p;
+    return 1;
+}
+
+int oq_queue_fits(const struct oq_rt *rt, uint32_t q, uint32_t extra_pkts, uint64_t extra_bytes)
+{
+    const struct oq_policy *p = rt->p;
+    if (q >= p->nq)
+        return 0;
+    const struct oq_queue *pq = &p->q[q];
+    const struct rq *r = &rt->q[q];
+    /* the same tests as the hard limits of oq_enqueue, with the extra
+     * packets counted in (r->cap keeps one slot for the arrival) */
+    if ((uint64_t)r->n + extra_pkts >= r->cap ||
+        used(rt, pq->unit, r->n + extra_pkts, r->bytes + extra_bytes) > (uint64_t)pq->size)
+        return 0;
+    if (pq->buffer >= 0) {
+        const struct oq_buffer *pb = &p->b[pq->buffer];
+        const struct rb *b = &rt->b[pq->buffer];
+        if (used(rt, pb->unit, b->n + extra_pkts, b->bytes + extra_bytes) > (uint64_t)pb->size)
+            return 0;
+    }
+    return 1;
+}

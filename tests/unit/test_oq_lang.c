@@ -38,7 +38,7 @@ TEST(shipped_policies_compile)
         { "fifo_taildrop", 1, 0, 1 }, { "red3", 1, 0, 1 }, { "srpt", 1, 0, 1 }, { "rsrpt", 1, 0, 1 },
         { "lqd", 4, 1, 4 }, { "lqf", 4, 0, 1 }, { "sqf", 4, 0, 1 }, { "maxqf", 4, 0, 1 }, { "minqf", 4, 0, 1 },
         { "crr", 4, 0, 1 }, { "wrr", 3, 0, 1 }, { "strict_priority", 3, 0, 1 }, { "alg_a", 1, 0, 1 },
-        { "alg_b", 1, 0, 1 }, { "alg_c", 1, 0, 1 }, { "crossbar", 21, 0, 15 }, { "multi_fifo", 4, 0, 1 },
+        { "alg_b", 1, 0, 1 }, { "alg_c", 1, 0, 1 }, { "crossbar", 21, 0, 9 }, { "multi_fifo", 4, 0, 1 },
         { "sample_fig218", 2, 0, 1 },
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
