@@ -1,6 +1,6 @@
 /*
  * fcsel_gfc.c -- the setup of the flow-control scheme `gfc` (fcsel.h's
- * registry entry): reads [gfc] start, stages and hysteresis
+ * registry entry): reads [gfc] start, stages, hysteresis and at_bm
  * (docs/escape.md "GFC"), checks them against every switch's XOFF
  * thresholds, and installs src/net/fc_gfc.c on every switch and, for the
  * rate feedback they receive, on the NICs.
@@ -68,6 +68,14 @@ int fcsel_gfc_setup(struct scenario *sc, struct cfg *c, const struct fc_scheme *
             return cfg_errorf(err, eh, "hysteresis must be below 2^48 bytes");
         g.hyst_set = 1;
     }
+    /* at_bm: what level N+1 (occupancy >= Bm) sends.  "stop" (rate 0) is our
+     * model's reading of the mapping's zero; "last_stage" keeps level N's rate
+     * C/(N+1) so that the rate never reaches 0 -- a diagnostic what-if (ours,
+     * not from the GFC paper, whose text we could not read): it is not
+     * lossless once the counter passes Bm + headroom (docs/escape.md "GFC"). */
+    static const char *const at_bm_names[] = { "stop", "last_stage", NULL };
+    if (cfg_enum(c, S, "at_bm", at_bm_names, 0, &g.at_bm_last, err))
+        return -1;
     if (!sc->lossless || n->n_sws == 0)
         return cfg_errorf(err, cfg_find(c, "flowcontrol", "scheme"),
                           "gfc needs [network] mode = lossless and a finite buffer (it replaces PFC's XOFF/XON)");

@@ -80,6 +80,8 @@ static void gfc_occupancy(struct net *n, struct sw *s, uint32_t in_local, uint8_
     struct packet *p = pkt(&n->pool, pi);
     p->prio = cls;
     p->rate_units = gfc_level_rate(&prm, d->level);
+    if (p->rate_units == 0 && g->run->cfg.at_bm_last)
+        p->rate_units = gfc_level_rate(&prm, prm.stages);   /* at_bm = last_stage: C/(N+1) */
     st->fb_sent++;
     if (p->rate_units == 0)
         st->fb_zero++;

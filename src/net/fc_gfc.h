@@ -18,6 +18,8 @@ struct fc_gfc_cfg {
     uint32_t stages;            /* N (default 8) */
     uint64_t hyst_bytes;        /* H when hyst_set, else S/2 */
     int      hyst_set;
+    int      at_bm_last;        /* [gfc] at_bm = last_stage: level N+1 keeps level N's rate
+                                   (never 0; a what-if, not lossless: docs/escape.md) */
 };
 
 struct fc_gfc_stats {

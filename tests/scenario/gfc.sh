@@ -4,7 +4,8 @@
 #     incast paced to 20 Gb/s each, no PAUSE frame); the same run under pfc
 #     sends PAUSE frames and no GFC frame (so the checks can tell them apart);
 #   - experiments/escape/ring3-gfc-ci.ini passes its expectations (the ring
-#     stops, lossless, no PAUSE frame);
+#     stops, lossless, no PAUSE frame) with zero-rate feedback at the top
+#     level; with [gfc] at_bm = last_stage it does not stop but loses frames;
 #   - two runs give byte-identical outputs;
 #   - bad [gfc] values and a gfc run without a lossless buffer
 #     exit 2 naming the file, line and key.
@@ -26,6 +27,13 @@ ok deterministic 'cmp -s "$tmp/g/summary.json" "$tmp/g2/summary.json" && cmp -s 
 "$ROCCSIM" run experiments/escape/ring3-gfc-ci.ini -o "$tmp/r" >"$tmp/r.log" 2>&1
 rc=$?
 ok ring_expectations '[ $rc = 0 ] && grep -q "conservation ok" "$tmp/r.log"' "$tmp/r.log"
+# The verified cause (docs/escape.md "Why the ring stops"): the stop comes
+# with zero-rate feedback, every counter's top level N+1 reached.
+ok ring_stops_at_rate_0 '[ "$(jget "$tmp/r/summary.json" "d[\"gfc\"][\"zero_rate_sent\"]")" -gt 0 ] && [ "$(jget "$tmp/r/summary.json" "d[\"gfc\"][\"max_level\"] == d[\"gfc\"][\"top_level\"]")" = True ]' "$tmp/r.log"
+# at_bm = last_stage (rate never 0, C/(N+1) at Bm): no zero-rate frame, no
+# deadlock, but frames are lost -- the what-if trades the deadlock for loss.
+"$ROCCSIM" run experiments/escape/ring3-gfc-ci.ini -o "$tmp/rl" --set gfc.at_bm=last_stage >"$tmp/rl.log" 2>&1
+ok ring_last_stage_loses '[ "$(jget "$tmp/rl/summary.json" "d[\"gfc\"][\"zero_rate_sent\"]")" = 0 ] && [ "$(jget "$tmp/rl/summary.json" "d[\"deadlock\"][\"detected\"]")" = False ] && [ "$(jget "$tmp/rl/summary.json" "d[\"packets\"][\"dropped\"]")" -gt 0 ] && grep -q "conservation ok" "$tmp/rl.log"' "$tmp/rl.log"
 
 # bad NAME 'SET' 'NEEDLE': incast2-gfc.ini with --set SET exits 2 and
 # names the key.
@@ -41,5 +49,6 @@ bad start_junk 'gfc.start=lots' '[gfc] start: expected a size'
 bad stages_0 'gfc.stages=0' '[gfc] stages: stages must be 1..250'
 bad stages_251 'gfc.stages=251' '[gfc] stages: stages must be 1..250'
 bad hyst_junk 'gfc.hysteresis=x' '[gfc] hysteresis: expected a size'
+bad at_bm_junk 'gfc.at_bm=zero' '[gfc] at_bm: expected stop or last_stage'
 bad lossy 'network.mode=lossy' '[flowcontrol] scheme: gfc needs [network] mode = lossless'
 bad unlimited 'network.buffer=unlimited' '[flowcontrol] scheme: gfc needs [network] mode = lossless'
