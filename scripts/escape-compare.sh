@@ -33,17 +33,8 @@ set -u
 script_help "$@"
 . "$(dirname "$0")/lib/gnuplot.bash"
 cd "$(dirname "$0")/.."
-out=runs/escape-compare; quick=0
-while [ $# -gt 0 ]; do
-    case $1 in
-        --quick) quick=1; shift ;;
-        -o) out=${2:?-o needs a directory}; shift 2 ;;
-        *) echo "escape-compare.sh: unknown argument (see --help)" >&2; exit 2 ;;
-    esac
-done
-ROCCSIM=${ROCCSIM:-build/roccsim}
-[ -n "${ROCCSIM_PREBUILT:-}" ] || make -s -j"$(nproc 2>/dev/null || echo 2)" build/roccsim || exit 2
-mkdir -p "$out"
+. scripts/lib/expargs.bash
+exp_args escape-compare.sh runs/escape-compare "$@"
 gp_workdir || exit 2
 status=0
 tab=$(printf '\t')

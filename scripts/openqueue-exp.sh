@@ -22,17 +22,8 @@ set -u
 . "$(dirname "$0")/lib/help.bash"
 script_help "$@"
 cd "$(dirname "$0")/.."
-out=runs/openqueue-exp; quick=0
-while [ $# -gt 0 ]; do
-    case $1 in
-        --quick) quick=1; shift ;;
-        -o) out=${2:?-o needs a directory}; shift 2 ;;
-        *) echo "openqueue-exp.sh: unknown argument (see --help)" >&2; exit 2 ;;
-    esac
-done
-ROCCSIM=${ROCCSIM:-build/roccsim}
-[ -n "${ROCCSIM_PREBUILT:-}" ] || make -s -j"$(nproc 2>/dev/null || echo 2)" build/roccsim || exit 2
-mkdir -p "$out"
+. scripts/lib/expargs.bash
+exp_args openqueue-exp.sh runs/openqueue-exp "$@"
 dir=experiments/openqueue
 len=(); len5=()
 if [ $quick -eq 0 ]; then

@@ -31,18 +31,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "forge.h"
 #include "pkt.h"
 
 #define JUNK_MIN 1000
 #define JUNK_MAX 1400
 #define BURST_MAX 32
 
-static uint64_t rng = 88172645463325252ull;
-static uint32_t rnd(void)   /* xorshift64*: the same frames every run */
-{
-    rng ^= rng >> 12; rng ^= rng << 25; rng ^= rng >> 27;
-    return (uint32_t)((rng * 0x2545F4914F6CDD1Dull) >> 32);
-}
 
 static double now_s(void)
 {
@@ -105,14 +100,8 @@ int main(int argc, char **argv)
         c.rate_units = (uint32_t)strtoul(argv[12], NULL, 0);
     }
 
-    fd = socket(AF_PACKET, SOCK_RAW, 0);   /* protocol 0: send only */
-    if (fd < 0) { perror("socket(AF_PACKET)"); return 1; }
-    memset(&sa, 0, sizeof sa);
-    sa.sll_family = AF_PACKET;
-    sa.sll_ifindex = (int)if_nametoindex(argv[1]);
-    sa.sll_halen = 6;
-    memcpy(sa.sll_addr, dmac, 6);
-    if (!sa.sll_ifindex) { perror(argv[1]); return 1; }
+    fd = forge_open(argv[1], dmac, &sa);   /* send only */
+    if (fd < 0) return 1;
 
     t0 = now_s();
     for (;;) {

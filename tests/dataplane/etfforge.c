@@ -40,17 +40,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "forge.h"
 #include "pkt.h"
 
 enum { K_LEN, K_HOPS0, K_HOPSBIG, K_PAD, K_SRC, K_UNKNOWN, K_VALID, K_DATA, K_N };
 static const char *const kname[K_N] = {"len", "hops0", "hopsbig", "pad", "src", "unknown", "valid", "data"};
 
-static uint64_t rng;
-static uint32_t rnd(void)   /* xorshift64*: reproducible from SEED */
-{
-    rng ^= rng >> 12; rng ^= rng << 25; rng ^= rng >> 27;
-    return (uint32_t)((rng * 0x2545F4914F6CDD1Dull) >> 32);
-}
 
 static int parse_mac(const char *s, uint8_t m[6])
 {
@@ -109,7 +104,7 @@ int main(int argc, char **argv)
     }
     n_each = strtoul(argv[2], NULL, 10);
     gap_us = strtoul(argv[3], NULL, 10);
-    rng = strtoull(argv[4], NULL, 10) * 2654435761u + 88172645463325252ull;
+    forge_seed(strtoull(argv[4], NULL, 10));
     if (parse_mac(argv[5], src_mac) || parse_mac(argv[6], dst_mac)) { fprintf(stderr, "bad MAC\n"); return 2; }
     if (sscanf(argv[7], "%31[0-9.],%31[0-9.],%u,%u", ip1, ip2, &sport, &hops) != 4 ||
         inet_pton(AF_INET, ip1, &flow.fid.src_ip) != 1 || inet_pton(AF_INET, ip2, &flow.fid.dst_ip) != 1 ||
@@ -131,14 +126,8 @@ int main(int argc, char **argv)
         left[k] = (unsigned)n_each;
     }
     for (int k = 0; k < K_N; k++) total += left[k];
-    fd = socket(AF_PACKET, SOCK_RAW, 0);   /* protocol 0: send only */
-    if (fd < 0) { perror("socket(AF_PACKET)"); return 1; }
-    memset(&sa, 0, sizeof sa);
-    sa.sll_family = AF_PACKET;
-    sa.sll_ifindex = (int)if_nametoindex(argv[1]);
-    sa.sll_halen = 6;
-    memcpy(sa.sll_addr, pkt_pfc_dst, 6);
-    if (!sa.sll_ifindex) { perror(argv[1]); return 1; }
+    fd = forge_open(argv[1], pkt_pfc_dst, &sa);   /* send only */
+    if (fd < 0) return 1;
     for (unsigned i = 0; i < total; i++) {
         unsigned pick = rnd() % (total - i), k = 0;
         struct timespec ts = {0, (long)gap_us * 1000};

@@ -37,17 +37,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "forge.h"
 #include "pkt.h"
 
 enum { C_NOTIP, C_TRUNC, C_BADHDR, C_FORGED, C_BADCSUM, C_BADARP, C_TOSELF, C_N };
 static const char *const cname[C_N] = {"notip", "trunc", "badhdr", "forged", "badcsum", "badarp", "toself"};
 
-static uint64_t rng;
-static uint32_t rnd(void)   /* xorshift64*: reproducible from SEED */
-{
-    rng ^= rng >> 12; rng ^= rng << 25; rng ^= rng >> 27;
-    return (uint32_t)((rng * 0x2545F4914F6CDD1Dull) >> 32);
-}
 static uint32_t rnd_in(uint32_t lo, uint32_t hi) { return lo + rnd() % (hi - lo + 1); }
 static void rnd_bytes(uint8_t *p, size_t n) { for (size_t i = 0; i < n; i++) p[i] = (uint8_t)rnd(); }
 
@@ -147,17 +142,11 @@ int main(int argc, char **argv)
     }
     n_each = strtoul(argv[3], NULL, 10);
     gap_us = strtoul(argv[4], NULL, 10);
-    rng = strtoull(argv[5], NULL, 10) * 2654435761u + 88172645463325252ull;
+    forge_seed(strtoull(argv[5], NULL, 10));
     qpn = (uint32_t)strtoul(argv[7], NULL, 10);
 
-    fd = socket(AF_PACKET, SOCK_RAW, 0);   /* protocol 0: send only, receive nothing */
-    if (fd < 0) { perror("socket(AF_PACKET)"); return 1; }
-    memset(&sa, 0, sizeof sa);
-    sa.sll_family = AF_PACKET;
-    sa.sll_ifindex = (int)if_nametoindex(argv[1]);
-    sa.sll_halen = 6;
-    memcpy(sa.sll_addr, dmac, 6);
-    if (!sa.sll_ifindex) { perror(argv[1]); return 1; }
+    fd = forge_open(argv[1], dmac, &sa);   /* send only */
+    if (fd < 0) return 1;
 
     for (int c = 0; c < C_N; c++) left[c] = (unsigned)n_each;
     total = (unsigned)n_each * C_N;

@@ -31,17 +31,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "forge.h"
 #include "pkt.h"
 
 enum { K_LEN, K_DST, K_OPCODE, K_RESERVED, K_EMPTY, K_SRC, K_NEIGH, K_N };
 static const char *const kname[K_N] = {"len", "dst", "opcode", "reserved", "empty", "src", "not_neighbour"};
 
-static uint64_t rng;
-static uint32_t rnd(void)   /* xorshift64*: reproducible from SEED */
-{
-    rng ^= rng >> 12; rng ^= rng << 25; rng ^= rng >> 27;
-    return (uint32_t)((rng * 0x2545F4914F6CDD1Dull) >> 32);
-}
 
 static size_t build(int k, uint8_t *f)
 {
@@ -87,15 +82,9 @@ int main(int argc, char **argv)
     }
     n_each = strtoul(argv[2], NULL, 10);
     gap_us = strtoul(argv[3], NULL, 10);
-    rng = strtoull(argv[4], NULL, 10) * 2654435761u + 88172645463325252ull;
-    fd = socket(AF_PACKET, SOCK_RAW, 0);   /* protocol 0: send only */
-    if (fd < 0) { perror("socket(AF_PACKET)"); return 1; }
-    memset(&sa, 0, sizeof sa);
-    sa.sll_family = AF_PACKET;
-    sa.sll_ifindex = (int)if_nametoindex(argv[1]);
-    sa.sll_halen = 6;
-    memcpy(sa.sll_addr, pkt_pfc_dst, 6);
-    if (!sa.sll_ifindex) { perror(argv[1]); return 1; }
+    forge_seed(strtoull(argv[4], NULL, 10));
+    fd = forge_open(argv[1], pkt_pfc_dst, &sa);   /* send only */
+    if (fd < 0) return 1;
     for (int k = 0; k < K_N; k++) left[k] = (unsigned)n_each;
     total = (unsigned)n_each * K_N;
     for (unsigned i = 0; i < total; i++) {
