@@ -10,6 +10,7 @@
 #include "net/net.h"
 
 #include "test.h"
+#include "test_fabric.h"
 
 enum { H0, H1, SW1, SW2, R };          /* node ids (hosts h0 = 0, h1 = 1, r = 2) */
 
@@ -81,16 +82,6 @@ static uint32_t cnp(struct net *n, uint32_t src, uint32_t cp_id, uint8_t kind)
     return pi;
 }
 
-static int conserved(const struct net *n)
-{
-    char why[256];
-    if (net_check_conservation(n, why, sizeof why)) {
-        printf("  %s\n", why);
-        return 0;
-    }
-    return 1;
-}
-
 TEST(binding_rule)
 {
     struct net *n = build(1);
@@ -127,7 +118,7 @@ TEST(switch_drops_cnp_from_host_port)
     net_run_until(n, 100 * PS_PER_US);
     CHECK_EQ(n->cnp_filtered_sw, 2u);
     CHECK_EQ(n->cnp_filtered_host, 0u);
-    CHECK(conserved(n));
+    CHECK(test_conserved(n));
     done();
 }
 
@@ -141,7 +132,7 @@ TEST(no_filter_forwards)
     CHECK_EQ(n->cnp_filtered_sw, 0u);
     CHECK_EQ(n->cnp_filtered_host, 0u);
     CHECK_EQ(n->ev_count[EV_NIC_DELAY], 1u);    /* it reached h0's reaction delay line */
-    CHECK(conserved(n));
+    CHECK(test_conserved(n));
     done();
 }
 
@@ -158,7 +149,7 @@ TEST(switch_fabric_rules)
     net_run_until(n, 100 * PS_PER_US);
     CHECK_EQ(n->cnp_filtered_sw, 2u);
     CHECK_EQ(n->ev_count[EV_NIC_DELAY], 1u);
-    CHECK(conserved(n));
+    CHECK(test_conserved(n));
     done();
 }
 
@@ -175,7 +166,7 @@ TEST(host_refuses_unbound)
     CHECK_EQ(n->cnp_filtered_sw, 0u);
     CHECK_EQ(n->cnp_filtered_host, 2u);
     CHECK_EQ(n->ev_count[EV_NIC_DELAY], 1u);
-    CHECK(conserved(n));
+    CHECK(test_conserved(n));
     done();
 }
 

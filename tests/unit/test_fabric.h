@@ -8,7 +8,8 @@
  *   test_star       senders h0.. -- sw -- r, finalized (test_flowctl.c,
  *                   test_fc_loopbreak.c, test_inorder.c);
  *   test_add_flow   a flow whose frames the test makes by hand;
- *   test_arrive     such a frame arriving at sw from h0. */
+ *   test_arrive     such a frame arriving at sw from h0;
+ *   test_conserved  net_check_conservation, printing why it failed. */
 #ifndef ROCC_TEST_FABRIC_H
 #define ROCC_TEST_FABRIC_H
 
@@ -100,6 +101,18 @@ static inline uint32_t test_arrive(struct net *n, uint8_t type, uint32_t f, uint
     p->payload = type == PKT_DATA ? 1000 : 0;
     switch_receive(n, &n->sws[0], n->nodes[n->sws[0].node].first_port, pi);
     return pi;
+}
+
+/* 1 if every packet the fabric created is accounted for
+ * (net_check_conservation); 0 after printing why not. */
+static inline int test_conserved(const struct net *n)
+{
+    char why[256];
+    if (net_check_conservation(n, why, sizeof why)) {
+        printf("  %s\n", why);
+        return 0;
+    }
+    return 1;
 }
 
 #endif

@@ -55,16 +55,6 @@ static int drain(struct net *n, uint32_t port, uint32_t *flow, uint64_t *seq, in
     return k;
 }
 
-static int conservation_ok(const struct net *n)
-{
-    char why[256];
-    if (net_check_conservation(n, why, sizeof why)) {
-        printf("  %s\n", why);
-        return 0;
-    }
-    return 1;
-}
-
 TEST(packet_still_64_bytes)
 {
     CHECK_EQ(sizeof(struct packet), 64);
@@ -129,7 +119,7 @@ TEST(extract_keeps_order_and_accounting)
     CHECK_EQ(pt->data_bytes, 0);
     CHECK_EQ(pt->qmask, 0);
     CHECK_EQ(s->shared_used + s->reserve_used + s->hdrm_used, 0);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 }
 
 /* Scan cost: extracting the last of k frames scans k. */
@@ -153,7 +143,7 @@ TEST(extract_scan_count_grows_with_position)
     uint32_t f[64];
     uint64_t q[64];
     CHECK_EQ(drain(n, out, f, q, 64), 51);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 }
 
 static const struct fc_ops esc_ops = { .name = "test-escq", .flags = FC_F_ESCAPE_QUEUE };
@@ -199,7 +189,7 @@ TEST(escape_queue_scheduling)
     n->ports[out].gated = 0;
     CHECK_EQ(fc_set_rate(n, out, (uint8_t)c, 0), 0);
     CHECK_EQ(drain(n, out, f, q, 8), 1);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 }
 
 /* ---- a test scheme that records what it sees ---- */
@@ -311,7 +301,7 @@ TEST(hooks_frames_timer)
     CHECK_EQ(n->fctl_bad, 3);                          /* the host refused it */
     CHECK_EQ(n->created[PKT_FCTL], 4);
     CHECK_EQ(n->consumed[PKT_FCTL], 4);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
     /* re-arming replaces: only the later time fires */
     seen.timers = 0;
     fc_timer_arm(n, s, 60 * PS_PER_US);
@@ -342,7 +332,7 @@ TEST(no_pause_keeps_registry)
     uint32_t f[1];
     uint64_t q[1];
     drain(n, out, f, q, 1);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 }
 
 /* A gate at 10 Gb/s on sw->r: 20 frames from the class take 20 times
@@ -363,7 +353,7 @@ TEST(rate_gate_paces_class)
     /* the last frame started at 19 gate intervals: 19 * 865600 ps; it
      * reached r one 40G frame time + 1 us later */
     CHECK_EQ(n->ports[out].q[c].count, 0);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
     CHECK_EQ(n->ev_count[EV_FCTL_GATE], 20);
     /* without the gate the same 20 frames go back to back */
     struct net *m = mk();

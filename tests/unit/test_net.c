@@ -95,16 +95,6 @@ static int finalize(struct net *n, const struct switch_cfg *c)
     return 0;
 }
 
-static int conservation_ok(const struct net *n)
-{
-    char why[256];
-    if (net_check_conservation(n, why, sizeof why)) {
-        printf("  %s\n", why);
-        return 0;
-    }
-    return 1;
-}
-
 static uint64_t total_dropped(const struct net *n)
 {
     uint64_t d = 0;
@@ -216,7 +206,7 @@ TEST(single_flow_exact_timing)
     CHECK_EQ(f->rcv_nxt, 0);
     net_run_until(n, 2173120);
     CHECK_EQ(f->rcv_nxt, 1000);
-    CHECK(conservation_ok(n));           /* mid-run, packets on the wires */
+    CHECK(test_conserved(n));           /* mid-run, packets on the wires */
     CHECK(n->pool.live > 0);
 
     net_run_until(n, 2952159);
@@ -250,7 +240,7 @@ TEST(single_flow_exact_timing)
     CHECK_EQ(f->rx_wire_bytes, 10 * 1082);
     CHECK_EQ(f->retx_bytes, 0);
     CHECK_EQ(n->pool.live, 0);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 
     uint32_t p_h0 = net_port_between(n, 0, 1), p_sw_h1 = net_port_between(n, 1, 2);
     uint32_t p_h1 = net_port_between(n, 2, 1), p_sw_h0 = net_port_between(n, 1, 0);
@@ -305,7 +295,7 @@ TEST(rate_increase_behind_control_frame)
     CHECK_EQ(pt->busy_until, frame_end + 6880 + 1082 * 80);
     CHECK(pt->wire.count && pkt(&n->pool, pt->wire.tail)->type == PKT_DATA &&
           pkt(&n->pool, pt->wire.tail)->flow == 0);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 }
 
 TEST(odd_rate_port_timing)
@@ -341,7 +331,7 @@ TEST(short_last_frame_timing)
     CHECK_EQ(f->finish_ps, 5765600);
     CHECK_EQ(f->rx_wire_bytes, 1082 + 1082 + 582);
     CHECK(f->flags & FL_DONE);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 }
 
 /* ------------------------------------------------------------ sharing */
@@ -366,7 +356,7 @@ TEST(two_flows_share_bottleneck)
     CHECK_NEAR((double)a, total / 2, 0.02 * total / 2);
     CHECK_NEAR((double)b, total / 2, 0.02 * total / 2);
     CHECK_EQ(total_dropped(n), 0);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 }
 
 /* An event budget on a backlogged port: with one pending event per busy
@@ -413,7 +403,7 @@ TEST(mixed_speed_fill_bottleneck)
     /* The 40G sender can never exceed its own line: 5,000,000 B. */
     CHECK(a <= 5000000 + 1082);
     CHECK_EQ(total_dropped(n), 0);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 }
 
 /* ------------------------------------------------------------ PFC */
@@ -467,7 +457,7 @@ TEST(pfc_tiny_buffer_lossless)
     CHECK_EQ(n->created[PKT_PFC], n->consumed[PKT_PFC]);
     CHECK_EQ(s->shared_used + s->hdrm_used + s->reserve_used + s->ctrl_used, 0);
     CHECK_EQ(n->pool.live, 0);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 }
 
 /* Lossy mode, same tiny buffer: tail drops happen, go-back-N recovers, and
@@ -495,7 +485,7 @@ TEST(lossy_tiny_buffer_recovers)
     CHECK_EQ(n->flows[0].rcv_nxt, 300000);
     CHECK_EQ(n->flows[1].rcv_nxt, 300000);
     CHECK_EQ(n->delivered_bytes, 600000);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 }
 
 /* ------------------------------------------------------------ routing */
@@ -616,7 +606,7 @@ TEST(ecmp_diamond_spreads)
     }
     net_run_until(n, 1 * PS_PER_MS);
     CHECK_EQ(n->flows_done, DIAMOND_FLOWS);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
     /* Both uplinks carry data, and exactly the flows routed there. */
     uint64_t d1 = n->ports[up1].st.tx_data_bytes, d2 = n->ports[up2].st.tx_data_bytes;
     CHECK(d1 > 0 && d2 > 0);

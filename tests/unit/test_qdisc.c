@@ -121,16 +121,6 @@ static uint32_t arrive(struct net *n, uint8_t type, uint32_t f, uint64_t k, uint
 
 static void hold_port(struct net *n, uint32_t port) { n->ports[port].busy_until = SIMTIME_NEVER - 1; }
 
-static int conservation_ok(const struct net *n)
-{
-    char why[256];
-    if (net_check_conservation(n, why, sizeof why)) {
-        printf("  %s\n", why);
-        return 0;
-    }
-    return 1;
-}
-
 static const char *FIFO4 = "q = Queue(4p); out = Port(100%, q); q.congestion = (currSize >= size, drop(1));";
 
 /* Six frames into a 4-packet FIFO: 4 held, 2 dropped at the port; the MMU
@@ -154,7 +144,7 @@ TEST(fifo_tail_drop_accounting)
     CHECK_EQ(s->shared_used + s->reserve_used + s->hdrm_used, 0);      /* MMU untouched */
     CHECK(pt->qmask & QD_BIT);
     CHECK_EQ(pt->q[n->cfg.data_prio].count, 0);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
     for (uint64_t k = 0; k < 4; k++) {
         uint32_t pi = switch_dequeue(n, s, out);
         CHECK(pi != PKT_NONE);
@@ -170,7 +160,7 @@ TEST(fifo_tail_drop_accounting)
     CHECK_EQ(st.dequeued, 4);
     CHECK_EQ(st.dropped, 2);
     CHECK_EQ(oqp_of(n)->qx[0].max_len, 4);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 }
 
 /* Strict-class frames (ACKs in class 7) stay in the built-in queue and go
@@ -192,7 +182,7 @@ TEST(strict_class_stays_builtin_and_first)
     uint32_t d = switch_dequeue(n, &n->sws[0], out);
     CHECK_EQ(pkt(&n->pool, d)->type, PKT_DATA);
     net_consume(n, d);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 }
 
 /* Algorithm B: a high-value arrival to a full queue pushes out the newest
@@ -228,7 +218,7 @@ TEST(push_out_by_value)
         net_consume(n, pi);
     }
     CHECK(oqp_of(n)->value_sent == 65.0);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 }
 
 /* A frame of 3 cycles: two opportunities keep the port busy for one wire
@@ -253,7 +243,7 @@ TEST(processing_cycles_hold_the_port)
     uint32_t pi = switch_dequeue(n, &n->sws[0], out);
     CHECK(pi != PKT_NONE);
     net_consume(n, pi);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 }
 
 /* Timed: a line-rate flow through a port whose frames need 2 cycles each
@@ -271,7 +261,7 @@ static uint64_t run_flow(uint32_t cycles, uint64_t cycle_ps)
     n->flows[0].flags |= FL_ENDLESS;
     net_flows_ready(n);
     net_run_until(n, 200 * PS_PER_US);
-    if (!conservation_ok(n))
+    if (!test_conserved(n))
         return 0;
     return n->ports[sw_out(n)].st.tx_data_bytes;
 }
@@ -326,7 +316,7 @@ TEST(link_failure_flushes)
     CHECK_EQ(n->failure_drops, 3);
     CHECK_EQ(n->ports[out].data_bytes, 0);
     CHECK_EQ(n->ports[out].qmask & QD_BIT, 0);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 }
 
 /* Comparators and actions that divide by zero, a computed drop probability
@@ -355,7 +345,7 @@ TEST(hostile_policy_runs)
     net_flows_ready(n);
     net_run_until(n, 100 * PS_PER_US);
     CHECK(n->ports[sw_out(n)].st.tx_data_bytes > 0);
-    CHECK(conservation_ok(n));
+    CHECK(test_conserved(n));
 }
 
 int main(void)
