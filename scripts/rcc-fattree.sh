@@ -22,7 +22,8 @@
 #   -j JOBS          parallel runs (default 2)
 #   -o DIR           output directory (default runs/rcc-fattree[-quick])
 #
-# Full length: 20 ms runs, FCT over the flows that arrived in 5..15 ms.
+# ROCCSIM (default build/roccsim) is the simulator; ROCCSIM_PREBUILT=1
+# skips the build.  Full length: 20 ms runs, FCT over the flows that arrived in 5..15 ms.
 # Writes DIR/WORKLOAD/sweep.tsv, DIR/tables.txt, DIR/fct_avg.dat and,
 # with gnuplot, DIR/fct_avg.png.  Exit status: 0 when every run ran, 1 when
 # some run failed, 2 on bad arguments.
@@ -60,9 +61,10 @@ if [ -z "$workloads" ]; then
     for w in webserver cachefollower; do [ -f data/cdf/$w.cdf ] && workloads="$workloads $w"; done
 fi
 [ -n "$out" ] || out=runs/rcc-fattree$([ $quick = 1 ] && echo -quick)
-make -s -j2 build/roccsim || exit 2
+ROCCSIM=${ROCCSIM:-build/roccsim}
+[ -n "${ROCCSIM_PREBUILT:-}" ] || make -s -j2 build/roccsim || exit 2
 mkdir -p "$out" || exit 2
-cp build/roccsim "$out/roccsim" || exit 2     # a rebuild during the runs must not change it
+cp "$ROCCSIM" "$out/roccsim" || exit 2     # a rebuild during the runs must not change it
 scen=$(pwd)/experiments/rcc/fattree.ini
 known=""
 for a in $algos; do
