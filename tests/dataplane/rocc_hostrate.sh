@@ -174,5 +174,16 @@ run_round() {
     esac
 }
 
+# A bad --cp-reg entry (Qmid <= Qref) and an unknown --rate-at: exit 2, saying why.
+# shellcheck disable=SC2046
+( dp_exec hrr "$DP/rocc-host" $(eal 0 badreg eth0) -- --local-ip $R --cp-reg 0x102=500:250:600:1:300:1:1:0 ) \
+    >"$LOG/badreg.log" 2>&1; rc=$?
+if [ $rc = 2 ] && grep -q "q_mid must be > q_ref" "$LOG/badreg.log"; then pass "rocc_hostrate: bad --cp-reg refused (exit 2, why)"
+else fail "rocc_hostrate: bad --cp-reg: exit $rc"; cat "$LOG/badreg.log"; fi
+# shellcheck disable=SC2046
+( dp_exec hrr "$DP/rocc-host" $(eal 0 badat eth0) -- --local-ip $R --rate-at nic ) >"$LOG/badat.log" 2>&1; rc=$?
+if [ $rc = 2 ] && grep -q "bad value for --rate-at: 'nic'" "$LOG/badat.log"; then pass "rocc_hostrate: bad --rate-at refused (exit 2)"
+else fail "rocc_hostrate: bad --rate-at: exit $rc"; cat "$LOG/badat.log"; fi
+
 for mode in $ROUNDS; do run_round "$mode" || fail "rocc_hostrate: round $mode did not run"; done
 [ "$fails" = 0 ]
