@@ -43,6 +43,7 @@
 #include "pkt.h"
 #include "rocc_cnpauth.h"
 #include "rocc_cp.h"
+#include "rocc_hostcp.h"
 #include "rocc_flowtable.h"
 #include "pfc.h"
 #include "escape.h"
@@ -214,6 +215,7 @@ struct sw {
     uint64_t o_qref, o_qmid, o_qmax, o_period_us, o_qunit, o_funit, o_fmin;
     double o_alpha, o_beta;
     bool cnp_at_fmax;
+    uint8_t cnp_form;               /* --rate-at: enum rocc_cnp_form of own CNPs (RoCC §3.6) */
     bool busy_poll;               /* --busy-poll: never sleep in an empty round */
     bool cp_timing;               /* --cp-timing: time the CP's work (rte_rdtsc in the hot path) */
     bool cp_on[MAX_PORTS];

@@ -59,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "net/agent_rocc.h"
 #include "net/flowctl.h"
 
 uint64_t flow_line_rate(const struct net *n, const struct flow *f)
@@ -481,6 +482,13 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
          * forged-CNP defence a RoCC CNP whose CP id is not bound to its
          * source has no effect either (docs/rocc.md "Forged CNPs"). */
         if (p->cnp_kind == CNP_JUNK || (p->cnp_kind == CNP_ROCC && n->cfg.cnp_filter && !net_cnp_bound(n, p))) {
+            n->cnp_filtered_host++;
+            net_consume(n, pi);
+            return;
+        }
+        /* RoCC §3.6: a host-form CNP carries Alg. 1's inputs; the host
+         * computes F here (one it cannot compute has no effect). */
+        if (p->cnp_form && rocc_host_compute(n, p)) {
             n->cnp_filtered_host++;
             net_consume(n, pi);
             return;

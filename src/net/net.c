@@ -76,6 +76,7 @@ void net_free(struct net *n)
     free(n->hstate);
     free(n->intr);
     free(n->fc_gates);
+    free(n->rocc_reg);           /* one block with its entries and profiles */
     free(n->route_off);
     free(n->route_cnt);
     free(n->route_ports);

@@ -32,6 +32,7 @@
 #include "net/packet.h"
 #include "hpcc.h"      /* HPCC_MAX_HOPS: INT records */
 #include "rocc_rp.h"
+#include "rocc_hostcp.h"   /* struct rocc_hostcp_stats, the §3.6 registry */
 
 #define NCLASS     8            /* 802.1p traffic classes */
 #define QMAC       NCLASS       /* extra queue for MAC control (PFC, PKT_FCTL) frames */
@@ -315,6 +316,8 @@ struct net {
     struct link_spec { uint32_t a, b; uint64_t rate; simtime_t delay; } *links;
     uint32_t n_links, cap_links, cap_nodes;
     struct rocc_rp_params rp_params;   /* template; r_max set from the NIC */
+    struct rocc_hostreg *rocc_reg;     /* RoCC §3.6 hosts' registry (agent_rocc.c), NULL unless rate_at = host_registry */
+    struct rocc_hostcp_stats rocc_host; /* host-side rate computations (agent_rocc.c) */
     struct port_agent *agents; uint32_t n_agents, cap_agents;
     /* routing: per node, per destination host: ECMP set of local ports */
     struct int_rec *intr;        /* [pool capacity] INT records, NULL without INT flows */
