@@ -217,6 +217,7 @@ struct flow {
     uint64_t rx_high;           /* receiver: end of the furthest first-copy data byte seen */
     uint64_t out_of_order;      /* receiver: first-copy data frames overtaken by a later one */
     uint32_t group;             /* scenario flow group */
+    uint32_t cnps_rx;           /* CNPs delivered to the sender while the flow ran (any kind) */
     uint16_t sport;
     union {
         struct rocc_rp rocc;
