@@ -19,9 +19,9 @@ rc=$?
 t="$out/table.tsv"
 ok runs '[ $rc -eq 0 ] && [ -s "$t" ]' "$tmp/ft.log"
 ok five_rows '[ "$(awk -F"\t" "NR > 1 { print \$1 }" "$t" | tr "\n" " ")" = "queue bounded afd elephant bubble " ]' "$t"
-ok every_elephant_reached '[ "$(awk -F"\t" "NR > 1 && \$3 == \"4/4\" && \$13 == \"pass\"" "$t" | wc -l)" -eq 5 ]' "$t"
+ok every_elephant_reached '[ "$(awk -F"\t" "NR > 1 && \$3 == \"4/4\" && \$14 == \"pass\"" "$t" | wc -l)" -eq 5 ]' "$t"
 ok elephants_get_cnps '[ "$(awk -F"\t" "NR > 1 && \$4 + 0 > 0" "$t" | wc -l)" -eq 5 ]' "$t"
-ok fixed_memory '[ "$(awk -F"\t" "\$1 == \"afd\" { print \$7 } \$1 == \"bubble\" { print \$7 }" "$t" | tr "\n" " ")" = "7168 768 " ]' "$t"
+ok fixed_memory '[ "$(awk -F"\t" "\$1 == \"afd\" { print \$8 } \$1 == \"bubble\" { print \$8 }" "$t" | tr "\n" " ")" = "7168 768 " ]' "$t"
 "$ROCCSIM" run experiments/rocc-flowtables/leafspine-ws.ini --set sim.duration=8ms --set rocc.flow_table=bubble \
     --set rocc.elephant_count=1000000 -q -o "$tmp/blind" >"$tmp/blind.log" 2>&1
 rc=$?
