@@ -505,7 +505,7 @@ void host_nic_delay_done(struct net *n, uint32_t host)
     struct packet *p = pkt(&n->pool, pi);
     struct flow *f = &n->flows[p->flow];
     if (f->tp->on_cnp && !(f->flags & FL_DONE)) {
-        f->cnps_rx++;
+        f->cnps_rx += f->cnps_rx != UINT16_MAX;
         f->tp->on_cnp(n, f, p);
     }
     net_consume(n, pi);
