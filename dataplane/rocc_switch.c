@@ -8,7 +8,7 @@
  *       [--port-ip PORT=A.B.C.D ...]      the switch's address on a port (ARP)
  *       [--egress-rate PORT=Gbps ...]     token-bucket shaping of a port
  *       [--cp PORT ... --cp-ip A.B.C.D]   RoCC CP on each such port's queue
- *       [--flow-table queue|bounded|trap] CP flow table (librocc, §3.4)
+ *       [--flow-table queue|bounded|trap|afd|bubble] CP flow table (librocc, §3.4)
  *       [--ft-cap N]                      its slots (power of two, 16..1024)
  *       [--ecn PORT=KMIN,KMAX,PMAX ...]   RED-style CE marking (DCQCN hosts)
  *       [--qref B --qmid B --qmax B]      CP thresholds in bytes

@@ -19,7 +19,7 @@ void usage(FILE *out, const char *prg)
         "  [--route PREFIX/LEN=PORT[,MAC|,via=A.B.C.D] ...]  (none: every frame is counted noroute)\n"
         "  --cp PORT needs --cp-ip A.B.C.D and --egress-rate PORT=Gbps; --help, -h: this text\n"
         "  [--port-ip PORT=A.B.C.D ...] [--egress-rate PORT=Gbps ...]\n"
-        "  [--cp PORT ... --cp-ip A.B.C.D] [--flow-table queue|bounded|trap (queue)] [--ft-cap N (1024)]\n"
+        "  [--cp PORT ... --cp-ip A.B.C.D] [--flow-table queue|bounded|trap|afd|bubble (queue)] [--ft-cap N (1024)]\n"
         "  [--ecn PORT=KMIN_BYTES,KMAX_BYTES,PMAX ...]\n"
         "  [--qref B] [--qmid B] [--qmax B] [--period US]\n"
         "  [--q-unit B] [--f-unit-mbps N] [--fmin UNITS] [--alpha X] [--beta X] [--cnp-at-fmax]\n"
@@ -224,6 +224,8 @@ int parse_args(struct sw *s, int argc, char **argv)
             if (!strcmp(optarg, "queue")) s->ft_kind = ROCC_FT_QUEUE;
             else if (!strcmp(optarg, "bounded")) s->ft_kind = ROCC_FT_BOUNDED;
             else if (!strcmp(optarg, "trap")) s->ft_kind = ROCC_FT_ETRAP;
+            else if (!strcmp(optarg, "afd")) s->ft_kind = ROCC_FT_AFD;
+            else if (!strcmp(optarg, "bubble")) s->ft_kind = ROCC_FT_BUBBLE;
             else goto bad;
             break;
         case 17: if (parse_ecn(s, optarg)) goto bad; break;

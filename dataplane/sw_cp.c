@@ -2,7 +2,7 @@
  * sw_cp.c -- rocc-switch's glue to librocc's RoCC congestion point
  * (docs/rocc.md, docs/dataplane.md): one CP per --cp port, its parameters
  * derived from the port's shaped rate and the options, its flow table
- * (queue|bounded|trap, rocc_flowtable.h) and the flow-info slots a CNP
+ * (queue|bounded|trap|afd|bubble, rocc_flowtable.h) and the flow-info slots a CNP
  * quotes from, the period tick (report the queued frames, the PI update,
  * select flows, send CNPs in the control class) and the "final cp" lines.
  * The CP's per-frame hooks (enqueue/dequeue) are in sw_port.c.
@@ -76,7 +76,8 @@ int cp_setup(struct sw *s, uint16_t port)
     char why[128];
     uint64_t link = s->eg[port].rate_bps;
     static const char *const ftname[] = {[ROCC_FT_QUEUE] = "queue", [ROCC_FT_BOUNDED] = "bounded",
-                                         [ROCC_FT_ETRAP] = "trap"};
+                                         [ROCC_FT_AFD] = "afd", [ROCC_FT_ETRAP] = "trap",
+                                         [ROCC_FT_BUBBLE] = "bubble"};
 
     if (!cp) return -1;
     s->eg[port].cp = cp;
@@ -119,7 +120,15 @@ int cp_setup(struct sw *s, uint16_t port)
     rocc_cp_init(&cp->cp, p);
     cp->cap = s->ft_cap;
     rocc_ft_params_default(&fp, s->ft_kind, cp->cap, p->period_ps);
-    cp->ft_mem = calloc(1, rocc_ft_storage_bytes(cp->cap));
+    /* AFD: a shadow buffer of 128 samples (librocc's default) in a table of
+     * --ft-cap slots, at most --ft-cap samples.  BubbleCache: a list of 32
+     * entries (librocc's default), at most --ft-cap.  The flow-info slots
+     * stay --ft-cap either way (every flow seen takes one until the table
+     * has dropped it). */
+    if (fp.shadow > cp->cap) fp.shadow = cp->cap;
+    if (s->ft_kind == ROCC_FT_BUBBLE)
+        fp.capacity = cp->cap < ROCC_FT_BUBBLE_SIZE_DEFAULT ? cp->cap : ROCC_FT_BUBBLE_SIZE_DEFAULT;
+    cp->ft_mem = rocc_ft_mem_bytes(&fp) ? calloc(1, rocc_ft_mem_bytes(&fp)) : NULL;
     if (!cp->ft_mem || rocc_ft_init(&cp->ft, &fp, cp->ft_mem)) return -1;
     cp->period_cyc = dp_us_to_cycles(p->period_ps / 1000000ull, s->hz);
     if (!cp->period_cyc) cp->period_cyc = 1;
@@ -127,13 +136,15 @@ int cp_setup(struct sw *s, uint16_t port)
     /* reg=: this CP's registry entry for rocc-host --cp-reg (RoCC §3.6 form 2) */
     printf("cp port=%u id=0x%x link_mbps=%" PRIu64 " q_unit=%u qref=%u qmid=%u qmax=%u (units) "
            "f_unit_mbps=%u fmin=%u fmax=%u alpha_q16=%u beta_q16=%u period_us=%" PRIu64 " flow_table=%s/%u"
-           " rate_at=%s reg=0x%x=%u:%u:%u:%u:%u:%u:%u:%u\n",
+           " rate_at=%s reg=0x%x=%u:%u:%u:%u:%u:%u:%u:%u",
            cp->port, cp->cp_id, link / 1000000, p->q_unit_bytes, p->q_ref, p->q_mid, p->q_max,
            p->f_unit_mbps, p->f_min, p->f_max, p->alpha_q16, p->beta_q16, p->period_ps / 1000000,
-           ftname[s->ft_kind], cp->cap,
+           ftname[s->ft_kind], fp.capacity,
            s->cnp_form == ROCC_CNP_FORM_HOST_FULL ? "host_full" : s->cnp_form == ROCC_CNP_FORM_HOST_REG ? "host_registry" : "switch",
            cp->cp_id, p->q_ref, p->q_mid, p->q_max, p->f_min, p->f_max, p->alpha_q16, p->beta_q16,
            (p->pi_round == ROCC_CP_ROUND_AUTHORS ? 1u : 0u) | (p->md_qmax == ROCC_CP_MDQ_HALF ? 2u : 0u));
+    if (s->ft_kind == ROCC_FT_AFD) printf(" shadow=%u", fp.shadow);
+    printf(" ft_bytes=%zu\n", rocc_ft_mem_bytes(&fp));
     return 0;
 }
 
@@ -315,7 +326,8 @@ void cp_tick(struct sw *s, struct cpstate *cp, uint64_t tsc)
     if (f < cp->f_min_seen) cp->f_min_seen = f;
     if (f > cp->f_max_seen) cp->f_max_seen = f;
     /* docs/rocc.md: no CNPs while F = Fmax unless asked (they constrain nobody).
-     * BOUNDED and ETRAP tables still age every period (select does it);
+     * BOUNDED, ETRAP and BUBBLE tables still age every period (select does it;
+     * AFD's select changes nothing, its shadow buffer is the window);
      * QUEUE's select changes nothing, so it is skipped. */
     if (f < cp->p.f_max || s->cnp_at_fmax) send_cnps(s, cp, f, f_in, q_old, tsc);
     else if (s->ft_kind != ROCC_FT_QUEUE) (void)rocc_ft_select(&cp->ft, now_ps(s), cp->sel, cp->cap);
@@ -347,6 +359,6 @@ void cp_print_final(const struct sw *s)
                cp->cp.n_md_half, cp->cp.n_pi, cp->cnp_noroute, cp->cnp_alloc_fail, cp->fi_full,
                cp->fi_freed, cp->ft.n_full, cp->ft.n_evicted, cp->n_pkt, ns_pkt, ns_period,
                cyc_ns(s, s->tsc_pair_cyc, 1), cp->n_outliers,
-               s->ft_kind == ROCC_FT_ETRAP ? cp->n_pkt : cp->n_reported);
+               s->ft_kind == ROCC_FT_QUEUE || s->ft_kind == ROCC_FT_BOUNDED ? cp->n_reported : cp->n_pkt);
     }
 }

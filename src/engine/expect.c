@@ -27,6 +27,7 @@ static const struct metric_def {
 } metrics[] = {
     { "rate", U_RATE, SEL_GROUP },      { "rate_mean", U_RATE, SEL_GROUP },
     { "jain", U_NUM, SEL_GROUP },       { "completed", U_FRAC, SEL_GROUP },
+    { "cnp_reached", U_FRAC, SEL_GROUP },   /* flows that got at least one CNP (RoCC flow tables) */
     { "rate_ratio", U_NUM, SEL_GROUP },     /* fairness: slowest / fastest flow */
     { "queue_mean", U_BYTES, SEL_PORT }, { "queue_p99", U_BYTES, SEL_PORT },
     { "queue_max", U_BYTES, SEL_PORT }, { "fair_rate", U_RATE, SEL_PORT },
@@ -189,7 +190,7 @@ static void parse_one(const struct cfg_entry *e, void *arg)
         if (!strcmp(metrics[i].name, name))
             x.m = &metrics[i];
     if (!x.m) {
-        pc->rc = cfg_errorf(pc->err, e, "unknown metric '%s' (rate, rate_mean, jain, rate_ratio, completed, queue_mean, "
+        pc->rc = cfg_errorf(pc->err, e, "unknown metric '%s' (rate, rate_mean, jain, rate_ratio, completed, cnp_reached, queue_mean, "
                             "queue_p99, queue_max, fair_rate, settle, util, md, drops, pfc_pauses, timeouts, retx_bytes, cnps, "
                             "maxmin_error, fct_avg, fct_p99, slowdown_avg, slowdown_p99, deadlock, out_of_order, xbar_drops, "
                             "xbar_voq_drops, xbar_xp_drops, xbar_oq_drops, xbar_sent, xbar_in_blocked, xbar_out_blocked, "
@@ -218,6 +219,10 @@ static void parse_one(const struct cfg_entry *e, void *arg)
     }
     if (!strcmp(x.m->name, "completed") && at) {
         pc->rc = cfg_errorf(pc->err, e, "completed counts flows finished by the end of the run; it takes no window");
+        return;
+    }
+    if (!strcmp(x.m->name, "cnp_reached") && at) {
+        pc->rc = cfg_errorf(pc->err, e, "cnp_reached counts CNPs over the whole run; it takes no window");
         return;
     }
     if (x.m->sel == SEL_NONE && sel) {
@@ -411,6 +416,11 @@ int expect_eval(const struct expectations *ex, const struct scenario *sc, struct
                 for (uint32_t k = 0; k < fc; k++)
                     done += (n->flows[f0 + k].flags & FL_RX_DONE) != 0;
                 v = fc ? (double)done / fc : NAN;
+            } else if (!strcmp(mn, "cnp_reached")) {
+                uint32_t got = 0;
+                for (uint32_t k = 0; k < fc; k++)
+                    got += n->flows[f0 + k].cnps_rx != 0;
+                v = fc ? (double)got / fc : NAN;
             } else if (!strncmp(mn, "queue_", 6)) {
                 struct qstats q;
                 metrics_queue(sc, x->mon, x->t0, x->t1, &q);

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "engine/attack.h"
 #include "engine/ccsel.h"
@@ -52,6 +53,74 @@ static void jstr(FILE *f, const char *s)
             fputc(*s, f);
     }
     fputc('"', f);
+}
+
+/* The RoCC CPs' flow tables, summed over the CPs (docs/outputs.md
+ * "rocc_flow_table"): what a comparison of §3.4's tables needs -- CNPs per
+ * period, table memory and occupancy, and per group how many flows got a
+ * CNP.  cps = 0 in runs without RoCC CPs (their outputs are unchanged). */
+void report_rocc_ft_totals(const struct scenario *sc, struct rocc_ft_totals *t)
+{
+    static const char *const kname[] = { [ROCC_FT_QUEUE] = "queue", [ROCC_FT_BOUNDED] = "bounded",
+                                         [ROCC_FT_AFD] = "afd", [ROCC_FT_ETRAP] = "elephant",
+                                         [ROCC_FT_BUBBLE] = "bubble" };
+    const struct net *n = &sc->net;
+    memset(t, 0, sizeof *t);
+    t->kind = "";
+    for (uint32_t a = 0; a < n->n_agents; a++) {
+        if (n->agents[a].ops != &rocc_agent_ops)
+            continue;
+        const struct rocc_agent *ag = n->agents[a].state;
+        uint64_t b = rocc_ft_mem_bytes(&ag->ft.p);
+        t->cps++;
+        t->periods += ag->periods;
+        t->cnps += ag->cnps_sent;
+        t->mem += b;
+        t->mem_max = b > t->mem_max ? b : t->mem_max;
+        t->entries_max = ag->ft.size_max > t->entries_max ? ag->ft.size_max : t->entries_max;
+        t->sampled += ag->ft.n_sampled;
+        t->refused += ag->ft.n_full;
+        t->inserted += ag->ft.n_inserted;
+        t->kind = kname[ag->ft.p.kind];
+    }
+}
+
+void report_group_cnps(const struct scenario *sc, const struct group *gr, uint64_t *with_cnp, uint64_t *received)
+{
+    *with_cnp = *received = 0;
+    for (uint32_t k = 0; k < gr->count; k++) {
+        *with_cnp += sc->net.flows[gr->first + k].cnps_rx != 0;
+        *received += sc->net.flows[gr->first + k].cnps_rx;
+    }
+}
+
+static void rocc_ft_json(const struct scenario *sc, FILE *f)
+{
+    struct rocc_ft_totals t;
+    report_rocc_ft_totals(sc, &t);
+    uint64_t cps = t.cps, periods = t.periods, cnps = t.cnps;
+    const char *kind = t.kind;
+    if (!cps)
+        return;
+    fprintf(f, ",\n  \"rocc_flow_table\": {\"kind\": \"%s\", \"cps\": %llu, \"periods\": %llu, \"cnps_sent\": %llu, "
+               "\"cnps_per_period\": ", kind, (unsigned long long)cps, (unsigned long long)periods,
+            (unsigned long long)cnps);
+    jnum(f, periods ? (double)cnps * (double)cps / (double)periods : NAN);
+    jkv(f, "cnps_per_cp_period", periods ? (double)cnps / (double)periods : NAN);
+    fprintf(f, ", \"mem_bytes\": %llu, \"mem_bytes_max_cp\": %llu, \"entries_max_cp\": %u, \"inserted\": %llu, "
+               "\"sampled\": %llu, \"refused\": %llu, \"groups\": [",
+            (unsigned long long)t.mem, (unsigned long long)t.mem_max, t.entries_max, (unsigned long long)t.inserted,
+            (unsigned long long)t.sampled, (unsigned long long)t.refused);
+    for (uint32_t g = 0; g < sc->n_groups; g++) {
+        const struct group *gr = &sc->groups[g];
+        uint64_t got, rx;
+        report_group_cnps(sc, gr, &got, &rx);
+        fprintf(f, "%s{\"name\": ", g ? ", " : "");
+        jstr(f, gr->name);
+        fprintf(f, ", \"flows\": %u, \"flows_with_cnp\": %llu, \"cnps_received\": %llu}", gr->count,
+                (unsigned long long)got, (unsigned long long)rx);
+    }
+    fputs("]}", f);
 }
 
 void report_summary_json(FILE *f, const struct scenario *sc, const struct run_info *ri)
@@ -110,6 +179,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
     fcsel_json(sc, f);                /* in-order check, deadlock detector: when enabled/relevant */
     oqsel_json(sc, f);                /* [openqueue] ports and queues */
     xbarsel_json(sc, f);              /* [crossbar] switches */
+    rocc_ft_json(sc, f);              /* "rocc_flow_table": {...} in runs with RoCC CPs */
     fprintf(f, ",\n  \"groups\": [");
     for (uint32_t g = 0; g < sc->n_groups; g++) {
         const struct group *gr = &sc->groups[g];

@@ -34,6 +34,18 @@ report_writer_fn report_hpcc_fct;
 /* DIR/flows.txt (written by workload.c's wl_write_hpcc): 0 or -1 with why. */
 int report_hpcc_flows(const struct scenario *sc, const char *dir, char *why, size_t why_len);
 
+/* The RoCC CPs' flow tables summed over the run's CPs (report_json.c);
+ * cps = 0 without RoCC CPs.  kind: the [rocc] flow_table name. */
+struct rocc_ft_totals {
+    const char *kind;
+    uint64_t cps, periods, cnps, mem, mem_max, sampled, refused, inserted;
+    uint32_t entries_max;
+};
+void report_rocc_ft_totals(const struct scenario *sc, struct rocc_ft_totals *t);
+/* Flows of gr that got at least one CNP, and the CNPs they got. */
+struct group;
+void report_group_cnps(const struct scenario *sc, const struct group *gr, uint64_t *with_cnp, uint64_t *received);
+
 /* Shared helpers (report.c). */
 /* Flow f's name: its group's, with "[i]" when the group has more than one. */
 void report_flow_name(const struct scenario *sc, uint32_t f, char *buf, size_t len);

@@ -46,6 +46,22 @@ void report_summary_tsv(FILE *f, const struct scenario *sc, const struct run_inf
                 gr->name, gr->count, gr->name, tsv_num(st.mean), gr->name, tsv_num(st.min), gr->name,
                 tsv_num(st.max), gr->name, tsv_num(st.jain));
     }
+    /* RoCC flow tables (only with CPs): docs/outputs.md "rocc_flow_table". */
+    struct rocc_ft_totals ft;
+    report_rocc_ft_totals(sc, &ft);
+    if (ft.cps) {
+        fprintf(f, "rocc_ft.kind\t%s\nrocc_ft.cps\t%llu\nrocc_ft.cnps_sent\t%llu\nrocc_ft.cnps_per_period\t%.6g\n"
+                   "rocc_ft.mem_bytes\t%llu\nrocc_ft.mem_bytes_max_cp\t%llu\nrocc_ft.entries_max_cp\t%u\n",
+                ft.kind, (unsigned long long)ft.cps, (unsigned long long)ft.cnps,
+                tsv_num(ft.periods ? (double)ft.cnps * (double)ft.cps / (double)ft.periods : NAN),
+                (unsigned long long)ft.mem, (unsigned long long)ft.mem_max, ft.entries_max);
+        for (uint32_t g = 0; g < sc->n_groups; g++) {
+            uint64_t got, rx;
+            report_group_cnps(sc, &sc->groups[g], &got, &rx);
+            fprintf(f, "group.%s.flows_with_cnp\t%llu\ngroup.%s.cnps_received\t%llu\n", sc->groups[g].name,
+                    (unsigned long long)got, sc->groups[g].name, (unsigned long long)rx);
+        }
+    }
     /* FCT statistics by traffic kind and size bin (as fct.tsv), flow rates. */
     for (int kind = -1; kind <= 1; kind++) {
         const char *kn = kind < 0 ? "all" : kind ? "incast" : "background";

@@ -109,7 +109,8 @@ int scenario_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct cfg_e
      * saturated CPs in series). Order = enum rocc_cp_md_qmax. */
     static const char *const mdq[] = { "fmin", "half", NULL };
     TRY(cfg_enum(c, "rocc", "md_qmax", mdq, 0, &o.md_qmax, err));
-    static const char *const kinds[] = { "queue", "bounded", "elephant", NULL };
+    /* Order = kmap below; §3.4's (1), (2), (4), then (3) and (5). */
+    static const char *const kinds[] = { "queue", "bounded", "elephant", "afd", "bubble", NULL };
     int kind;
     TRY(cfg_enum(c, "rocc", "flow_table", kinds, 0, &kind, err));
     uint64_t tsize, max_age, sample, eleph;
@@ -119,6 +120,13 @@ int scenario_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct cfg_e
     TRY(cfg_time(c, "rocc", "max_age", 0, &max_age, err));
     TRY(cfg_u64(c, "rocc", "sample_one_in", 20, &sample, err));
     TRY(cfg_u64(c, "rocc", "elephant_count", 2, &eleph, err));
+    uint64_t shadow;
+    TRY(cfg_u64(c, "rocc", "shadow_size", ROCC_FT_AFD_SHADOW_DEFAULT, &shadow, err));
+    if (shadow == 0 || shadow > (1u << 20))
+        return cfg_errorf(err, cfg_find(c, "rocc", "shadow_size"), "shadow_size must be in 1..1048576 packets");
+    if (kind == 4 && tsize > ROCC_FT_BUBBLE_SIZE_MAX)
+        return cfg_errorf(err, cfg_find(c, "rocc", "table_size"), "with flow_table = bubble, table_size must be "
+                          "at most %u entries (the list is searched linearly)", ROCC_FT_BUBBLE_SIZE_MAX);
     uint64_t recovery = 0;
     const struct cfg_entry *rce = cfg_find(c, "rocc", "recovery");
     if (rce && strcmp(rce->value, "auto") != 0) {
@@ -205,8 +213,19 @@ int scenario_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct cfg_e
         uint32_t cap2 = 1;
         while (cap2 < cap)
             cap2 <<= 1;
-        static const enum rocc_ft_kind kmap[] = { ROCC_FT_QUEUE, ROCC_FT_BOUNDED, ROCC_FT_ETRAP };
+        static const enum rocc_ft_kind kmap[] = { ROCC_FT_QUEUE, ROCC_FT_BOUNDED, ROCC_FT_ETRAP, ROCC_FT_AFD,
+                                                  ROCC_FT_BUBBLE };
+        if (kmap[kind] == ROCC_FT_AFD) {
+            /* The table holds at most shadow_size flows: size it for that
+             * (load <= 50%), whatever table_size says. */
+            cap2 = 1;
+            while (cap2 < 2 * shadow)
+                cap2 <<= 1;
+        } else if (kmap[kind] == ROCC_FT_BUBBLE) {
+            cap2 = (uint32_t)(tsize ? tsize : ROCC_FT_BUBBLE_SIZE_DEFAULT);   /* any size */
+        }
         rocc_ft_params_default(&ftp, kmap[kind], cap2, prm.period_ps);
+        ftp.shadow = (uint32_t)shadow;
         if (max_age)
             ftp.max_age_ps = max_age;
         ftp.sample_one_in = (uint32_t)(sample ? sample : 1);

@@ -10,7 +10,7 @@
  * many flows meet.  Growth is amortized, not per packet. */
 static void rocc_grow(struct rocc_agent *a)
 {
-    uint32_t cap = a->ft.mask + 1;
+    uint32_t cap = a->ft.p.capacity;
     if (a->ft.size * 2 < cap || cap >= a->ft_max)
         return;
     uint32_t ncap = cap * 2;
@@ -106,14 +106,15 @@ uint32_t rocc_agent_attach(struct net *n, uint32_t port, const struct rocc_cp_pa
     a->cnp_bytes = rocc_cnp_frame_bytes(form);
     rocc_cp_init(&a->cp, prm);
     a->last_f = (uint32_t)a->cp.f;
-    /* Start at 64 slots (or the whole table if it is smaller) and grow. */
+    /* Start at 64 slots (or the whole table if it is smaller) and grow;
+     * AFD and BubbleCache have a fixed size (their memory is the design). */
     struct rocc_ft_params p0 = *ftp;
     a->ft_max = ftp->capacity;
-    if (p0.capacity > 64)
+    if (p0.capacity > 64 && ftp->kind != ROCC_FT_AFD && ftp->kind != ROCC_FT_BUBBLE)
         p0.capacity = 64;
     a->refs_cap = p0.capacity;
     a->refs = malloc(a->refs_cap * sizeof *a->refs);
-    a->ft_storage = calloc(1, rocc_ft_storage_bytes(p0.capacity));
+    a->ft_storage = rocc_ft_mem_bytes(&p0) ? calloc(1, rocc_ft_mem_bytes(&p0)) : NULL;
     if (!a->refs || !a->ft_storage || rocc_ft_init(&a->ft, &p0, a->ft_storage)) {
         rocc_agent_free(a);
         return NONE32;

@@ -516,8 +516,10 @@ void host_nic_delay_done(struct net *n, uint32_t host)
         net_schedule(n, pkt(&n->pool, h->nic_delay.head)->due, EV_NIC_DELAY, host);
     struct packet *p = pkt(&n->pool, pi);
     struct flow *f = &n->flows[p->flow];
-    if (f->tp->on_cnp && !(f->flags & FL_DONE))
+    if (f->tp->on_cnp && !(f->flags & FL_DONE)) {
+        f->cnps_rx += f->cnps_rx != UINT16_MAX;
         f->tp->on_cnp(n, f, p);
+    }
     net_consume(n, pi);
 }
 

@@ -227,6 +227,8 @@ struct flow {
     uint64_t out_of_order;      /* receiver: first-copy data frames overtaken by a later one */
     uint32_t group;             /* scenario flow group */
     uint16_t sport;
+    uint16_t cnps_rx;           /* CNPs delivered to the sender while the flow ran (any kind),
+                                   saturating at 65535 (fits the padding: the record stays 576 B) */
     /* The transport's per-flow state: RoCC's RP, or any algorithm's struct
      * cast from raw (each src/transport file asserts that it fits). */
     union {

@@ -8,10 +8,12 @@
 # h1 runs 30 flows one after the other (qpn 1..30, 300 kB each at line rate,
 # one every 60 ms, so at most one at a time): each congests the port alone.
 # The CP keeps, per flow it tracks, what a CNP quotes; those slots are
-# freed when the flow table drops the flow.  PASS, for the QUEUE and the
-# BOUNDED table, when no flow was refused a slot (flowinfo_full = 0), at
-# least 18 slots were freed and reused, and every one of the 30 flows
-# accepted CNPs (without freeing, flows 13..30 would get none).
+# freed when the flow table drops the flow.  PASS, for the QUEUE, BOUNDED,
+# AFD and BubbleCache tables (FTS="..." picks some), when no flow was
+# refused a slot (flowinfo_full = 0), at least 18 slots were freed and
+# reused, and every one of the 30 flows accepted CNPs (without freeing,
+# flows 13..30 would get none).  AFD runs with a 16-sample shadow buffer
+# (--ft-cap 16 caps it) and BubbleCache with 16 entries.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 DP=${DP:-build/dp}
@@ -24,7 +26,7 @@ veth_link fisw s2 02:99:00:00:02:01 fir eth0 02:99:00:00:02:02
 flows=()
 for q in $(seq $NFLOWS); do flows+=(--flow "dst=10.99.2.2,rate=line,size=300000,qpn=$q,start=$((q * 60))"); done
 
-for ft in queue bounded; do
+for ft in ${FTS:-queue bounded afd bubble}; do
     L="$LOG/$ft"
     mkdir -p "$L"
     # shellcheck disable=SC2046
