@@ -12,6 +12,7 @@
 #include "engine/fcsel.h"
 #include "engine/oqsel.h"
 #include "engine/xbarsel.h"
+#include "engine/pcapout.h"
 #include "engine/fcsel_escape.h"
 #include "engine/fcsel_loopbreak.h"
 #include "engine/fct.h"
@@ -110,6 +111,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
     fcsel_json(sc, f);                /* in-order check, deadlock detector: when enabled/relevant */
     oqsel_json(sc, f);                /* [openqueue] ports and queues */
     xbarsel_json(sc, f);              /* [crossbar] switches */
+    pcapout_json(sc, f);              /* [output] pcap files */
     fprintf(f, ",\n  \"groups\": [");
     for (uint32_t g = 0; g < sc->n_groups; g++) {
         const struct group *gr = &sc->groups[g];
