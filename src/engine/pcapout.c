@@ -39,6 +39,7 @@ struct pc_point {
     char name[64];                      /* as written: "h0", "sw", "sw->r0" */
     char file[96];                      /* "pcap/h0.pcap" (relative to the run directory) */
     char path[4200];
+    uint32_t port;                      /* the point's (first) port: its address in summary.json */
     struct pcapw w;
     int opened, full;                   /* full: pcap_limit reached */
     uint64_t over_limit;                /* frames not written because of pcap_limit */
@@ -155,7 +156,7 @@ size_t pcapout_frame(const struct scenario *sc, uint32_t port, uint32_t pi, uint
         put_int(n, pi, ext, r.ext_len);
         uint32_t base = pc->psn_base[p->flow], msg = pc->msg_idx[p->flow];
         if (p->type == PKT_DATA) {
-            int first = p->seq == 0, last = p->seq + p->payload >= fl->size;
+            int first = p->seq == 0, last = (p->flags & PF_LAST) != 0;   /* as when it was made */
             r.opcode = first && last ? RF_OP_SEND_ONLY : first ? RF_OP_SEND_FIRST : last ? RF_OP_SEND_LAST : RF_OP_SEND_MIDDLE;
             r.ackreq = (uint8_t)last;
             r.psn = base + (uint32_t)(p->seq / mtu);
@@ -479,10 +480,12 @@ int pcapout_read(struct scenario *sc, struct cfg *c, struct cfg_err *err)
                 return cfg_errorf(err, e, "'%s' is not a port: want A->B (or A->B#2 for a second link) with A and B "
                                   "linked nodes", t);
             bad = add_port(pc, n, k, p, &clash);
+            q->port = p;
         } else {
             uint32_t nd = scenario_node(sc, t);
             if (nd == NONE32)
                 return cfg_errorf(err, e, "'%s' is not a node: want a host, a switch or a port A->B", t);
+            q->port = n->nodes[nd].first_port;
             for (uint32_t i = 0; i < n->nodes[nd].n_ports && !bad; i++)
                 bad = add_port(pc, n, k, n->nodes[nd].first_port + i, &clash);
         }
@@ -624,9 +627,14 @@ void pcapout_json(const struct scenario *sc, FILE *f)
             (unsigned long long)pc->mismatch);
     for (uint32_t k = 0; k < pc->n_pt; k++) {
         const struct pc_point *q = &pc->pt[k];
-        fprintf(f, "%s\n    {\"point\": \"%s\", \"file\": \"%s\", \"frames\": %llu, \"bytes\": %llu, \"cut\": %llu, "
+        uint8_t m[6];
+        uint32_t ip = pcapout_ip_of_node(sc->net.ports[q->port].node);
+        pcapout_mac_of_port(&sc->net, q->port, m);
+        fprintf(f, "%s\n    {\"point\": \"%s\", \"file\": \"%s\", \"ip\": \"%u.%u.%u.%u\", "
+                   "\"mac\": \"%02x:%02x:%02x:%02x:%02x:%02x\", \"frames\": %llu, \"bytes\": %llu, \"cut\": %llu, "
                    "\"over_limit\": %llu, \"lost\": %llu, \"error\": ",
-                k ? "," : "", q->name, q->file, (unsigned long long)q->w.frames,
+                k ? "," : "", q->name, q->file, ip >> 24, ip >> 16 & 255, ip >> 8 & 255, ip & 255, m[0], m[1], m[2], m[3],
+                m[4], m[5], (unsigned long long)q->w.frames,
                 (unsigned long long)(q->w.file_bytes + q->w.len), (unsigned long long)q->w.cut,
                 (unsigned long long)q->over_limit, (unsigned long long)q->w.lost);
         if (q->w.err)
