@@ -8,7 +8,8 @@
 #   pcap-dcqcn.ini  RoCEv2 CNPs (DCQCN NP)
 #   pcap-lossy.ini  NAKs, go-back-N
 #   pcap-hpcc.ini   INT records in data and ACKs
-#   pcap-escape.ini Escape token frames and the Escape header (Lua dissector)
+#   pcap-escape.ini Escape token frames and the Escape header (Lua dissector
+#                   with its preference rocc_esc.header)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/scenario/common.bash
@@ -22,12 +23,15 @@ jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval
 #   13 PFC class-enable vector  14 PFC quanta of class 3  15 malformed
 #   16 expert severities  17-21 RoCC CNP: cp_id, flow src, flow dst, dest QP,
 #   rate (Mb/s)  22 Escape header hops  23 ETF hops
+# (further arguments go to tshark, e.g. -o rocc_esc.header:TRUE)
 dump() {
-    tshark -X lua_script:$LUA -r "$1" -T fields -e frame.number -e frame.time_epoch -e frame.len -e frame.cap_len \
+    local f=$1
+    shift
+    tshark -X lua_script:$LUA "$@" -r "$f" -T fields -e frame.number -e frame.time_epoch -e frame.len -e frame.cap_len \
         -e eth.src -e ip.src -e ip.dst -e infiniband.bth.opcode -e infiniband.bth.destqp -e infiniband.bth.psn \
         -e infiniband.aeth.syndrome -e macc.opcode -e macc.cbfc.enbv -e macc.cbfc.pause_time.c3 -e _ws.malformed \
         -e _ws.expert.severity -e rocc_cnp.cp_id -e rocc_cnp.flow_src -e rocc_cnp.flow_dst -e rocc_cnp.dest_qpn \
-        -e rocc_cnp.rate_mbps >"$1.tsv" 2>>"$tmp/tshark.err"
+        -e rocc_cnp.rate_mbps -e rocc_esc.hops -e rocc_etf.hops >"$f.tsv" 2>>"$tmp/tshark.err"
 }
 # count PCAP AWK-CONDITION: the frames of PCAP.tsv that match
 count() { awk -F'\t' "$2 { n++ } END { print n + 0 }" "$1.tsv"; }
@@ -169,3 +173,22 @@ while off + 16 <= len(b):
 print(acks, bad)
 PY
 ok hpcc_int_in_acks 'read a b <"$tmp/int.txt" && [ "$a" -gt 100 ] && [ "$b" = 0 ]' "$tmp/int.txt"
+
+# ---- Escape: the header before the BTH and token frames (Lua dissector) -------
+"$ROCCSIM" run $D/pcap-escape.ini -q -o "$tmp/esc" >"$tmp/esc.log" 2>&1
+S=$tmp/esc/summary.json
+for sw in s1 s2 s3; do dump "$tmp/esc/pcap/$sw.pcap" -o rocc_esc.header:TRUE; done
+F=$tmp/esc/pcap/s1.pcap
+# with the preference on, nothing is malformed and no error (ETFs keep a
+# warning: MAC control opcode 0x0102 is ours), every RoCEv2 frame has hops
+ok escape_no_malformed '[ -s "$F" ] && [ "$(count "$F" "\$15 != \"\" || \$16 ~ /8388608/")" = 0 ] && [ "$(count "$F" "\$8 != \"\" && \$22 == \"\"")" = 0 ]' "$tmp/esc.log"
+ok escape_hops_seen '[ "$(count "$F" "\$22 > 0 && \$8 == 1")" -gt 0 ]'
+# every token a switch sent (created or forwarded), decoded as an ETF
+e=0; for sw in s1 s2 s3; do
+    m=$(jget $S "[x['mac'][:11] for x in d['pcap']['files'] if x['point'] == '$sw'][0]")
+    e=$((e + $(count "$tmp/esc/pcap/$sw.pcap" "index(\$5, \"$m\") == 1 && \$23 > 0")))
+done
+ok escape_etf_count '[ "$e" -gt 0 ] && [ "$e" = "$(jget $S "d['"'escape'"']['"'tokens_sent'"'] + d['"'escape'"']['"'tokens_forwarded'"']")" ]' "$tmp/esc.log"
+# without the preference the same frames are mis-read: the check can fail
+dump "$F"
+ok escape_needs_pref '[ "$(bad "$F")" -gt 0 ]'
