@@ -169,6 +169,18 @@ size_t pkt_build_cnp_auth(uint8_t *f, size_t cap, const uint8_t src_mac[6], cons
     return PKT_CNP_AUTH_FRAME_LEN;
 }
 
+size_t pkt_build_cnp_form(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                          uint32_t src_ip, uint32_t dst_ip, const struct rocc_cnp *c, const uint8_t *key)
+{
+    size_t icmp = rocc_cnp_form_bytes(c->form, key != NULL);
+
+    if (!icmp || cap < PKT_ETH_LEN + PKT_IP4_LEN + icmp) return 0;
+    put_eth(f, src_mac, dst_mac);
+    put_ip4(f + PKT_ETH_LEN, (uint16_t)(PKT_IP4_LEN + icmp), 1, src_ip, dst_ip);
+    if (rocc_cnp_encode_form(c, key, src_ip, dst_ip, f + PKT_ETH_LEN + PKT_IP4_LEN, icmp) != icmp) return 0;
+    return PKT_ETH_LEN + PKT_IP4_LEN + icmp;
+}
+
 /* RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m') for the 16-bit header word at
  * ip + off changing from old_w to new_w. */
 static void ip4_csum_patch(uint8_t *ip, uint16_t old_w, uint16_t new_w)

@@ -121,6 +121,14 @@ size_t pkt_build_cnp_auth(uint8_t *f, size_t cap, const uint8_t src_mac[6], cons
                           uint32_t src_ip, uint32_t dst_ip, const struct rocc_cnp *c,
                           const uint8_t key[ROCC_CNP_KEY_BYTES]);
 
+/* Build Eth + IPv4 + a CNP of c->form (RATE, or RoCC §3.6's HOST_FULL /
+ * HOST_REG, rocc_cnp.h), tagged under key when key != NULL
+ * (rocc_cnp_encode_form).  Returns the frame length (PKT_ETH_LEN +
+ * PKT_IP4_LEN + rocc_cnp_form_bytes(form, key != NULL)), or 0 if cap is
+ * too small or the form unknown. */
+size_t pkt_build_cnp_form(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                          uint32_t src_ip, uint32_t dst_ip, const struct rocc_cnp *c, const uint8_t *key);
+
 /* Decrement TTL and patch the IPv4 header checksum in place (RFC 1624).
  * Returns 0, or -1 when the TTL was already <= 1 (caller drops). */
 int pkt_ip4_dec_ttl(uint8_t *f, const struct pkt_info *pi);

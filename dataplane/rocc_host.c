@@ -9,6 +9,7 @@
  *       [--report-ms MS] [--port N] [--arp-retry-ms MS]
  *       [--pcap FILE] [--pcap-dir rx|tx|both] [--pcap-snaplen N]
  *       [--pfc] [--pfc-class N] [--escape]
+ *       [--rate-at switch|host_full|host_registry|host] [--cp-reg ID=QREF:QMID:QMAX:FMIN:FMAX:A:B:FLAGS ...]
  *
  * Sender: every --flow is paced at min(RP rate, flow rate) where the RP is
  * librocc's Alg. 2 rate limiter, driven by CNPs from CPs inside --cp-allow.
@@ -16,6 +17,13 @@
  * from the IPv4 total length, checksum, quote; with --cp-bind its CP id's
  * switch must be bound to its source address, with --cnp-key its SipHash
  * tag must verify): docs/dataplane.md "Forged CNPs".
+ * Rate computation at the host (RoCC §3.6, --rate-at): CNPs of the host
+ * forms carry Alg. 1's inputs; the host computes F with librocc's
+ * rocc_cp_compute (rocc_hostcp_rate), the parameters from the CNP
+ * (host_full) or from its registry of --cp-reg entries (host_registry), and
+ * the RP then applies F as from a RATE CNP.  Host forms are refused (cnp
+ * bad) unless --rate-at enables them; one whose CP id is not registered,
+ * or whose F is outside the entry's [Fmin, Fmax], has no effect (counted).
  * Sink: counts RoCEv2 frames addressed to --local-ip per (src IP, dest QPN).
  * ARP: answers requests for --local-ip; without --gw-mac it resolves --gw-ip
  * (a request every --arp-retry-ms until answered; flows start then) and
@@ -57,6 +65,7 @@
 #include "dp_common.h"
 #include "pkt.h"
 #include "rocc_cnpauth.h"
+#include "rocc_hostcp.h"
 #include "rocc_rp.h"
 #include "pfc.h"
 
@@ -70,6 +79,7 @@
 /* CNPs waiting out the NIC reaction delay (FIFO: one delay for all). */
 #define CNPQ 1024
 #define MAX_BIND 64               /* --cp-bind entries */
+#define MAX_REG 256               /* --cp-reg entries (RoCC §3.6 registry: 8 B + at most one 48 B profile each) */
 
 /* The one global: the signal handler's stop request (DPDK examples idiom). */
 static volatile bool force_quit;
@@ -129,6 +139,11 @@ struct host {
     struct rocc_cp_bind bind[MAX_BIND];
     uint8_t key[ROCC_CNP_KEY_BYTES];
     struct rocc_cnp_policy cnp_pol;
+    struct rocc_hostreg reg;                  /* --cp-reg */
+    struct rocc_hostreg_entry reg_ent[MAX_REG];
+    struct rocc_cp_params reg_prof[MAX_REG];
+    struct rocc_hostcp_stats hstats;
+    const char *rate_at;
     uint32_t payload;
     uint64_t line_bps;
     uint64_t report_ms;
@@ -172,6 +187,10 @@ static void usage(FILE *out, const char *prg)
         "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (14..262144, 65535)]\n"
         "  [--pfc] [--pfc-class N (0..7, 0)]  (honour 802.1Qbb PFC from the gateway for that class)\n"
         "  [--escape]  (data frames carry the Escape header between UDP and BTH: docs/dataplane.md)\n"
+        "  [--rate-at switch|host_full|host_registry|host (switch)]  (RoCC §3.6: accept CNPs carrying Alg. 1's\n"
+        "                            inputs and compute F here; host = both forms)\n"
+        "  [--cp-reg ID=QREF:QMID:QMAX:FMIN:FMAX:ALPHA_Q16:BETA_Q16:FLAGS ...]  (registry entry of CP ID, as\n"
+        "                            rocc-switch prints it: reg=...; needed by host_registry)\n"
         "  --help, -h: this text\n", prg);
 }
 
@@ -243,6 +262,46 @@ static int parse_flow(struct host *h, char *spec)
     return 0;
 }
 
+/* --cp-reg ID=QREF:QMID:QMAX:FMIN:FMAX:ALPHA_Q16:BETA_Q16:FLAGS: ID decimal
+ * or 0x hex, the rest decimal in the CP's units (ΔQ, ΔF, Q16.16), FLAGS as
+ * HOST_FULL's flags byte (1 pi_round authors, 2 md_qmax half).  Checked by
+ * rocc_hostreg_add (rocc_cp_params_check's rules); says why on stderr. */
+static int parse_cp_reg(struct host *h, char *arg)
+{
+    char *eq = strchr(arg, '='), *end, *tok, why[96];
+    unsigned long long v[9];
+    struct rocc_cp_params p;
+    int n = 0;
+
+    if (!eq || *arg < '0' || *arg > '9') return -1;
+    *eq = 0;
+    v[n] = strtoull(arg, &end, 0);
+    if (*end || v[n] > UINT32_MAX) return -1;
+    for (n = 1, tok = eq + 1; n < 9; n++) {
+        if (*tok < '0' || *tok > '9') return -1;
+        v[n] = strtoull(tok, &end, 10);
+        if (v[n] > UINT32_MAX || (n < 8 && *end != ':') || (n == 8 && *end)) return -1;
+        tok = end + 1;
+    }
+    if (v[8] & ~3ull) return -1;
+    memset(&p, 0, sizeof p);
+    p.q_unit_bytes = 1;               /* unused at the host: Qcur arrives in units */
+    p.f_unit_mbps = 1;
+    p.period_ps = 1;                  /* unused at the host: the CP keeps time */
+    p.q_ref = (uint32_t)v[1]; p.q_mid = (uint32_t)v[2]; p.q_max = (uint32_t)v[3];
+    p.f_min = (uint32_t)v[4]; p.f_max = (uint32_t)v[5]; p.f_init = p.f_max;
+    p.alpha_q16 = (uint32_t)v[6]; p.beta_q16 = (uint32_t)v[7];
+    p.pi_round = (v[8] & ROCC_CNP_HF_PI_AUTHORS) ? ROCC_CP_ROUND_AUTHORS : ROCC_CP_ROUND_TRUNC;
+    p.md_qmax = (v[8] & ROCC_CNP_HF_MDQ_HALF) ? ROCC_CP_MDQ_HALF : ROCC_CP_MDQ_FMIN;
+    if (!h->reg.ent) rocc_hostreg_init(&h->reg, h->reg_ent, MAX_REG, h->reg_prof, MAX_REG);
+    if (rocc_hostreg_add(&h->reg, (uint32_t)v[0], &p, why, sizeof why)) {
+        fprintf(stderr, "--cp-reg: %s\n", why);
+        return -1;
+    }
+    rocc_hostreg_seal(&h->reg);       /* set-up only: sorted after every entry */
+    return 0;
+}
+
 static int parse_args(struct host *h, int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -258,6 +317,7 @@ static int parse_args(struct host *h, int argc, char **argv)
         {"pcap-snaplen", required_argument, NULL, 7},
         {"pfc", no_argument, NULL, 8}, {"pfc-class", required_argument, NULL, 9},
         {"escape", no_argument, NULL, 10},
+        {"rate-at", required_argument, NULL, 11}, {"cp-reg", required_argument, NULL, 12},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end;
@@ -304,6 +364,15 @@ static int parse_args(struct host *h, int argc, char **argv)
             h->pfc_cls = (uint8_t)c;
             break;
         }
+        case 11:
+            h->rate_at = optarg;
+            if (!strcmp(optarg, "switch")) h->cnp_pol.forms = 0;
+            else if (!strcmp(optarg, "host_full")) h->cnp_pol.forms = 1u << ROCC_CNP_FORM_HOST_FULL;
+            else if (!strcmp(optarg, "host_registry")) h->cnp_pol.forms = 1u << ROCC_CNP_FORM_HOST_REG;
+            else if (!strcmp(optarg, "host")) h->cnp_pol.forms = ROCC_CNP_FORMS_HOST;
+            else goto bad;
+            break;
+        case 12: if (parse_cp_reg(h, optarg)) goto bad; break;
         case 'h': usage(stdout, argv[0]); return 1;   /* asked for: not an error */
         case 'f': if (parse_flow(h, optarg)) goto bad; break;
         case 'a':
@@ -429,6 +498,13 @@ static void handle_cnp(struct host *h, const uint8_t *f, const struct pkt_info *
     case ROCC_CNP_EBIND: h->cnp_unbound++; return;
     case ROCC_CNP_EAUTH: h->cnp_badauth++; return;
     default: h->cnp_bad++; return;
+    }
+    /* RoCC §3.6: a host-form CNP carries Alg. 1's inputs; F is computed
+     * here (rocc_cp_compute) and then used as a RATE CNP's. */
+    if (c.form != ROCC_CNP_FORM_RATE) {
+        uint32_t rate;
+        if (rocc_hostcp_rate(&h->reg, &c, &rate, &h->hstats)) return;   /* counted in hstats */
+        c.rate_units = rate;
     }
     for (unsigned i = 0; i < h->nflows; i++) {
         struct flow *fl = &h->flows[i];
@@ -731,11 +807,12 @@ static void final_stats(struct host *h)
            " | cnp ok=%" PRIu64 " rejected_by_rp=%" PRIu64 " bad=%" PRIu64 " denied=%" PRIu64
            " nomatch=%" PRIu64 " | not_mine=%" PRIu64 " other=%" PRIu64 " tx_fail=%" PRIu64
            " alloc_fail=%" PRIu64 " sink_full=%" PRIu64 " cnp_delay_full=%" PRIu64 " echo_replied=%" PRIu64
-           " | cnp unbound=%" PRIu64 " badauth=%" PRIu64 "\n",
+           " | cnp unbound=%" PRIu64 " badauth=%" PRIu64
+           " | hostcalc full=%" PRIu64 " reg=%" PRIu64 " unregistered=%" PRIu64 " out_of_range=%" PRIu64 "\n",
            h->bad.n[PKT_ETRUNC], h->bad.n[PKT_ENOTIP4], h->bad.n[PKT_EIPHDR], h->cnp_ok,
            h->cnp_rejected, h->cnp_bad, h->cnp_denied, h->cnp_nomatch, h->rx_not_mine, h->rx_other,
            h->tx_fail, h->alloc_fail, h->sink_full, h->cnp_delay_full, h->echo_replied, h->cnp_unbound,
-           h->cnp_badauth);
+           h->cnp_badauth, h->hstats.n_full, h->hstats.n_reg, h->hstats.n_miss, h->hstats.n_bad);
     printf("final cnp_delay us=%" PRIu64 " applied=%" PRIu64 " min_us=%.1f mean_us=%.1f max_us=%.1f\n",
            h->cnp_delay_us, h->cnp_delayed,
            h->cnp_delayed ? (double)h->cnp_delay_min * 1e6 / (double)h->hz : 0.0,
@@ -891,9 +968,10 @@ int main(int argc, char **argv)
         for (uint32_t m = h->allow_mask; m & 0x80000000u; m <<= 1) plen++;
         if (h->have_allow) pkt_ip_str(h->allow_net, an, sizeof an);
         printf("ready host flows=%u line_mbps=%" PRIu64 " f_unit_mbps=%u recovery_us=%" PRIu64
-               " cnp_delay_us=%" PRIu64 " cp_bind=%zu cnp_key=%s gw=%s cp_allow=%s",
+               " cnp_delay_us=%" PRIu64 " cp_bind=%zu cnp_key=%s rate_at=%s cp_reg=%zu gw=%s cp_allow=%s",
                h->nflows, h->line_bps / 1000000, h->rpp.f_unit_mbps, h->rpp.recovery_ps / 1000000,
-               h->cnp_delay_us, h->cnp_pol.nbind, h->cnp_pol.key ? "yes" : "no", h->gw_static ? "static" : h->gw_ip ? "arp" : "none", an);
+               h->cnp_delay_us, h->cnp_pol.nbind, h->cnp_pol.key ? "yes" : "no",
+               h->rate_at ? h->rate_at : "switch", h->reg.n, h->gw_static ? "static" : h->gw_ip ? "arp" : "none", an);
         if (h->have_allow) printf("/%u", plen);
         printf("\n");
     }

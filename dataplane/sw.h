@@ -21,6 +21,8 @@
  *   sw_esc.c       Escape (--escape, needs --pfc): tokens (ETF) sent and
  *                  received, the per-port escape queue, extraction from the
  *                  data FIFO; the decisions are src/cc/escape.c's
+ *   sw_delay.c     --delay PORT=US: a delay line after the port's shaper (a
+ *                  long-haul link in software)
  *   sw_oq.c        OpenQueue (--openqueue PORT=FILE): a compiled policy
  *                  (src/openqueue) in place of a port's data FIFO; the
  *                  classification step is sw_oqclass.c (no DPDK)
@@ -41,6 +43,7 @@
 #include "pkt.h"
 #include "rocc_cnpauth.h"
 #include "rocc_cp.h"
+#include "rocc_hostcp.h"
 #include "rocc_flowtable.h"
 #include "pfc.h"
 #include "escape.h"
@@ -59,7 +62,8 @@
 #define CP_TIME_EVERY 64           /* --cp-timing: one tracked packet in 64 is timed */
 #define ESLOTS      1024          /* escape queue slots per port (power of two; >= --esc-pool) */
 #define ESC_OUT_MAX 256           /* tokens one TRIGGERESCAPE may emit */
-#define NB_MBUF     (MAX_PORTS * (QSLOTS + CSLOTS + ESLOTS) / 2 + NEIGH_CAP * 2 + 4095)
+#define DSLOTS      4096          /* --delay line slots per port (power of two): 1 Gb/s x 45 ms of 1500 B frames */
+#define NB_MBUF     (MAX_PORTS * (QSLOTS + CSLOTS + ESLOTS) / 2 + 2 * DSLOTS + NEIGH_CAP * 2 + 4095)
 
 /* What a frame is, for the FIFO it joins and the counter it lands in. */
 enum kind { K_DATA, K_TRANSIT_CNP, K_OWN_CNP, K_ARP, K_PFC, K_ETF };
@@ -155,6 +159,8 @@ struct egress {
     /* --openqueue (sw_oq.c): the policy's runtime in place of the data
      * FIFO (q[] unused); NULL on a built-in FIFO port */
     struct oqport *oq;
+    /* --delay (sw_delay.c): frames sent but not yet due on the wire; NULL: none */
+    struct delayline *dl;
 };
 
 struct route { uint32_t net, mask, via; uint16_t port; uint8_t mac[6]; bool has_mac; };
@@ -209,6 +215,7 @@ struct sw {
     uint64_t o_qref, o_qmid, o_qmax, o_period_us, o_qunit, o_funit, o_fmin;
     double o_alpha, o_beta;
     bool cnp_at_fmax;
+    uint8_t cnp_form;               /* --rate-at: enum rocc_cnp_form of own CNPs (RoCC §3.6) */
     bool busy_poll;               /* --busy-poll: never sleep in an empty round */
     bool cp_timing;               /* --cp-timing: time the CP's work (rte_rdtsc in the hot path) */
     bool cp_on[MAX_PORTS];
@@ -388,6 +395,15 @@ static inline void pfc_on_dequeue(struct sw *s, const struct qent *q)
     in = &s->eg[q->in_port];
     if (pfc_ingress_sub(&in->pin, &in->pfc, q->cls, q->len)) pfc_send(s, q->in_port, 0, (uint8_t)(1u << q->cls), false);
 }
+
+/* ---- sw_delay.c --------------------------------------------------------- */
+int delay_setup(struct sw *s, uint16_t port, uint64_t us);
+void delay_free(struct sw *s);
+unsigned delay_push(struct egress *e, struct rte_mbuf **tx, unsigned n, uint64_t tsc);
+unsigned delay_flush(struct sw *s, struct egress *e, uint16_t port, uint64_t tsc);
+uint64_t delay_wait(const struct egress *e, uint64_t tsc);
+bool delay_empty(const struct egress *e);
+void delay_print(const struct sw *s, FILE *f);
 
 /* ---- sw_esc.c ----------------------------------------------------------- */
 /* State and escape queues from the options; 0, or -1 (said on stderr). */

@@ -27,6 +27,7 @@ void usage(FILE *out, const char *prg)
         "  [--arp-retry-ms MS (100)] [--arp-tries N (3)] [--arp-hold-ms MS (1000)] [--arp-ttl-s S (60)]\n"
         "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (14..262144, 65535)] [--busy-poll]\n"
         "  [--cp-timing] [--host-port PORT ...] [--cp-peer SWITCH_ID=A.B.C.D ...] [--cnp-key HEX32]\n"
+        "  [--rate-at switch|host_full|host_registry (switch)]  (RoCC §3.6: who computes F)\n"
         "  [--no-cnp-filter]  (tests only: forward every ICMP 253 in the control class, as before issue 11)\n"
         "  [--pfc] [--pfc-xoff BYTES (125000)] [--pfc-xon BYTES (10000)] [--pfc-quanta N (1..65535, 65535)]\n"
         "  [--pfc-class dscp|0..7 (dscp: DSCP >> 3)] [--pfc-lossless MASK (0xff)] [--pfc-link-gbps G (1)]\n"
@@ -36,7 +37,8 @@ void usage(FILE *out, const char *prg)
         "  [--openqueue PORT=FILE ...]  (an OpenQueue policy of one port in place of PORT's FIFO)\n"
         "  [--oq-value dscp|tos|const:V (dscp)] [--oq-value-map DSCP=V[,DSCP=V...]]\n"
         "  [--oq-processing N|uniform:LO-HI|psn:K (1)] [--oq-processing-map DSCP=N[,DSCP=N...]]\n"
-        "  [--oq-cycle-ns NS (0: processing takes no time)] [--oq-seed N (1)] [--oq-timing]\n",
+        "  [--oq-cycle-ns NS (0: processing takes no time)] [--oq-seed N (1)] [--oq-timing]\n"
+        "  [--delay PORT=US ...]  (a delay line after PORT's shaper: a long-haul link, 1..1000000 us)\n",
         prg);
 }
 
@@ -174,7 +176,8 @@ int parse_args(struct sw *s, int argc, char **argv)
         {"oq-value-map", required_argument, NULL, 47}, {"oq-processing", required_argument, NULL, 48},
         {"oq-processing-map", required_argument, NULL, 49}, {"oq-cycle-ns", required_argument, NULL, 50},
         {"oq-seed", required_argument, NULL, 51}, {"oq-timing", no_argument, NULL, 52},
-        {"esc-reclaim-mode", required_argument, NULL, 54}, {"esc-queued-check", required_argument, NULL, 55},
+        {"delay", required_argument, NULL, 56}, {"esc-reclaim-mode", required_argument, NULL, 54}, {"esc-queued-check", required_argument, NULL, 55},
+        {"rate-at", required_argument, NULL, 57},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end = NULL;
@@ -300,9 +303,25 @@ int parse_args(struct sw *s, int argc, char **argv)
             else if (!strcmp(optarg, "one")) s->esc_reclaim_one = true;
             else goto bad;
             break;
+        case 56: {   /* --delay PORT=US (sw_delay.c) */
+            char *eq = strchr(optarg, '=');
+            uint16_t port;
+            uint64_t us;
+            if (!eq) goto bad;
+            *eq++ = 0;
+            if (parse_port(s, optarg, &port) || parse_u64(eq, &us, 1, 1000000)) goto bad;
+            if (delay_setup(s, port, us)) { fprintf(stderr, "--delay: out of memory\n"); return -1; }
+            break;
+        }
         case 55:   /* escape.h C10 */
             if (!strcmp(optarg, "on")) s->esc_no_queued = false;
             else if (!strcmp(optarg, "off")) s->esc_no_queued = true;
+            else goto bad;
+            break;
+        case 57:   /* RoCC §3.6; the simulator's [rocc] rate_at */
+            if (!strcmp(optarg, "switch")) s->cnp_form = ROCC_CNP_FORM_RATE;
+            else if (!strcmp(optarg, "host_full")) s->cnp_form = ROCC_CNP_FORM_HOST_FULL;
+            else if (!strcmp(optarg, "host_registry")) s->cnp_form = ROCC_CNP_FORM_HOST_REG;
             else goto bad;
             break;
         case 33: if (parse_u64(optarg, &s->pfc_xoff, 1, UINT32_MAX)) goto bad; break;
@@ -332,6 +351,8 @@ int parse_args(struct sw *s, int argc, char **argv)
     if (optind < argc) { fprintf(stderr, "unexpected argument: %s\n", argv[optind]); goto bad_nomsg; }
     s->cnp_pol.bind = s->peers;
     s->cnp_pol.nbind = s->npeers;
+    /* Transit: a switch that sends host-form CNPs passes its peers' too. */
+    s->cnp_pol.forms = s->cnp_form != ROCC_CNP_FORM_RATE ? ROCC_CNP_FORMS_HOST : 0;
     s->arp_retry_cyc = dp_us_to_cycles(retry_ms * 1000, s->hz);
     s->arp_hold_cyc = dp_us_to_cycles(hold_ms * 1000, s->hz);
     s->arp_ttl_cyc = dp_us_to_cycles(ttl_s * 1000000, s->hz);

@@ -124,11 +124,16 @@ int cp_setup(struct sw *s, uint16_t port)
     cp->period_cyc = dp_us_to_cycles(p->period_ps / 1000000ull, s->hz);
     if (!cp->period_cyc) cp->period_cyc = 1;
     cp->f_min_seen = UINT32_MAX;
+    /* reg=: this CP's registry entry for rocc-host --cp-reg (RoCC §3.6 form 2) */
     printf("cp port=%u id=0x%x link_mbps=%" PRIu64 " q_unit=%u qref=%u qmid=%u qmax=%u (units) "
-           "f_unit_mbps=%u fmin=%u fmax=%u alpha_q16=%u beta_q16=%u period_us=%" PRIu64 " flow_table=%s/%u\n",
+           "f_unit_mbps=%u fmin=%u fmax=%u alpha_q16=%u beta_q16=%u period_us=%" PRIu64 " flow_table=%s/%u"
+           " rate_at=%s reg=0x%x=%u:%u:%u:%u:%u:%u:%u:%u\n",
            cp->port, cp->cp_id, link / 1000000, p->q_unit_bytes, p->q_ref, p->q_mid, p->q_max,
            p->f_unit_mbps, p->f_min, p->f_max, p->alpha_q16, p->beta_q16, p->period_ps / 1000000,
-           ftname[s->ft_kind], cp->cap);
+           ftname[s->ft_kind], cp->cap,
+           s->cnp_form == ROCC_CNP_FORM_HOST_FULL ? "host_full" : s->cnp_form == ROCC_CNP_FORM_HOST_REG ? "host_registry" : "switch",
+           cp->cp_id, p->q_ref, p->q_mid, p->q_max, p->f_min, p->f_max, p->alpha_q16, p->beta_q16,
+           (p->pi_round == ROCC_CP_ROUND_AUTHORS ? 1u : 0u) | (p->md_qmax == ROCC_CP_MDQ_HALF ? 2u : 0u));
     return 0;
 }
 
@@ -191,7 +196,11 @@ uint64_t tsc_pair_cost(void)
 
 /* ---- the CPs ------------------------------------------------------------- */
 
-static void send_cnps(struct sw *s, struct cpstate *cp, uint32_t f_units, uint64_t tsc)
+/* f_units: the new F (RATE form).  Host forms (--rate-at, RoCC §3.6)
+ * carry Alg. 1's inputs instead: f_in (F before this update), Qcur, Qold,
+ * and for HOST_FULL the parameters. */
+static void send_cnps(struct sw *s, struct cpstate *cp, uint32_t f_units, int32_t f_in, uint32_t q_old,
+                      uint64_t tsc)
 {
     size_t n = rocc_ft_select(&cp->ft, now_ps(s), cp->sel, cp->cap);
 
@@ -201,7 +210,8 @@ static void send_cnps(struct sw *s, struct cpstate *cp, uint32_t f_units, uint64
         const struct route *rt = route_lookup(s, src_ip);
         struct rocc_cnp c = {.rate_units = f_units, .cp_id = cp->cp_id, .src_ip = src_ip,
                              .dst_ip = fi->dst_ip, .sport = fi->sport, .dport = ROCC_ROCEV2_UDP_PORT,
-                             .dest_qpn = (uint32_t)(fi->key & 0xffffff), .psn = fi->psn};
+                             .dest_qpn = (uint32_t)(fi->key & 0xffffff), .psn = fi->psn,
+                             .form = s->cnp_form};
         static const uint8_t zero[6];
         struct rte_mbuf *m;
         uint8_t *p;
@@ -210,11 +220,16 @@ static void send_cnps(struct sw *s, struct cpstate *cp, uint32_t f_units, uint64
         if (!rt) { cp->cnp_noroute++; continue; }
         m = rte_pktmbuf_alloc(s->pool);
         if (!m) { cp->cnp_alloc_fail++; continue; }
-        flen = s->cnp_pol.key ? PKT_CNP_AUTH_FRAME_LEN : PKT_CNP_FRAME_LEN;
+        if (c.form != ROCC_CNP_FORM_RATE) {
+            c.rate_units = (uint32_t)f_in;
+            c.q_cur = cp->cp.q_old;          /* rocc_cp_update just stored Qcur there */
+            c.q_old = q_old;
+            if (c.form == ROCC_CNP_FORM_HOST_FULL) rocc_hostcp_put_params(&c, &cp->p);
+        }
+        flen = PKT_ETH_LEN + PKT_IP4_LEN + rocc_cnp_form_bytes(c.form, s->cnp_pol.key != NULL);
         p = (uint8_t *)rte_pktmbuf_append(m, flen);
         /* MACs are filled in by deliver() once the next hop is known. */
-        if (!p || !(s->cnp_pol.key ? pkt_build_cnp_auth(p, flen, zero, zero, s->cp_ip, src_ip, &c, s->cnp_pol.key)
-                                   : pkt_build_cnp(p, flen, zero, zero, s->cp_ip, src_ip, &c))) {
+        if (!p || !pkt_build_cnp_form(p, flen, zero, zero, s->cp_ip, src_ip, &c, s->cnp_pol.key)) {
             rte_pktmbuf_free(m);
             cp->cnp_alloc_fail++;
             continue;
@@ -291,6 +306,8 @@ void cp_tick(struct sw *s, struct cpstate *cp, uint64_t tsc)
 
     if (s->ft_kind == ROCC_FT_QUEUE) report_pending(s, cp);
     else if (s->ft_kind == ROCC_FT_BOUNDED) report_bounded(s, cp);
+    int32_t f_in = cp->cp.f;             /* Alg. 1's inputs, for the host forms */
+    uint32_t q_old = cp->cp.q_old;
     uint32_t f = rocc_cp_update(&cp->cp, &cp->p, q);
 
     cp->samples++;
@@ -300,7 +317,7 @@ void cp_tick(struct sw *s, struct cpstate *cp, uint64_t tsc)
     /* docs/rocc.md: no CNPs while F = Fmax unless asked (they constrain nobody).
      * BOUNDED and ETRAP tables still age every period (select does it);
      * QUEUE's select changes nothing, so it is skipped. */
-    if (f < cp->p.f_max || s->cnp_at_fmax) send_cnps(s, cp, f, tsc);
+    if (f < cp->p.f_max || s->cnp_at_fmax) send_cnps(s, cp, f, f_in, q_old, tsc);
     else if (s->ft_kind != ROCC_FT_QUEUE) (void)rocc_ft_select(&cp->ft, now_ps(s), cp->sel, cp->cap);
     if (cp->samples % FI_GC_PERIODS == 0) fi_gc(cp);
     if (s->cp_timing) timed_add(s, cp, t1, &cp->cyc_tick, &cp->n_tick_timed);

@@ -110,6 +110,7 @@ int rocc_cnp_decode(const uint8_t *buf, size_t len, struct rocc_cnp *out)
     ip = buf + OFF_IP; udp = buf + OFF_UDP; bth = buf + OFF_BTH;
     if (ip[0] != IP_VER_IHL || ip[9] != IP_PROTO_UDP) return ROCC_CNP_EIPHDR;
     if (out) {
+        memset(out, 0, sizeof *out);           /* form RATE, host fields 0 */
         out->rate_units = get32(buf + OFF_RATE);
         out->cp_id = get32(buf + OFF_CPID);
         out->src_ip = get32(ip + 12);
@@ -120,6 +121,19 @@ int rocc_cnp_decode(const uint8_t *buf, size_t len, struct rocc_cnp *out)
         out->psn = get24(bth + 9);
     }
     return ROCC_CNP_OK;
+}
+
+size_t rocc_cnp_form_bytes(int form, int auth)
+{
+    size_t n;
+
+    switch (form) {
+    case ROCC_CNP_FORM_RATE:      n = ROCC_CNP_ICMP_BYTES; break;
+    case ROCC_CNP_FORM_HOST_FULL: n = ROCC_CNP_HFULL_ICMP_BYTES; break;
+    case ROCC_CNP_FORM_HOST_REG:  n = ROCC_CNP_HREG_ICMP_BYTES; break;
+    default:                      return 0;
+    }
+    return auth ? n + 8 : n;      /* the SipHash tag (rocc_cnpauth.h) */
 }
 
 const char *rocc_cnp_strerror(int err)
@@ -134,6 +148,8 @@ const char *rocc_cnp_strerror(int err)
     case ROCC_CNP_ELEN:   return "wrong CNP length";
     case ROCC_CNP_EAUTH:  return "CNP authenticator missing or wrong";
     case ROCC_CNP_EBIND:  return "CP id not bound to the source address";
+    case ROCC_CNP_EPARAM: return "host-form CNP with inconsistent parameters";
+    case ROCC_CNP_EFORM:  return "CNP form not accepted here";
     default:              return "unknown CNP error";
     }
 }

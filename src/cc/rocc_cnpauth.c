@@ -74,17 +74,20 @@ int rocc_cnp_bound(const struct rocc_cp_bind *tab, size_t n, uint32_t cp_id, uin
     return 0;
 }
 
-/* The tag of a CNP body (ICMP bytes 4..51) sent from src to dst. */
-static uint64_t cnp_tag(const uint8_t key[ROCC_CNP_KEY_BYTES], uint32_t src, uint32_t dst, const uint8_t *icmp)
+/* The tag of a CNP body (ICMP bytes 4..plain_len-1) sent from src to dst;
+ * plain_len is the form's length without the tag (52, 92 or 60). */
+static uint64_t cnp_tag(const uint8_t key[ROCC_CNP_KEY_BYTES], uint32_t src, uint32_t dst, const uint8_t *icmp,
+                        size_t plain_len)
 {
-    uint8_t m[8 + ROCC_CNP_ICMP_BYTES - OFF_BODY];
+    uint8_t m[8 + ROCC_CNP_HFULL_ICMP_BYTES - OFF_BODY];
+    size_t body = plain_len - OFF_BODY;
 
     for (int i = 0; i < 4; i++) {
         m[i] = (uint8_t)(src >> (24 - 8 * i));
         m[4 + i] = (uint8_t)(dst >> (24 - 8 * i));
     }
-    memcpy(m + 8, icmp + OFF_BODY, ROCC_CNP_ICMP_BYTES - OFF_BODY);
-    return rocc_siphash24(key, m, sizeof m);
+    memcpy(m + 8, icmp + OFF_BODY, body);
+    return rocc_siphash24(key, m, 8 + body);
 }
 
 static void put_csum(uint8_t *icmp, size_t len)
@@ -97,34 +100,74 @@ static void put_csum(uint8_t *icmp, size_t len)
     icmp[OFF_CSUM + 1] = (uint8_t)c;
 }
 
+static uint32_t get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+
+/* Host-form inputs and parameters after the 52-byte base (rocc_cnp.h):
+ * parse into c and check them.  0 or ROCC_CNP_EPARAM. */
+static int host_ext(const uint8_t *icmp, int form, struct rocc_cnp *c)
+{
+    const uint8_t *x = icmp + ROCC_CNP_ICMP_BYTES;
+    uint64_t gmax = 1u << 24;                    /* ROCC_CP_MAX_GAIN_Q16 (rocc_cp.h) */
+
+    c->form = (uint8_t)form;
+    c->q_cur = get32(x);
+    c->q_old = get32(x + 4);
+    if (c->rate_units == 0 || c->rate_units > INT32_MAX) return ROCC_CNP_EPARAM;
+    if (form == ROCC_CNP_FORM_HOST_REG) return ROCC_CNP_OK;
+    c->q_ref = get32(x + 8);  c->q_mid = get32(x + 12); c->q_max = get32(x + 16);
+    c->f_min = get32(x + 20); c->f_max = get32(x + 24);
+    c->alpha_q16 = get32(x + 28); c->beta_q16 = get32(x + 32);
+    c->hflags = x[36];
+    if (c->hflags & ~(ROCC_CNP_HF_PI_AUTHORS | ROCC_CNP_HF_MDQ_HALF)) return ROCC_CNP_EPARAM;
+    if (x[37] | x[38] | x[39]) return ROCC_CNP_EPARAM;
+    if (c->q_ref == 0 || c->q_mid <= c->q_ref || c->q_max <= c->q_mid) return ROCC_CNP_EPARAM;
+    if (c->f_min == 0 || c->f_max < c->f_min || c->f_max > INT32_MAX) return ROCC_CNP_EPARAM;
+    if (c->alpha_q16 > gmax || c->beta_q16 > gmax) return ROCC_CNP_EPARAM;
+    if (c->rate_units < c->f_min || c->rate_units > c->f_max) return ROCC_CNP_EPARAM;
+    return ROCC_CNP_OK;
+}
+
 int rocc_cnp_check(const struct rocc_cnp_policy *pol, uint32_t src, uint32_t dst,
                    const uint8_t *icmp, size_t len, struct rocc_cnp *out)
 {
     uint8_t plain[ROCC_CNP_ICMP_BYTES];
     struct rocc_cnp c;
-    int auth, r;
+    int auth, form, r;
+    size_t plain_len;
 
     if (!icmp) return ROCC_CNP_EARG;
     if (len < 2) return ROCC_CNP_ESHORT;
     if (icmp[0] != ROCC_CNP_ICMP_TYPE) return ROCC_CNP_ETYPE;
-    if (icmp[OFF_CODE] == ROCC_CNP_ICMP_CODE) auth = 0;
-    else if (icmp[OFF_CODE] == ROCC_CNP_ICMP_CODE_AUTH) auth = 1;
-    else return ROCC_CNP_ETYPE;
+    form = icmp[OFF_CODE] >> 1;
+    auth = icmp[OFF_CODE] & 1;
+    plain_len = rocc_cnp_form_bytes(form, 0);
+    if (plain_len == 0) return ROCC_CNP_ETYPE;
     if (len < ROCC_CNP_ICMP_BYTES) return ROCC_CNP_ESHORT;
-    if (len != (auth ? ROCC_CNP_AUTH_ICMP_BYTES : ROCC_CNP_ICMP_BYTES)) return ROCC_CNP_ELEN;
+    if (len != rocc_cnp_form_bytes(form, auth)) return ROCC_CNP_ELEN;
     if (rocc_inet_checksum(icmp, len) != 0) return ROCC_CNP_ECSUM;
+    if (form != ROCC_CNP_FORM_RATE && !(pol && (pol->forms & (1u << form)))) return ROCC_CNP_EFORM;
     /* The 52-byte parser checks the quote; give it the plain form. */
     memcpy(plain, icmp, sizeof plain);
     plain[OFF_CODE] = ROCC_CNP_ICMP_CODE;
     put_csum(plain, sizeof plain);
+    memset(&c, 0, sizeof c);
     r = rocc_cnp_decode(plain, sizeof plain, &c);
     if (r != ROCC_CNP_OK) return r;
+    if (form != ROCC_CNP_FORM_RATE && (r = host_ext(icmp, form, &c)) != ROCC_CNP_OK) return r;
     if (pol && pol->key) {
         uint64_t want, got;
         uint8_t diff = 0;
         if (!auth) return ROCC_CNP_EAUTH;
-        want = cnp_tag(pol->key, src, dst, icmp);
-        got = load_le64(icmp + ROCC_CNP_ICMP_BYTES);
+        want = cnp_tag(pol->key, src, dst, icmp, plain_len);
+        got = load_le64(icmp + plain_len);
         /* Compare every byte: no early exit that times where they differ. */
         for (int i = 0; i < 8; i++)
             diff |= (uint8_t)((want ^ got) >> (8 * i));
@@ -136,18 +179,47 @@ int rocc_cnp_check(const struct rocc_cnp_policy *pol, uint32_t src, uint32_t dst
     return ROCC_CNP_OK;
 }
 
+size_t rocc_cnp_encode_form(const struct rocc_cnp *c, const uint8_t *key, uint32_t src, uint32_t dst,
+                            uint8_t *buf, size_t len)
+{
+    size_t plain_len, total;
+    uint8_t *x;
+
+    if (!c || !buf) return 0;
+    plain_len = rocc_cnp_form_bytes(c->form, 0);
+    total = rocc_cnp_form_bytes(c->form, key != NULL);
+    if (plain_len == 0 || len < total || !rocc_cnp_encode(c, buf, len)) return 0;
+    memset(buf + ROCC_CNP_ICMP_BYTES, 0, total - ROCC_CNP_ICMP_BYTES);
+    x = buf + ROCC_CNP_ICMP_BYTES;
+    if (c->form != ROCC_CNP_FORM_RATE) {
+        put32(x, c->q_cur);
+        put32(x + 4, c->q_old);
+    }
+    if (c->form == ROCC_CNP_FORM_HOST_FULL) {
+        put32(x + 8, c->q_ref);  put32(x + 12, c->q_mid); put32(x + 16, c->q_max);
+        put32(x + 20, c->f_min); put32(x + 24, c->f_max);
+        put32(x + 28, c->alpha_q16); put32(x + 32, c->beta_q16);
+        x[36] = c->hflags;
+    }
+    buf[OFF_CODE] = (uint8_t)(c->form << 1 | (key != NULL));
+    if (key) {
+        uint64_t tag = cnp_tag(key, src, dst, buf, plain_len);
+        for (int i = 0; i < 8; i++)
+            buf[plain_len + i] = (uint8_t)(tag >> (8 * i));
+    }
+    put_csum(buf, total);
+    return total;
+}
+
 size_t rocc_cnp_encode_auth(const struct rocc_cnp *c, const uint8_t key[ROCC_CNP_KEY_BYTES],
                             uint32_t src, uint32_t dst, uint8_t *buf, size_t len)
 {
-    uint64_t tag;
+    struct rocc_cnp r;
 
-    if (!key || len < ROCC_CNP_AUTH_ICMP_BYTES || !rocc_cnp_encode(c, buf, len)) return 0;
-    buf[OFF_CODE] = ROCC_CNP_ICMP_CODE_AUTH;
-    tag = cnp_tag(key, src, dst, buf);
-    for (int i = 0; i < 8; i++)
-        buf[ROCC_CNP_ICMP_BYTES + i] = (uint8_t)(tag >> (8 * i));
-    put_csum(buf, ROCC_CNP_AUTH_ICMP_BYTES);
-    return ROCC_CNP_AUTH_ICMP_BYTES;
+    if (!c || !key) return 0;
+    r = *c;
+    r.form = ROCC_CNP_FORM_RATE;      /* this entry point always writes the RATE form */
+    return rocc_cnp_encode_form(&r, key, src, dst, buf, len);
 }
 
 static int hexval(char ch)

@@ -22,7 +22,11 @@
  *                               || ICMP bytes 4..51 (rate, CP id, quote))
  *
  *      in little-endian byte order at ICMP offset 52.  The ICMP checksum
- *      then covers all 60 bytes.  The tag binds the rate and the flow to
+ *      then covers all 60 bytes.  The host forms of §3.6 (rocc_cnp.h) are
+ *      authenticated the same way: odd code (3, 5), the tag appended after
+ *      their last byte and computed over src || dst || ICMP bytes 4..L-1,
+ *      L = 92 or 60 the untagged length, so it covers the inputs and the
+ *      parameters a host computes from.  The tag binds the rate and the flow to
  *      the CP address, so a host without the key can neither forge nor
  *      redirect one; it can replay a CNP it saw, which only repeats a rate
  *      the CP really announced (within one recovery period).
@@ -67,17 +71,28 @@ struct rocc_cnp_policy {
     const struct rocc_cp_bind *bind;
     size_t nbind;
     const uint8_t *key;          /* ROCC_CNP_KEY_BYTES, or NULL */
+    /* Host forms accepted: bit (1 << form) for ROCC_CNP_FORM_HOST_FULL/_REG.
+     * The RATE form is always accepted; 0 (and a NULL policy) accept it only. */
+    uint32_t forms;
 };
+#define ROCC_CNP_FORMS_HOST ((1u << ROCC_CNP_FORM_HOST_FULL) | (1u << ROCC_CNP_FORM_HOST_REG))
 
 /* Validate the ICMP message icmp[0..len) of an IPv4 packet from src to dst
  * (host order); len is what the IPv4 total length says the ICMP message
  * holds.  0 and *out filled (out may be NULL) if it is a CNP the policy
  * accepts, else a negative ROCC_CNP_E* code:
- *   ESHORT/ELEN  len is not 52 (code 0) or 60 (code 1)
- *   ETYPE        type/code not 253/0 or 253/1
+ *   ESHORT/ELEN  len is not the code's: 52/60 (codes 0/1), 92/100 (2/3),
+ *                60/68 (4/5)
+ *   ETYPE        type/code not 253/0..5
+ *   EFORM        a host form (codes 2..5) the policy's forms do not accept
  *   ECSUM        the ICMP checksum over len bytes does not verify
  *   EIPHDR       the quoted IPv4 header is not version 4/IHL 5/UDP
  *   EAUTH        a key is set and the CNP has no tag (code 0) or a wrong one
+ *   EPARAM       host form: a non-zero reserved bit/byte; HOST_FULL: the
+ *                parameters fail rocc_cp_params_check's rules (Qref > 0,
+ *                Qref < Qmid < Qmax, 0 < Fmin <= Fmax <= INT32_MAX, α̃, β̃ <=
+ *                256.0) or F is outside [Fmin, Fmax]; HOST_REG: F is 0 or
+ *                above INT32_MAX (the registry's bounds are the host's check)
  *   EBIND        a binding table is set and cp_id's switch is not bound to src
  * Never reads past len; no allocation. */
 int rocc_cnp_check(const struct rocc_cnp_policy *pol, uint32_t src, uint32_t dst,
@@ -88,6 +103,15 @@ int rocc_cnp_check(const struct rocc_cnp_policy *pol, uint32_t src, uint32_t dst
  * ROCC_CNP_AUTH_ICMP_BYTES, or 0 if len is too small or a pointer is NULL. */
 size_t rocc_cnp_encode_auth(const struct rocc_cnp *c, const uint8_t key[ROCC_CNP_KEY_BYTES],
                             uint32_t src, uint32_t dst, uint8_t *buf, size_t len);
+
+/* Encodes c as a CNP of c->form (any of the three forms of rocc_cnp.h),
+ * with the tag under key when key != NULL (odd code), over the outer src
+ * and dst (host order).  For the host forms, rate_units is F before the
+ * update.  Returns rocc_cnp_form_bytes(c->form, key != NULL), or 0 if len is
+ * too small, a pointer is NULL or the form is unknown.  Does not check the
+ * values: anyone can write anything; rocc_cnp_check is the gate. */
+size_t rocc_cnp_encode_form(const struct rocc_cnp *c, const uint8_t *key, uint32_t src, uint32_t dst,
+                            uint8_t *buf, size_t len);
 
 /* "32 hex digits" -> key; 0 on success, -1 otherwise. */
 int rocc_cnp_parse_key(const char *hex, uint8_t key[ROCC_CNP_KEY_BYTES]);

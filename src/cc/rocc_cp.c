@@ -162,29 +162,27 @@ uint32_t rocc_cp_autotune_ratio(int32_t f, uint32_t f_max)
     return level / 2;
 }
 
-uint32_t rocc_cp_update(struct rocc_cp *cp, const struct rocc_cp_params *p, uint64_t queue_bytes)
+uint32_t rocc_cp_compute(const struct rocc_cp_params *p, int32_t f_in, uint32_t qcur, uint32_t q_old,
+                         struct rocc_cp_step *st)
 {
-    uint32_t qcur = sat_u32(queue_bytes / p->q_unit_bytes);
-    int64_t f = cp->f;
+    int64_t f = f_in;
     int64_t guard = (int64_t)(p->f_max / MD_GUARD_DIV);
-    int64_t dq = (int64_t)qcur - (int64_t)cp->q_old;
+    int64_t dq = (int64_t)qcur - (int64_t)q_old;
+    struct rocc_cp_step s = { ROCC_CP_BR_PI, 0, 0 };
 
     if (qcur >= p->q_max && f > guard) {
-        cp->n_md_qmax++;
         if (p->md_qmax == ROCC_CP_MDQ_HALF) {
             f = f / 2;
-            cp->n_md_half++;
+            s.branch = ROCC_CP_BR_MDQ_HALF;
         } else {
             f = p->f_min;
-            cp->n_md_fmin++;
+            s.branch = ROCC_CP_BR_MDQ_FMIN;
         }
-        cp->last_ratio = 0;
     } else if (dq >= (int64_t)p->q_mid && f > guard) {
         f = f / 2;
-        cp->n_md_half++;
-        cp->last_ratio = 0;
+        s.branch = ROCC_CP_BR_MD_HALF;
     } else {
-        uint32_t ratio = rocc_cp_autotune_ratio(cp->f, p->f_max);
+        uint32_t ratio = rocc_cp_autotune_ratio(f_in, p->f_max);
         int64_t num = (int64_t)p->alpha_q16 * ((int64_t)qcur - (int64_t)p->q_ref)
                     + (int64_t)p->beta_q16 * dq;
         int64_t den = (int64_t)Q16_ONE * ratio;
@@ -193,20 +191,44 @@ uint32_t rocc_cp_update(struct rocc_cp *cp, const struct rocc_cp_params *p, uint
         if (p->pi_round == ROCC_CP_ROUND_AUTHORS && num > 0 && num % den != 0)
             step += 1;                         /* ceil(step): F − step floors */
         f -= step;
-        cp->n_pi++;
-        cp->last_ratio = ratio;
+        s.ratio = ratio;
     }
 
     if (f > (int64_t)p->f_max) {
         f = p->f_max;
-        cp->n_clamp_max++;
+        s.clamp = 1;
     }
     if (f < (int64_t)p->f_min) {
         f = p->f_min;
-        cp->n_clamp_min++;
+        s.clamp = 2;
     }
-    cp->q_old = qcur;
+    if (st)
+        *st = s;
+    return (uint32_t)f;
+}
+
+uint32_t rocc_cp_qunits(const struct rocc_cp_params *p, uint64_t queue_bytes)
+{
+    return sat_u32(queue_bytes / p->q_unit_bytes);
+}
+
+uint32_t rocc_cp_update(struct rocc_cp *cp, const struct rocc_cp_params *p, uint64_t queue_bytes)
+{
+    uint32_t qcur = rocc_cp_qunits(p, queue_bytes);
+    struct rocc_cp_step s;
+    uint32_t f = rocc_cp_compute(p, cp->f, qcur, cp->q_old, &s);
+
+    switch (s.branch) {
+    case ROCC_CP_BR_MDQ_FMIN: cp->n_md_qmax++; cp->n_md_fmin++; break;
+    case ROCC_CP_BR_MDQ_HALF: cp->n_md_qmax++; cp->n_md_half++; break;
+    case ROCC_CP_BR_MD_HALF:  cp->n_md_half++; break;
+    default:                  cp->n_pi++; break;
+    }
+    cp->last_ratio = s.ratio;
+    if (s.clamp == 1) cp->n_clamp_max++;
+    if (s.clamp == 2) cp->n_clamp_min++;
+    cp->q_old = qcur;                          /* line 13 */
     cp->f = (int32_t)f;
     cp->n_updates++;
-    return (uint32_t)f;
+    return f;
 }

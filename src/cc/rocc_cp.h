@@ -102,8 +102,35 @@ struct rocc_cp {
 /* F ← f_init, Qold ← 0, counters zeroed. */
 void     rocc_cp_init(struct rocc_cp *cp, const struct rocc_cp_params *p);
 
-/* One run of CALCULATE_FAIR_RATE with the queue length in bytes (converted to ΔQ units by
- * integer division, saturating at UINT32_MAX). Returns the new F (ΔF units). */
+/* Which branch of Alg. 1 a computation took (struct rocc_cp_step). */
+enum rocc_cp_branch {
+    ROCC_CP_BR_PI = 0,        /* line 8 */
+    ROCC_CP_BR_MDQ_FMIN = 1,  /* line 3, F = Fmin */
+    ROCC_CP_BR_MDQ_HALF = 2,  /* line 3 with md_qmax = HALF: F = F/2 */
+    ROCC_CP_BR_MD_HALF = 3    /* line 5, F = F/2 */
+};
+struct rocc_cp_step {
+    uint8_t  branch;          /* enum rocc_cp_branch */
+    uint8_t  clamp;           /* 0 none, 1 clamped to Fmax (line 10), 2 to Fmin (line 12) */
+    uint32_t ratio;           /* AUTO_TUNE ratio when the PI ran, else 0 */
+};
+
+/* CALCULATE_FAIR_RATE (Alg. 1 lines 2-12) on explicit inputs: the fair rate
+ * F before this period (ΔF units), Qcur and Qold (ΔQ units).  Returns the new
+ * F.  This is the ONE implementation of the arithmetic: the switch-side CP
+ * (rocc_cp_update) and the host-side computation of §3.6 (rocc_hostcp.h)
+ * both call it, so the two give the same F for the same inputs.  Pure: no
+ * state; st (may be NULL) says which branch ran, for counters. */
+uint32_t rocc_cp_compute(const struct rocc_cp_params *p, int32_t f, uint32_t qcur, uint32_t q_old,
+                         struct rocc_cp_step *st);
+
+/* Queue bytes -> ΔQ units (integer division, saturating at UINT32_MAX):
+ * the Qcur that rocc_cp_update feeds to rocc_cp_compute. */
+uint32_t rocc_cp_qunits(const struct rocc_cp_params *p, uint64_t queue_bytes);
+
+/* One run of CALCULATE_FAIR_RATE with the queue length in bytes: Qcur =
+ * rocc_cp_qunits(queue_bytes), F = rocc_cp_compute(F, Qcur, Qold), then
+ * Qold = Qcur (line 13) and the branch counters.  Returns the new F (ΔF units). */
 uint32_t rocc_cp_update(struct rocc_cp *cp, const struct rocc_cp_params *p, uint64_t queue_bytes);
 
 /* AUTO_TUNE's ratio (1,2,4,...,32) for fair rate f; exposed for tests.

@@ -108,7 +108,7 @@ static int select_flows(struct maxmin *mm, const struct scenario *sc, uint32_t *
         }
         sel[mm->n++] = fi;
         mm->window_flows += f->window != 0;
-        mm->other_cnp_flows += f->tp->np_cnp || f->tp == &transport_qcn;
+        mm->other_cnp_flows += f->tp->np_cnp || f->tp->cp_cnp;
     }
     return 0;
 }
@@ -229,7 +229,8 @@ int maxmin_build(struct maxmin *mm, const struct scenario *sc, simtime_t t0, sim
                 if (!sat[p])
                     continue;
                 const struct rocc_agent *cp = port_cp(n, p);
-                double bps = ROCC_CNP_WIRE_BYTES * 8.0 * (double)PS_PER_S / (double)cp->prm.period_ps;
+                /* its CNP frame plus preamble/SFD and IFG: ROCC_CNP_WIRE_BYTES for the RATE form */
+                double bps = (cp->cnp_bytes + (ROCC_CNP_WIRE_BYTES - ROCC_CNP_FRAME_BYTES)) * 8.0 * (double)PS_PER_S / (double)cp->prm.period_ps;
                 uint32_t node = n->ports[p].node;
                 int c = walk(n, net_route(n, node, f->src, f->rhash), f->src, f->rhash, tmp, maxhop);
                 if (c < 0) {

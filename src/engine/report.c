@@ -290,6 +290,12 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
     for (uint32_t p = 0; p < n->n_ports; p++)
         xoff += n->ports[p].st.pfc_sent;
     fprintf(out, "  PFC: %llu XOFF frames sent in the whole run (all ports, hosts included)\n", (unsigned long long)xoff);
+    const struct rocc_hostcp_stats *hs = &n->rocc_host;
+    if (hs->n_full + hs->n_reg + hs->n_miss + hs->n_bad)   /* [rocc] rate_at = host_* only */
+        fprintf(out, "  RoCC rates computed at hosts (§3.6): %llu from HOST_FULL CNPs, %llu from HOST_REG CNPs, "
+                     "%llu refused (%llu not in the registry)\n",
+                (unsigned long long)hs->n_full, (unsigned long long)hs->n_reg,
+                (unsigned long long)(hs->n_miss + hs->n_bad), (unsigned long long)hs->n_miss);
     fcsel_print(sc, out);
     oqsel_print(sc, out);
     xbarsel_print(sc, out);

@@ -93,6 +93,18 @@ int scenario_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct cfg_e
         return cfg_section_errorf(err, c, "rocc", "alpha and beta must be in (0, 256)");
     int cnp_at_fmax;
     TRY(cfg_bool(c, "rocc", "cnp_at_fmax", 0, &cnp_at_fmax, err));
+    /* Where Alg. 1's rate is computed (RoCC §3.6, docs/rocc.md): at the CP
+     * (RATE CNPs), or at the host from HOST_FULL / HOST_REG CNPs.  Order =
+     * enum rocc_cnp_form. */
+    static const char *const rate_at_names[] = { "switch", "host_full", "host_registry", NULL };
+    int rate_at;
+    TRY(cfg_enum(c, "rocc", "rate_at", rate_at_names, 0, &rate_at, err));
+    /* The host forms' CNPs are longer (130 / 98 B frames vs 90): 'actual'
+     * sends them so; 'rate_form' models them at the RATE form's 90 B, which
+     * isolates the computation (docs/rocc.md, "Rate computation at the host"). */
+    static const char *const size_names[] = { "actual", "rate_form", NULL };
+    int cnp_size;
+    TRY(cfg_enum(c, "rocc", "cnp_size", size_names, 0, &cnp_size, err));
     /* Qmax-branch MD: the paper's F = Fmin, or F/2 (docs/rocc.md, several
      * saturated CPs in series). Order = enum rocc_cp_md_qmax. */
     static const char *const mdq[] = { "fmin", "half", NULL };
@@ -202,12 +214,18 @@ int scenario_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct cfg_e
         ftp.seed = rng_next(&sc->net.rng);
         if (prm.period_ps > max_period)
             max_period = prm.period_ps;
-        if (rocc_agent_attach(&sc->net, p, &prm, &ftp, cnp_at_fmax, 0) == NONE32) {
+        uint32_t id = rocc_agent_attach(&sc->net, p, &prm, &ftp, cnp_at_fmax, rate_at, 0);
+        if (id == NONE32) {
             cfg_section_errorf(err, c, "rocc", "cannot create the CP (out of memory?)");
             rc = -1;
+        } else if (cnp_size == 1) {
+            struct rocc_agent *a = sc->net.agents[id].state;
+            a->cnp_bytes = rocc_cnp_frame_bytes(ROCC_CNP_FORM_RATE);
         }
     }
     free(list);
+    if (rc == 0 && rate_at == ROCC_CNP_FORM_HOST_REG && rocc_registry_build(&sc->net))
+        rc = cfg_section_errorf(err, c, "rocc", "cannot build the hosts' CP registry (out of memory?)");
     /* RP fast-recovery timer.  The authors' RP doubles after 55 us without a
      * CNP, with T = 40 us: 1.375 T.  'auto' keeps that ratio to the longest
      * CP period of the run, so a CP with T = 100 us (§6.2) is not undercut by

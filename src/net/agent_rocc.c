@@ -3,6 +3,7 @@
 #include "rocc_cnp.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Double the flow table (and the CNP list) once it is half full: tables
  * start small, so a fabric with thousands of CPs only spends memory where
@@ -47,6 +48,8 @@ static void rocc_timer(struct net *n, void *st)
     struct rocc_agent *a = st;
     struct port *pt = &n->ports[a->port];
     struct sw *s = &n->sws[n->nodes[pt->node].idx];
+    int32_t f_in = a->cp.f;               /* Alg. 1's inputs, for the host forms */
+    uint32_t q_old = a->cp.q_old;
     uint32_t f = rocc_cp_update(&a->cp, &a->prm, pt->data_bytes);
     a->last_f = f;
     a->periods++;
@@ -62,8 +65,13 @@ static void rocc_timer(struct net *n, void *st)
             p->flow = a->refs[i];
             p->dst = fl->src;
             p->prio = n->cfg.ctrl_prio;
-            p->bytes = ROCC_CNP_FRAME_BYTES;
+            p->bytes = a->cnp_bytes;
             p->rate_units = f;
+            p->cnp_form = a->form;
+            if (a->form != ROCC_CNP_FORM_RATE) {   /* §3.6: the inputs, not F */
+                p->rate_units = (uint32_t)f_in;
+                p->seq = a->cp.q_old | (uint64_t)q_old << 32;   /* Qcur | Qold */
+            }
             p->cp_id = a->cp_id;
             p->cnp_src = pt->node;          /* the CP's address: its switch */
             p->cnp_kind = CNP_ROCC;
@@ -83,7 +91,7 @@ const struct port_agent_ops rocc_agent_ops = {
 };
 
 uint32_t rocc_agent_attach(struct net *n, uint32_t port, const struct rocc_cp_params *prm,
-                           const struct rocc_ft_params *ftp, int cnp_at_fmax, simtime_t phase)
+                           const struct rocc_ft_params *ftp, int cnp_at_fmax, int form, simtime_t phase)
 {
     struct rocc_agent *a = calloc(1, sizeof *a);
     if (!a)
@@ -94,6 +102,8 @@ uint32_t rocc_agent_attach(struct net *n, uint32_t port, const struct rocc_cp_pa
      * is an egress port; the authors' code used the switch IP). */
     a->cp_id = (n->ports[port].node << 8) | (n->ports[port].local & 0xff);
     a->cnp_at_fmax = cnp_at_fmax;
+    a->form = (uint8_t)form;
+    a->cnp_bytes = rocc_cnp_frame_bytes(form);
     rocc_cp_init(&a->cp, prm);
     a->last_f = (uint32_t)a->cp.f;
     /* Start at 64 slots (or the whole table if it is smaller) and grow. */
@@ -124,4 +134,86 @@ void rocc_agent_free(struct rocc_agent *a)
     free(a->refs);
     free(a->ft_storage);
     free(a);
+}
+
+/* Ethernet header 14 + IPv4 header 20 + FCS 4 around the ICMP message
+ * (IEEE 802.3, RFC 791): ROCC_CNP_FRAME_BYTES = 38 + 52. */
+#define CNP_FRAME_OVERHEAD 38u
+
+uint16_t rocc_cnp_frame_bytes(int form)
+{
+    return (uint16_t)(CNP_FRAME_OVERHEAD + rocc_cnp_form_bytes(form, 0));
+}
+
+const struct rocc_agent *rocc_agent_of_port(const struct net *n, uint32_t port)
+{
+    for (uint32_t id = n->ports[port].agent; id != NONE32; id = n->agents[id].next)
+        if (n->agents[id].ops == &rocc_agent_ops)
+            return n->agents[id].state;
+    return NULL;
+}
+
+/* The CP a CP id names (node << 8 | local port), or NULL. */
+static const struct rocc_agent *agent_of_cp(const struct net *n, uint32_t cp_id)
+{
+    uint32_t node = cp_id >> 8, local = cp_id & 0xff;
+    if (node >= n->n_nodes || n->nodes[node].kind != NODE_SWITCH || local >= n->nodes[node].n_ports)
+        return NULL;
+    return rocc_agent_of_port(n, n->nodes[node].first_port + local);
+}
+
+int rocc_host_compute(struct net *n, struct packet *p)
+{
+    struct rocc_cnp c;
+    uint32_t rate;
+
+    if (p->cnp_kind != CNP_ROCC || p->cnp_form == ROCC_CNP_FORM_RATE)
+        return 0;
+    memset(&c, 0, sizeof c);
+    c.form = p->cnp_form;
+    c.cp_id = p->cp_id;
+    c.rate_units = p->rate_units;
+    c.q_cur = (uint32_t)p->seq;
+    c.q_old = (uint32_t)(p->seq >> 32);
+    if (c.form == ROCC_CNP_FORM_HOST_FULL) {
+        const struct rocc_agent *a = agent_of_cp(n, c.cp_id);
+        if (!a) {                         /* nothing would have carried parameters */
+            n->rocc_host.n_bad++;
+            return -1;
+        }
+        rocc_hostcp_put_params(&c, &a->prm);
+    }
+    if (rocc_hostcp_rate(n->rocc_reg, &c, &rate, &n->rocc_host))
+        return -1;
+    p->rate_units = rate;
+    p->cnp_form = ROCC_CNP_FORM_RATE;
+    return 0;
+}
+
+int rocc_registry_build(struct net *n)
+{
+    uint32_t ncp = 0;
+    for (uint32_t i = 0; i < n->n_agents; i++)
+        ncp += n->agents[i].ops == &rocc_agent_ops;
+    /* One block: the registry, its entries and (at most one per CP) profiles. */
+    size_t sz = sizeof(struct rocc_hostreg) + rocc_hostreg_bytes(ncp, ncp);
+    struct rocc_hostreg *r = calloc(1, sz);
+    if (!r)
+        return -1;
+    struct rocc_hostreg_entry *ent = (void *)(r + 1);
+    struct rocc_cp_params *prof = (void *)(ent + ncp);
+    rocc_hostreg_init(r, ent, ncp, prof, ncp);
+    for (uint32_t i = 0; i < n->n_agents; i++) {
+        if (n->agents[i].ops != &rocc_agent_ops)
+            continue;
+        const struct rocc_agent *a = n->agents[i].state;
+        if (rocc_hostreg_add(r, a->cp_id, &a->prm, NULL, 0)) {
+            free(r);
+            return -1;
+        }
+    }
+    rocc_hostreg_seal(r);
+    free(n->rocc_reg);
+    n->rocc_reg = r;
+    return 0;
 }

@@ -59,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "net/agent_rocc.h"
 #include "net/flowctl.h"
 
 uint64_t flow_line_rate(const struct net *n, const struct flow *f)
@@ -84,6 +85,14 @@ static void flow_update_rate(struct net *n, struct flow *f)
         simtime_t floor = f->next_avail < now ? f->next_avail : now;
         f->next_avail = next > floor ? next : floor;
     }
+}
+
+const struct transport_ops transport_line = { .name = "none" };
+
+void flow_set_cc_deadline(struct net *n, struct flow *f, simtime_t deadline)
+{
+    f->cc_deadline = deadline;
+    flow_timer_arm(n, flow_index(n, f));
 }
 
 void flow_set_cc_rate(struct net *n, struct flow *f, uint64_t bps)
@@ -131,6 +140,8 @@ static void reply_ctrl(struct net *n, struct host *h, struct flow *f, enum pkt_t
         p->flags = PF_INT;
         p->nhop = nhop;
     }
+    if (f->tp->on_rx_ctrl)
+        f->tp->on_rx_ctrl(n, f, p);
     port_enqueue_ctrl(n, h->port, data);
 }
 
@@ -383,6 +394,8 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
     simtime_t now = n->el.now;
     switch ((enum pkt_type)p->type) {
     case PKT_DATA:
+        if (f->tp->on_rx_data)
+            f->tp->on_rx_data(n, f, p);
         f->ece |= p->ecn;
         if (p->ecn && f->tp->np_cnp && (f->np_last_cnp == 0 || now - f->np_last_cnp >= f->np_interval)) {
             f->np_last_cnp = now ? now : 1;
@@ -471,6 +484,13 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
          * forged-CNP defence a RoCC CNP whose CP id is not bound to its
          * source has no effect either (docs/rocc.md "Forged CNPs"). */
         if (p->cnp_kind == CNP_JUNK || (p->cnp_kind == CNP_ROCC && n->cfg.cnp_filter && !net_cnp_bound(n, p))) {
+            n->cnp_filtered_host++;
+            net_consume(n, pi);
+            return;
+        }
+        /* RoCC §3.6: a host-form CNP carries Alg. 1's inputs; the host
+         * computes F here (one it cannot compute has no effect). */
+        if (p->cnp_form && rocc_host_compute(n, p)) {
             n->cnp_filtered_host++;
             net_consume(n, pi);
             return;

@@ -30,13 +30,9 @@
 #include "core/eventlist.h"
 #include "core/rng.h"
 #include "net/packet.h"
-#include "dcqcn.h"
-#include "dcqcn_bcm.h"
-#include "dctcp.h"
-#include "hpcc.h"
-#include "qcn.h"
+#include "hpcc.h"      /* HPCC_MAX_HOPS: INT records */
 #include "rocc_rp.h"
-#include "timely.h"
+#include "rocc_hostcp.h"   /* struct rocc_hostcp_stats, the §3.6 registry */
 
 #define NCLASS     8            /* 802.1p traffic classes */
 #define QMAC       NCLASS       /* extra queue for MAC control (PFC, PKT_FCTL) frames */
@@ -168,9 +164,22 @@ struct transport_ops {
     void (*on_cnp)(struct net *n, struct flow *f, const struct packet *p);
     void (*on_timer)(struct net *n, struct flow *f);    /* at f->cc_deadline */
     void (*on_send)(struct net *n, struct flow *f, const struct packet *p); /* a data frame left */
+    /* Receiver-side hooks (receiver-driven transports, RCC; NULL: none).
+     * on_rx_data: every data frame of f arriving at f's destination NIC,
+     * before the NIC acknowledges it (f->rcv_nxt is still the value before
+     * this frame).  on_rx_ctrl: an ACK/NAK of f was just made at the
+     * receiver and is about to be queued; the transport may write its
+     * feedback into the fields ACKs leave unused (rate_units, cp_id). */
+    void (*on_rx_data)(struct net *n, struct flow *f, const struct packet *p);
+    void (*on_rx_ctrl)(struct net *n, struct flow *f, struct packet *p);
     uint8_t np_cnp;          /* the receiver answers ECN marks with CNPs (DCQCN NP) */
     uint8_t int_telemetry;   /* data frames collect INT (HPCC) */
+    uint8_t cp_cnp;          /* switch CPs other than RoCC's send this flow CNPs (QCN) */
 };
+
+/* Bytes of per-flow CC state (flow.cc): the largest algorithm's, HPCC's
+ * 272-byte struct hpcc; a bigger one must grow this. */
+#define FLOW_CC_STATE_WORDS 34
 
 enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_ENDLESS = 16 };
 
@@ -218,14 +227,11 @@ struct flow {
     uint64_t out_of_order;      /* receiver: first-copy data frames overtaken by a later one */
     uint32_t group;             /* scenario flow group */
     uint16_t sport;
+    /* The transport's per-flow state: RoCC's RP, or any algorithm's struct
+     * cast from raw (each src/transport file asserts that it fits). */
     union {
         struct rocc_rp rocc;
-        struct hpcc hpcc;
-        struct timely timely;
-        struct dctcp dctcp;
-        struct qcn_rp qcn;
-        struct dcqcn dcqcn;
-        struct dcqcn_bcm bcm;
+        uint64_t raw[FLOW_CC_STATE_WORDS];
     } cc;
 };
 
@@ -310,6 +316,8 @@ struct net {
     struct link_spec { uint32_t a, b; uint64_t rate; simtime_t delay; } *links;
     uint32_t n_links, cap_links, cap_nodes;
     struct rocc_rp_params rp_params;   /* template; r_max set from the NIC */
+    struct rocc_hostreg *rocc_reg;     /* RoCC §3.6 hosts' registry (agent_rocc.c), NULL unless rate_at = host_registry */
+    struct rocc_hostcp_stats rocc_host; /* host-side rate computations (agent_rocc.c) */
     struct port_agent *agents; uint32_t n_agents, cap_agents;
     /* routing: per node, per destination host: ECMP set of local ports */
     struct int_rec *intr;        /* [pool capacity] INT records, NULL without INT flows */
@@ -364,7 +372,18 @@ struct net {
     struct rp_trace_rec *rp_trace;
     uint32_t n_rp_trace, cap_rp_trace;
     uint64_t rp_trace_lost;      /* records not kept (RP_TRACE_MAX or no memory) */
+    /* per-host transport state (net_host_state) */
+    struct host_state { const void *key; void *mem; } *hstate;
+    uint32_t n_hstate;
 };
+
+/* Per-host state of a transport (a receiver-driven transport's receiver:
+ * RCC's N and B_R, a grant scheduler, ...): one zeroed array of n_hosts
+ * elements of `size` bytes per `key` (an address the transport owns), made
+ * on the first call for that key (after net_finalize) and freed by
+ * net_free.  NULL without memory.  Look it up at set-up or flow start and
+ * keep the pointer: the lookup walks a short list. */
+void *net_host_state(struct net *n, const void *key, size_t size);
 
 /* Record an RP event of flow f if it is traced (transport.c). */
 void net_rp_trace(struct net *n, const struct flow *f, int timer, uint32_t cp_id, uint32_t rate_units, int accepted);
@@ -489,15 +508,11 @@ static inline uint32_t port_q_pop(struct net *n, struct port *pt, uint32_t q)
     return pi;
 }
 
-/* Transports (transport.c): glue between the NIC and librocc's algorithms. */
-extern const struct transport_ops transport_line;   /* no CC: line/app rate */
-extern const struct transport_ops transport_rocc;   /* RoCC RP (Alg. 2) */
-extern const struct transport_ops transport_hpcc;   /* HPCC (INT), cc_prm: struct hpcc_params */
-extern const struct transport_ops transport_timely; /* TIMELY / patched, cc_prm: struct timely_params */
-extern const struct transport_ops transport_dctcp;  /* DCTCP rate or window, cc_prm: struct dctcp_params */
-extern const struct transport_ops transport_qcn;    /* QCN RP, cc_prm: struct qcn_rp_params */
-extern const struct transport_ops transport_dcqcn;  /* DCQCN RP + NP, cc_prm: struct dcqcn_params */
-extern const struct transport_ops transport_dcqcn_bcm; /* Broadcom DCQCN-p/-d, cc_prm: struct dcqcn_bcm_params */
+/* The transport of flows without congestion control (host.c); the others
+ * are in src/transport/, one file per algorithm (engine/ccreg.h). */
+extern const struct transport_ops transport_line;
+/* Set a transport's timer deadline (SIMTIME_NEVER or a past time: none). */
+void flow_set_cc_deadline(struct net *n, struct flow *f, simtime_t deadline);
 
 EL_INLINE int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj)
 {

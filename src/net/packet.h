@@ -67,7 +67,10 @@ struct packet {
     uint8_t   flags;        /* PF_* */
     uint8_t   hops;         /* Escape header (DATA): != 0 while escaping; FCTL: the token's hops */
     uint8_t   fc_sub;       /* FCTL: the scheme's frame subtype */
-    uint8_t   pad_;
+    uint8_t   cnp_form;     /* RoCC CNP: enum rocc_cnp_form (rocc_cnp.h). For the host
+                             * forms of §3.6, rate_units = F before the CP's update and
+                             * seq = Qcur | (uint64)Qold << 32 (ΔQ units); the host
+                             * rewrites them to the RATE form (rocc_host_compute) */
     uint32_t  cnp_src;      /* RoCC CNP: the node it claims to come from (its outer
                              * source address; the CP's switch, unless forged) */
 };

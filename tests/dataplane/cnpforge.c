@@ -6,11 +6,18 @@
  *
  *   cnpforge IFACE DST_MAC cnp  MBPS SECONDS SRC_IP DST_IP FLOW_SRC FLOW_DST QPN CP_ID RATE_UNITS
  *   cnpforge IFACE DST_MAC junk MBPS SECONDS SRC_IP DST_IP
+ *   cnpforge IFACE DST_MAC hfull|hreg MBPS SECONDS SRC_IP DST_IP FLOW_SRC FLOW_DST QPN CP_ID F QCUR
  *
  * cnp:  well-formed CNPs (good IPv4 and ICMP checksums, exact length) from
  *       SRC_IP to DST_IP, quoting the flow FLOW_SRC -> FLOW_DST with dest
  *       QP QPN, claiming CP id CP_ID (decimal or 0x hex) and fair rate
  *       RATE_UNITS: what a host would send to throttle another's flow.
+ * hfull, hreg: the host forms of RoCC §3.6 (tests/dataplane/rocc_hostrate.sh):
+ *       Alg. 1's inputs F (before the update), Qcur = QCUR, Qold = 0 (ΔQ
+ *       units); hfull adds the forger's parameters Qref/Qmid/Qmax = 1/2/3,
+ *       Fmin = 1, Fmax = F, α̃ = β̃ = 1.0, chosen so that a host computing
+ *       from them (Qcur >= Qmax, F > Fmax/8) sets the flow to Fmin = 1 ΔF;
+ *       hreg leaves the parameters to the host's registry.
  * junk: IPv4 frames of 1000..1400 bytes, protocol ICMP type 253, random
  *       code, checksum and body: the "any type-253 frame" flood.
  *
@@ -82,11 +89,15 @@ int main(int argc, char **argv)
     int junk, fd;
 
     junk = argc == 8 && !strcmp(argv[3], "junk");
-    if (!(junk || (argc == 13 && !strcmp(argv[3], "cnp"))) || pkt_parse_mac(argv[2], dmac) ||
+    if (argc == 14 && !strcmp(argv[3], "hfull")) c.form = ROCC_CNP_FORM_HOST_FULL;
+    if (argc == 14 && !strcmp(argv[3], "hreg")) c.form = ROCC_CNP_FORM_HOST_REG;
+    if (!(junk || (argc == 13 && !strcmp(argv[3], "cnp")) || c.form) || pkt_parse_mac(argv[2], dmac) ||
         pkt_parse_ip(argv[6], &src) || pkt_parse_ip(argv[7], &dst) ||
         (!junk && (pkt_parse_ip(argv[8], &fsrc) || pkt_parse_ip(argv[9], &fdst)))) {
         fprintf(stderr, "usage: %s IFACE DST_MAC cnp MBPS SECONDS SRC_IP DST_IP FLOW_SRC FLOW_DST QPN CP_ID RATE_UNITS\n"
-                        "       %s IFACE DST_MAC junk MBPS SECONDS SRC_IP DST_IP\n", argv[0], argv[0]);
+                        "       %s IFACE DST_MAC junk MBPS SECONDS SRC_IP DST_IP\n"
+                        "       %s IFACE DST_MAC hfull|hreg MBPS SECONDS SRC_IP DST_IP FLOW_SRC FLOW_DST QPN CP_ID F QCUR\n",
+                argv[0], argv[0], argv[0]);
         return 2;
     }
     mbps = strtod(argv[4], NULL);
@@ -98,6 +109,13 @@ int main(int argc, char **argv)
         c.dest_qpn = (uint32_t)strtoul(argv[10], NULL, 0);
         c.cp_id = (uint32_t)strtoul(argv[11], NULL, 0);
         c.rate_units = (uint32_t)strtoul(argv[12], NULL, 0);
+    }
+    if (c.form) {
+        c.q_cur = (uint32_t)strtoul(argv[13], NULL, 0);
+        c.q_old = 0;
+        c.q_ref = 1; c.q_mid = 2; c.q_max = 3;          /* the forger's parameters (hfull) */
+        c.f_min = 1; c.f_max = c.rate_units;
+        c.alpha_q16 = c.beta_q16 = 65536;               /* 1.0 in Q16.16 */
     }
 
     fd = forge_open(argv[1], dmac, &sa);   /* send only */
@@ -115,7 +133,8 @@ int main(int argc, char **argv)
                 len = build_junk(f, dmac, smac, src, dst);
             } else {
                 c.psn = rnd() & 0xffffff;
-                len = pkt_build_cnp(f, sizeof f, smac, dmac, src, dst, &c);
+                len = c.form ? pkt_build_cnp_form(f, sizeof f, smac, dmac, src, dst, &c, NULL)
+                             : pkt_build_cnp(f, sizeof f, smac, dmac, src, dst, &c);
             }
             if (sendto(fd, f, len, 0, (struct sockaddr *)&sa, sizeof sa) != (ssize_t)len) { errs++; break; }
             sent++;
@@ -128,7 +147,7 @@ int main(int argc, char **argv)
     }
     secs = now_s() - t0;
     close(fd);
-    printf("cnpforge kind=%s sent=%lu wire_mbps=%.1f seconds=%.2f send_errors=%lu\n", junk ? "junk" : "cnp", sent,
+    printf("cnpforge kind=%s sent=%lu wire_mbps=%.1f seconds=%.2f send_errors=%lu\n", junk ? "junk" : c.form == ROCC_CNP_FORM_HOST_FULL ? "hfull" : c.form ? "hreg" : "cnp", sent,
            bits / secs / 1e6, secs, errs);
     return 0;
 }

@@ -9,6 +9,7 @@
 
 #include "pcap.h"
 #include "pkt.h"
+#include "rocc_hostcp.h"
 
 static int fails;
 #define CHECK(c) do { if (c) printf("PASS pkt: %s\n", #c); else { printf("FAIL pkt: %s (line %d)\n", #c, __LINE__); fails++; } } while (0)
@@ -211,6 +212,31 @@ int main(void)
         n = pkt_build_cnp(h, sizeof h, a, b, 0x0a630001, c.src_ip, &e);
         CHECK(pkt_parse(h, n, &pi) == PKT_OK);
         CHECK(rocc_cnp_check(&kpol, pi.src_ip, pi.dst_ip, h + pi.l4_off, pi.l4_len, NULL) == ROCC_CNP_EAUTH);
+        /* RoCC §3.6 host forms: HOST_FULL tagged (14 + 20 + 100 = 134 B), HOST_REG plain (94 B);
+         * the IPv4 total length covers them; a policy without the forms refuses them */
+        {
+            struct rocc_cnp_policy hpol = {.key = key, .forms = ROCC_CNP_FORMS_HOST};
+            struct rocc_cp_params cpp;
+            struct rocc_cnp x = e, y;
+            rocc_cp_params_default(&cpp, 40000000000ull);
+            x.form = ROCC_CNP_FORM_HOST_FULL; x.rate_units = 2000; x.q_cur = 300; x.q_old = 250;
+            rocc_hostcp_put_params(&x, &cpp);
+            CHECK(pkt_build_cnp_form(h, 133, a, b, 0x0a630001, c.src_ip, &x, key) == 0);
+            n = pkt_build_cnp_form(h, sizeof h, a, b, 0x0a630001, c.src_ip, &x, key);
+            CHECK(n == 134 && pkt_parse(h, n, &pi) == PKT_OK && pi.l4_len == 100);
+            CHECK(rocc_cnp_check(&hpol, pi.src_ip, pi.dst_ip, h + pi.l4_off, pi.l4_len, &y) == ROCC_CNP_OK);
+            CHECK(y.form == ROCC_CNP_FORM_HOST_FULL && y.q_cur == 300 && y.q_old == 250 && y.q_ref == cpp.q_ref);
+            CHECK(rocc_cnp_check(&kpol, pi.src_ip, pi.dst_ip, h + pi.l4_off, pi.l4_len, NULL) == ROCC_CNP_EFORM);
+            x.form = ROCC_CNP_FORM_HOST_REG;
+            n = pkt_build_cnp_form(h, sizeof h, a, b, 0x0a630001, c.src_ip, &x, NULL);
+            CHECK(n == 94 && pkt_parse(h, n, &pi) == PKT_OK && pi.l4_len == 60);
+            CHECK(rocc_cnp_check(&hpol, pi.src_ip, pi.dst_ip, h + pi.l4_off, pi.l4_len, NULL) == ROCC_CNP_EAUTH);
+            hpol.key = NULL;
+            CHECK(rocc_cnp_check(&hpol, pi.src_ip, pi.dst_ip, h + pi.l4_off, pi.l4_len, &y) == ROCC_CNP_OK);
+            CHECK(y.form == ROCC_CNP_FORM_HOST_REG && y.rate_units == 2000);
+            x.form = 3;
+            CHECK(pkt_build_cnp_form(h, sizeof h, a, b, 0x0a630001, c.src_ip, &x, NULL) == 0);
+        }
     }
     /* PFC (802.1Qbb): layout, round trip, and every malformed variant refused
      * with its own reason */

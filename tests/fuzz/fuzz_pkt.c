@@ -24,13 +24,80 @@
  * under each value and processing mode (a finite value, 1 <= processing <=
  * DPOQ_MAX_PROCESSING, size = the frame's length, queue left to queueSelect);
  * pkt_ip4_set_dscp keeps a valid checksum valid and the ECN field; the input
- * as text through the four option parsers (a refusal always says why). */
+ * as text through the four option parsers (a refusal always says why).
+ * RoCC CNPs, all three forms (RATE, and §3.6's HOST_FULL / HOST_REG): the
+ * input as an ICMP message, and the ICMP payload of an accepted IPv4 frame,
+ * through rocc_cnp_check under four policies (none, host forms, host forms
+ * + binding, host forms + key): an accepted CNP has the length of its
+ * code, a known form, HOST_FULL parameters within the documented bounds;
+ * it re-encodes (tagged when the policy has a key) into a CNP that passes
+ * again with the same fields; the host's rate (rocc_hostcp_rate, a
+ * two-CP registry) is within [Fmin, Fmax] of the parameters used, and
+ * equals what rocc_cp_compute gives for them. */
 #include <math.h>
 
 #include "pkt.h"
 #include "sw_oqclass.h"
 #include "pfc.h"
 #include "fuzz.h"
+#include "rocc_cnpauth.h"
+#include "rocc_hostcp.h"
+
+/* What every accepted CNP must satisfy (see the header comment). */
+static void fuzz_cnp_one(const struct rocc_cnp_policy *pol, uint32_t src, uint32_t dst,
+                         const uint8_t *icmp, size_t len, const struct rocc_hostreg *reg)
+{
+    struct rocc_cnp c, again;
+    uint8_t b[ROCC_CNP_MAX_ICMP_BYTES];
+    uint32_t rate = 0;
+    struct rocc_cp_params p;
+
+    if (rocc_cnp_check(pol, src, dst, icmp, len, &c) != ROCC_CNP_OK) return;
+    if (c.form >= ROCC_CNP_N_FORMS || c.form != icmp[1] >> 1) abort();
+    if (len != rocc_cnp_form_bytes(c.form, icmp[1] & 1)) abort();
+    if (c.form != ROCC_CNP_FORM_RATE && !(pol->forms & (1u << c.form))) abort();
+    if (c.form == ROCC_CNP_FORM_HOST_FULL) {
+        if (!(c.q_ref > 0 && c.q_ref < c.q_mid && c.q_mid < c.q_max)) abort();
+        if (!(c.f_min > 0 && c.f_min <= c.rate_units && c.rate_units <= c.f_max && c.f_max <= INT32_MAX)) abort();
+        if (c.alpha_q16 > ROCC_CP_MAX_GAIN_Q16 || c.beta_q16 > ROCC_CP_MAX_GAIN_Q16) abort();
+    }
+    size_t n = rocc_cnp_encode_form(&c, pol->key, src, dst, b, sizeof b);
+    if (n == 0 || rocc_cnp_check(pol, src, dst, b, n, &again) != ROCC_CNP_OK) abort();
+    if (again.form != c.form || again.rate_units != c.rate_units || again.cp_id != c.cp_id ||
+        again.q_cur != c.q_cur || again.q_old != c.q_old || again.q_max != c.q_max ||
+        again.beta_q16 != c.beta_q16 || again.hflags != c.hflags || again.dest_qpn != c.dest_qpn) abort();
+    if (rocc_hostcp_rate(reg, &c, &rate, NULL) != 0) return;
+    if (c.form == ROCC_CNP_FORM_RATE) {
+        if (rate != c.rate_units) abort();
+        return;
+    }
+    if (c.form == ROCC_CNP_FORM_HOST_FULL) rocc_hostcp_get_params(&c, &p);
+    else p = *rocc_hostreg_find(reg, c.cp_id);
+    if (rate < p.f_min || rate > p.f_max) abort();
+    if (rate != rocc_cp_compute(&p, (int32_t)c.rate_units, c.q_cur, c.q_old, NULL)) abort();
+}
+
+static void fuzz_cnp(const uint8_t *icmp, size_t len, uint32_t src, uint32_t dst)
+{
+    static const uint8_t key[ROCC_CNP_KEY_BYTES] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    static const struct rocc_cp_bind bind[1] = {{.node = 1, .addr = 0x0a630001u}};
+    const struct rocc_cnp_policy pols[4] = {
+        {0}, {.forms = ROCC_CNP_FORMS_HOST},
+        {.forms = ROCC_CNP_FORMS_HOST, .bind = bind, .nbind = 1},
+        {.forms = ROCC_CNP_FORMS_HOST, .key = key},
+    };
+    struct rocc_hostreg_entry ent[2];
+    struct rocc_cp_params prof[2], p40, p100;
+    struct rocc_hostreg reg;
+
+    rocc_cp_params_default(&p40, 40000000000ull);
+    rocc_cp_params_default(&p100, 100000000000ull);
+    rocc_hostreg_init(&reg, ent, 2, prof, 2);
+    if (rocc_hostreg_add(&reg, 0x103, &p40, NULL, 0) || rocc_hostreg_add(&reg, 0x101, &p100, NULL, 0)) abort();
+    rocc_hostreg_seal(&reg);
+    for (int i = 0; i < 4; i++)
+        fuzz_cnp_one(&pols[i], src, dst, icmp, len, &reg);
+}
 
 static void fuzz_pfc(const uint8_t *data, size_t size)
 {
@@ -201,12 +268,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)pkt_ethertype(data, size);
     (void)pkt_parse_arp(data, size, &arp);
     fuzz_pfc(data, size);
+    fuzz_cnp(data, size, 0x0a630001u, 0x0a630102u);     /* the input as an ICMP message */
     fuzz_etf(data, size);
     if (pkt_parse_esc(data, size, &pi) == PKT_OK) fuzz_oqclass(data, size, &pi);
     if (pkt_parse(data, size, &pi) == PKT_OK) {
         fuzz_oqclass(data, size, &pi);
         if ((size_t)pi.l3_off + PKT_IP4_LEN > size || pi.l4_off > size || pi.l4_off + (size_t)pi.l4_len > size) abort();
-        if (pi.proto == 1) (void)rocc_cnp_decode(data + pi.l4_off, pi.l4_len, &cnp);
+        if (pi.proto == 1) {
+            (void)rocc_cnp_decode(data + pi.l4_off, pi.l4_len, &cnp);
+            fuzz_cnp(data + pi.l4_off, pi.l4_len, pi.src_ip, pi.dst_ip);
+        }
         uint8_t *f = malloc(size);
         if (f) {
             memcpy(f, data, size);

@@ -66,11 +66,14 @@ TEST(encode_layout)
 
 TEST(round_trip_and_checksum_verifies)
 {
+    /* designated: struct rocc_cnp has host-form fields after these (rocc_cnp.h) */
+#define CNP8(r, c, s, d, sp, dp, q, p) { .rate_units = r, .cp_id = c, .src_ip = s, .dst_ip = d, \
+        .sport = sp, .dport = dp, .dest_qpn = q, .psn = p }
     static const struct rocc_cnp cases[] = {
-        { 400, 0x0a000001u, 0x0a0a0301u, 0x0a0a0101u, 49152, 4791, 0x123456u, 0xabcdefu },
-        { 0, 0, 0, 0, 0, 0, 0, 0 },
-        { UINT32_MAX, UINT32_MAX - 1, UINT32_MAX, 1, 65535, 1, 0xffffffu, 0xffffffu },
-        { 10, 7, 0xc0a80001u, 0xc0a800c7u, 1, 65535, 1, 0 },
+        CNP8(400, 0x0a000001u, 0x0a0a0301u, 0x0a0a0101u, 49152, 4791, 0x123456u, 0xabcdefu),
+        CNP8(0, 0, 0, 0, 0, 0, 0, 0),
+        CNP8(UINT32_MAX, UINT32_MAX - 1, UINT32_MAX, 1, 65535, 1, 0xffffffu, 0xffffffu),
+        CNP8(10, 7, 0xc0a80001u, 0xc0a800c7u, 1, 65535, 1, 0),
     };
     size_t i;
 

@@ -116,7 +116,7 @@ TEST(check_malformed)
         CHECK(rocc_cnp_check(NULL, CP_ADDR, HOST, b, ROCC_CNP_ICMP_BYTES, &out) != ROCC_CNP_OK);
         b[i] ^= 0x10;
     }
-    b[1] = 5;                                               /* unknown code */
+    b[1] = 6;                                               /* unknown code (0..5 are forms) */
     CHECK_EQ(rocc_cnp_check(NULL, CP_ADDR, HOST, b, ROCC_CNP_ICMP_BYTES, NULL), ROCC_CNP_ETYPE);
     CHECK_EQ(rocc_cnp_check(NULL, CP_ADDR, HOST, NULL, 52, NULL), ROCC_CNP_EARG);
     CHECK_EQ(out.cp_id, 0u);                                /* never written on failure */

@@ -16,20 +16,33 @@
 --
 -- Filters: rocc_cnp, rocc_cnp.rate_units, rocc_cnp.rate_mbps, rocc_cnp.cp_id,
 -- rocc_cnp.flow_src, rocc_cnp.flow_dst, rocc_cnp.flow_sport,
--- rocc_cnp.flow_dport, rocc_cnp.dest_qpn, rocc_cnp.psn, rocc_cnp.tag.
+-- rocc_cnp.flow_dport, rocc_cnp.dest_qpn, rocc_cnp.psn, rocc_cnp.tag,
+-- and for the host forms (RoCC §3.6): rocc_cnp.form, rocc_cnp.f_in,
+-- rocc_cnp.q_cur, rocc_cnp.q_old, rocc_cnp.q_ref, rocc_cnp.q_mid,
+-- rocc_cnp.q_max, rocc_cnp.f_min, rocc_cnp.f_max, rocc_cnp.alpha_q16,
+-- rocc_cnp.beta_q16, rocc_cnp.flags.
+--
+-- Forms (ICMP code = form << 1 | tagged; src/cc/rocc_cnp.h): 0 RATE (52
+-- bytes: the fair rate F), 1 HOST_FULL (92: F before the CP's update, Qcur,
+-- Qold and the CP's parameters, for the host to compute F), 2 HOST_REG
+-- (60: F before the update, Qcur, Qold; the parameters are in the host's
+-- registry); each 8 bytes longer with the tag.
 --
 -- The CNP's length is what the outer IPv4 header says (total length minus
 -- header length), never what is left of the frame: Ethernet pads short
 -- frames to 60 bytes and a capture may hold trailing bytes, so the frame
--- length would let padding pass for CNP fields.  A CNP shorter than 52 bytes
--- gets an expert error (rocc_cnp.short) instead of fields; one of another
--- length than 52 (code 0) or 60 (code 1, with the SipHash tag of
--- src/cc/rocc_cnpauth.h) gets rocc_cnp.badlen, as the data plane drops it.
+-- length would let padding pass for CNP fields.  A CNP shorter than its
+-- code's length gets an expert error (rocc_cnp.short) instead of fields;
+-- one of another length than its code's (52/60, 92/100, 60/68; the tag is
+-- src/cc/rocc_cnpauth.h's SipHash) gets rocc_cnp.badlen, and a code above
+-- 5 rocc_cnp.badcode, as the data plane drops them.
 
 local CNP_TYPE = 253     -- RFC 4727 experimental type used by §6.2's prototype
 local CNP_BYTES = 52     -- 8 ICMP header + 4 CP id + 20 IPv4 + 8 UDP + 12 BTH
-local AUTH_CODE = 1      -- authenticated CNP: the 52 bytes + 8-byte SipHash-2-4 tag
-local AUTH_BYTES = 60
+local TAG_BYTES = 8      -- authenticated CNP (odd code): + 8-byte SipHash-2-4 tag
+-- ICMP bytes of each form without the tag (form = code >> 1, rocc_cnp.h)
+local FORM_BYTES = { [0] = 52, [1] = 92, [2] = 60 }
+local FORM_NAMES = { [0] = "RATE", [1] = "HOST_FULL", [2] = "HOST_REG" }
 
 local cnp = Proto("rocc_cnp", "RoCC Congestion Notification")
 
@@ -47,15 +60,31 @@ local pf = {
     dest_qpn   = ProtoField.uint24("rocc_cnp.dest_qpn", "Flow destination QP", base.DEC),
     psn        = ProtoField.uint24("rocc_cnp.psn", "Quoted PSN", base.DEC),
     tag        = ProtoField.uint64("rocc_cnp.tag", "SipHash-2-4 tag (little-endian)", base.HEX),
+    form       = ProtoField.uint8("rocc_cnp.form", "Form (code >> 1)", base.DEC, FORM_NAMES),
+    f_in       = ProtoField.uint32("rocc_cnp.f_in", "F before the CP's update (ΔF units)", base.DEC),
+    q_cur      = ProtoField.uint32("rocc_cnp.q_cur", "Qcur (ΔQ units)", base.DEC),
+    q_old      = ProtoField.uint32("rocc_cnp.q_old", "Qold (ΔQ units)", base.DEC),
+    q_ref      = ProtoField.uint32("rocc_cnp.q_ref", "Qref (ΔQ units)", base.DEC),
+    q_mid      = ProtoField.uint32("rocc_cnp.q_mid", "Qmid (ΔQ units)", base.DEC),
+    q_max      = ProtoField.uint32("rocc_cnp.q_max", "Qmax (ΔQ units)", base.DEC),
+    f_min      = ProtoField.uint32("rocc_cnp.f_min", "Fmin (ΔF units)", base.DEC),
+    f_max      = ProtoField.uint32("rocc_cnp.f_max", "Fmax (ΔF units)", base.DEC),
+    alpha_q16  = ProtoField.uint32("rocc_cnp.alpha_q16", "alpha~ (Q16.16)", base.DEC),
+    beta_q16   = ProtoField.uint32("rocc_cnp.beta_q16", "beta~ (Q16.16)", base.DEC),
+    flags      = ProtoField.uint8("rocc_cnp.flags", "Flags (1 pi_round authors, 2 md_qmax half)", base.HEX),
 }
 cnp.fields = { pf.rate_units, pf.rate_mbps, pf.cp_id, pf.flow_src, pf.flow_dst,
-               pf.flow_sport, pf.flow_dport, pf.dest_qpn, pf.psn, pf.tag }
+               pf.flow_sport, pf.flow_dport, pf.dest_qpn, pf.psn, pf.tag, pf.form, pf.f_in,
+               pf.q_cur, pf.q_old, pf.q_ref, pf.q_mid, pf.q_max, pf.f_min, pf.f_max,
+               pf.alpha_q16, pf.beta_q16, pf.flags }
 
 local ef_short = ProtoExpert.new("rocc_cnp.short", "RoCC CNP shorter than 52 bytes",
                                  expert.group.MALFORMED, expert.severity.ERROR)
-local ef_badlen = ProtoExpert.new("rocc_cnp.badlen", "RoCC CNP of the wrong length (not 52, or 60 with a tag)",
+local ef_badlen = ProtoExpert.new("rocc_cnp.badlen", "RoCC CNP of the wrong length for its code",
                                   expert.group.MALFORMED, expert.severity.ERROR)
-cnp.experts = { ef_short, ef_badlen }
+local ef_badcode = ProtoExpert.new("rocc_cnp.badcode", "RoCC CNP with an unknown code (not 0..5)",
+                                   expert.group.MALFORMED, expert.severity.ERROR)
+cnp.experts = { ef_short, ef_badlen, ef_badcode }
 
 local f_icmp = Field.new("icmp")
 local f_icmp_type = Field.new("icmp.type")
@@ -74,7 +103,15 @@ function cnp.dissector(tvb, pinfo, tree)
     local captured = tvb:len() - off
     local shown = math.max(0, math.min(icmp_len, captured))
     local code = f_icmp_code()
-    local want = (code and code.value == AUTH_CODE) and AUTH_BYTES or CNP_BYTES
+    local cv = code and code.value or 0
+    local form, tagged = math.floor(cv / 2), cv % 2 == 1
+    if not FORM_BYTES[form] then
+        local t = shown > 0 and tree:add(cnp, tvb(off, shown)) or tree:add(cnp)
+        t:add_proto_expert_info(ef_badcode, string.format("code %d", cv))
+        return
+    end
+    local plain = FORM_BYTES[form]
+    local want = plain + (tagged and TAG_BYTES or 0)
     if icmp_len < CNP_BYTES or captured < want then
         local t = shown > 0 and tree:add(cnp, tvb(off, shown)) or tree:add(cnp)
         t:add_proto_expert_info(ef_short, string.format("%d bytes by the IPv4 total length (%d captured), want %d",
@@ -91,8 +128,13 @@ function cnp.dissector(tvb, pinfo, tree)
     local units = tvb(off + 4, 4):uint()
     local mbps = UInt64(units) * cnp.prefs.f_unit_mbps
     local t = tree:add(cnp, tvb(off, want))
-    t:add(pf.rate_units, tvb(off + 4, 4))
-    t:add(pf.rate_mbps, tvb(off + 4, 4), mbps):set_generated()
+    t:add(pf.form, tvb(off + 1, 1), form):set_generated()
+    if form == 0 then
+        t:add(pf.rate_units, tvb(off + 4, 4))
+        t:add(pf.rate_mbps, tvb(off + 4, 4), mbps):set_generated()
+    else
+        t:add(pf.f_in, tvb(off + 4, 4))
+    end
     t:add(pf.cp_id, tvb(off + 8, 4))
     -- quoted IPv4 header at off+12 (src at +12, dst at +16 within it)
     t:add(pf.flow_src, tvb(off + 24, 4))
@@ -103,12 +145,34 @@ function cnp.dissector(tvb, pinfo, tree)
     -- quoted BTH at off+40: dest QP in bytes 5..7, PSN in bytes 9..11
     t:add(pf.dest_qpn, tvb(off + 45, 3))
     t:add(pf.psn, tvb(off + 49, 3))
-    if want == AUTH_BYTES then t:add_le(pf.tag, tvb(off + CNP_BYTES, 8)) end
+    -- host forms (§3.6): Alg. 1's inputs from offset 52, HOST_FULL's parameters after them
+    if form ~= 0 then
+        t:add(pf.q_cur, tvb(off + 52, 4))
+        t:add(pf.q_old, tvb(off + 56, 4))
+    end
+    if form == 1 then
+        t:add(pf.q_ref, tvb(off + 60, 4))
+        t:add(pf.q_mid, tvb(off + 64, 4))
+        t:add(pf.q_max, tvb(off + 68, 4))
+        t:add(pf.f_min, tvb(off + 72, 4))
+        t:add(pf.f_max, tvb(off + 76, 4))
+        t:add(pf.alpha_q16, tvb(off + 80, 4))
+        t:add(pf.beta_q16, tvb(off + 84, 4))
+        t:add(pf.flags, tvb(off + 88, 1))
+    end
+    if tagged then t:add_le(pf.tag, tvb(off + plain, TAG_BYTES)) end
 
     pinfo.cols.protocol = "RoCC CNP"
-    pinfo.cols.info = string.format("RoCC CNP: F = %s Mb/s to %s:%d QP %d (CP 0x%08x)",
-        tostring(mbps), tostring(tvb(off + 24, 4):ipv4()), tvb(off + 32, 2):uint(),
-        tvb(off + 45, 3):uint(), tvb(off + 8, 4):uint())
+    if form == 0 then
+        pinfo.cols.info = string.format("RoCC CNP: F = %s Mb/s to %s:%d QP %d (CP 0x%08x)",
+            tostring(mbps), tostring(tvb(off + 24, 4):ipv4()), tvb(off + 32, 2):uint(),
+            tvb(off + 45, 3):uint(), tvb(off + 8, 4):uint())
+    else
+        pinfo.cols.info = string.format("RoCC CNP %s: F_in = %d, Qcur = %d, Qold = %d to %s:%d QP %d (CP 0x%08x)",
+            FORM_NAMES[form], units, tvb(off + 52, 4):uint(), tvb(off + 56, 4):uint(),
+            tostring(tvb(off + 24, 4):ipv4()), tvb(off + 32, 2):uint(), tvb(off + 45, 3):uint(),
+            tvb(off + 8, 4):uint())
+    end
 end
 
 register_postdissector(cnp)
