@@ -85,7 +85,7 @@ TEST(rocev2_cnp)
 TEST(rocc_cnp_frame)
 {
     uint8_t f[128];
-    struct rocc_cnp c = { 40, 0x104, 0x0a000002, 0x0a000006, 49152, 4791, 2, 0 }, d;
+    struct rocc_cnp c = { .rate_units = 40, .cp_id = 0x104, .src_ip = 0x0a000002, .dst_ip = 0x0a000006, .sport = 49152, .dport = 4791, .dest_qpn = 2 }, d;
     CHECK_EQ(rf_build_rocc_cnp(f, sizeof f, B, A, 0x0a000001, 0x0a000002, 0xe0, &c), RF_CNP_FRAME_LEN);
     CHECK_EQ(RF_CNP_FRAME_LEN + 4, ROCC_CNP_FRAME_BYTES);   /* the simulator's 90 B CNP */
     CHECK_EQ(f[14 + 1], 0xe0);
