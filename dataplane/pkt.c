@@ -1,5 +1,6 @@
 /* pkt.c -- see pkt.h. */
 #include "pkt.h"
+#include "roce_frame.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,50 +87,29 @@ const char *pkt_strerror(int r)
     }
 }
 
+/* The frames themselves are built by src/cc/roce_frame.c, which the
+ * simulator's packet traces use too (one encoder for both). */
 static void put_eth(uint8_t *f, const uint8_t src[6], const uint8_t dst[6])
 {
-    memcpy(f, dst, 6);
-    memcpy(f + 6, src, 6);
-    wr16(f + 12, 0x0800);
+    rf_put_eth(f, dst, src, RF_ETHERTYPE_IP4);
 }
 
 static void put_ip4(uint8_t *ip, uint16_t tot, uint8_t proto, uint32_t src, uint32_t dst)
 {
-    memset(ip, 0, PKT_IP4_LEN);
-    ip[0] = 0x45;
-    wr16(ip + 2, tot);
-    wr16(ip + 6, 0x4000);       /* DF: nothing on this path fragments */
-    ip[8] = 64;
-    ip[9] = proto;
-    wr32(ip + 12, src);
-    wr32(ip + 16, dst);
-    wr16(ip + 10, rocc_inet_checksum(ip, PKT_IP4_LEN));
+    rf_put_ip4(ip, 0, tot, proto, src, dst);
 }
 
 static size_t build_roce(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
                          uint32_t src_ip, uint32_t dst_ip, uint16_t sport,
                          uint32_t dest_qpn, uint32_t psn, uint32_t payload_len, int esc)
 {
-    size_t n = (size_t)PKT_ROCE_HDRS + (size_t)esc + payload_len;
-    uint8_t *udp, *bth;
+    /* RC RDMA WRITE Only, hops 0 in the Escape header when esc. */
+    struct rf_roce r = {.src_ip = src_ip, .dst_ip = dst_ip, .sport = sport, .opcode = RF_OP_WRITE_ONLY,
+                        .dest_qpn = dest_qpn, .psn = psn, .pre_bth = (uint16_t)esc, .payload = payload_len};
 
-    if (n > cap || n - PKT_ETH_LEN > 0xffff) return 0;
-    put_eth(f, src_mac, dst_mac);
-    put_ip4(f + PKT_ETH_LEN, (uint16_t)(n - PKT_ETH_LEN), 17, src_ip, dst_ip);
-    udp = f + PKT_ETH_LEN + PKT_IP4_LEN;
-    wr16(udp, sport);
-    wr16(udp + 2, ROCC_ROCEV2_UDP_PORT);
-    wr16(udp + 4, (uint16_t)(n - PKT_ETH_LEN - PKT_IP4_LEN));
-    wr16(udp + 6, 0);           /* RoCEv2 sends UDP checksum 0 (ICRC covers it) */
-    bth = udp + PKT_UDP_LEN;
-    if (esc) { wr16(bth, 0); bth += PKT_ESC_LEN; }   /* Escape header: hops 0 */
-    bth[0] = 0x0A;              /* RC RDMA WRITE Only */
-    bth[1] = 0;                 /* SE/M/Pad/TVer = 0 */
-    wr16(bth + 2, 0xffff);      /* default P_Key */
-    wr32(bth + 4, dest_qpn & 0xffffff);
-    wr32(bth + 8, psn & 0xffffff);
-    memset(bth + PKT_BTH_LEN, 0, (size_t)payload_len + PKT_ICRC_LEN);
-    return n;
+    memcpy(r.src_mac, src_mac, 6);
+    memcpy(r.dst_mac, dst_mac, 6);
+    return rf_build_roce(f, cap, &r);
 }
 
 size_t pkt_build_roce(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
@@ -173,12 +153,7 @@ const char *pkt_etf_strerror(int r)
 size_t pkt_build_cnp(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
                      uint32_t src_ip, uint32_t dst_ip, const struct rocc_cnp *c)
 {
-    if (cap < PKT_CNP_FRAME_LEN) return 0;
-    put_eth(f, src_mac, dst_mac);
-    put_ip4(f + PKT_ETH_LEN, PKT_IP4_LEN + ROCC_CNP_ICMP_BYTES, 1, src_ip, dst_ip);
-    if (rocc_cnp_encode(c, f + PKT_ETH_LEN + PKT_IP4_LEN, ROCC_CNP_ICMP_BYTES) != ROCC_CNP_ICMP_BYTES)
-        return 0;
-    return PKT_CNP_FRAME_LEN;
+    return rf_build_rocc_cnp(f, cap, dst_mac, src_mac, src_ip, dst_ip, 0, c);
 }
 
 size_t pkt_build_cnp_auth(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
@@ -356,7 +331,7 @@ const char *pkt_ip_str(uint32_t ip, char *buf, size_t len)
     return buf;
 }
 
-const uint8_t pkt_pfc_dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01};
+const uint8_t pkt_pfc_dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01};   /* = rf_macctl_dst */
 
 int pkt_parse_pfc(const uint8_t *f, size_t len, struct pkt_pfc *o)
 {
@@ -386,13 +361,5 @@ const char *pkt_pfc_strerror(int r)
 
 size_t pkt_build_pfc(uint8_t *f, size_t cap, const uint8_t src[6], uint8_t vec, const uint16_t quanta[8])
 {
-    if (cap < PKT_PFC_FRAME_LEN) return 0;
-    memset(f, 0, PKT_PFC_FRAME_LEN);
-    memcpy(f, pkt_pfc_dst, 6);
-    memcpy(f + 6, src, 6);
-    wr16(f + 12, PKT_ETHERTYPE_MACCTL);
-    wr16(f + 14, PKT_MACCTL_PFC);
-    f[17] = vec;
-    for (unsigned c = 0; c < 8; c++) wr16(f + 18 + 2 * c, (vec & (1u << c)) ? quanta[c] : 0);
-    return PKT_PFC_FRAME_LEN;
+    return rf_build_pfc(f, cap, src, vec, quanta);
 }

@@ -2,7 +2,9 @@
 # scripts/test.sh -- the project's test command (README, .ci/run).
 # Installs the build and test dependencies if missing (Debian 12, idempotent:
 # gcc, make, valgrind, clang, Open MPI for the sweep test, gnuplot for the plot
-# test, DPDK and tshark for the data plane), builds with warnings as errors,
+# test, tshark and python3 for the scenario tests that decode captures
+# (tests/scenario/pcap.sh, cnp_dissector.sh), DPDK for the data plane),
+# builds with warnings as errors,
 # runs every test three times -- normal build, gcc AddressSanitizer +
 # UndefinedBehaviorSanitizer build, clang UndefinedBehaviorSanitizer build --
 # runs the fuzz harnesses for a bounded time (make fuzz), then builds and
@@ -22,7 +24,7 @@ cd "$(dirname "$0")/.."
 script_help "$@"
 . scripts/lib/deps.bash
 if [ "${ROCC_ALLOW_SKIP:-0}" = 1 ]; then export ROCC_SKIP=allow; else export ROCC_SKIP=fail; fi
-DEPS="gcc make libc6-dev valgrind clang openmpi-bin gnuplot-nox"
+DEPS="gcc make libc6-dev valgrind clang openmpi-bin gnuplot-nox tshark python3"
 DP_DEPS="libdpdk-dev pkg-config iproute2 ethtool tshark iputils-arping iputils-ping"
 if [ "${1:-}" = --deps-only ]; then
     install_missing $DEPS $DP_DEPS; exit

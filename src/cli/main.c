@@ -28,6 +28,7 @@
 #include "engine/expect.h"
 #include "engine/fct.h"
 #include "engine/oqsel.h"
+#include "engine/pcapout.h"
 #include "engine/report.h"
 #include "engine/scenario.h"
 
@@ -145,13 +146,23 @@ static int cmd_run(int argc, char **argv)
         cli_errorf("roccsim: %s\n", why);
         goto out;
     }
+    if (pcapout_open(&sc, dir, why, sizeof why)) {       /* [output] pcap: files in DIR/pcap */
+        cli_errorf("roccsim: %s\n", why);
+        goto out;
+    }
     if (sc.warnings[0])
         fputs(sc.warnings, stderr);
     sc.progress = !quiet && isatty(2);
     double w0 = wall();
     rc = 3;
-    if (scenario_run(&sc, why, sizeof why)) {
+    int run_bad = scenario_run(&sc, why, sizeof why);
+    /* The captures are flushed and closed first, whatever happens next. */
+    char pcap_why[512];
+    int pcap_bad = pcapout_close(&sc, pcap_why, sizeof pcap_why);
+    if (run_bad) {
         cli_errorf("roccsim: %s\n", why);
+        if (pcap_bad)
+            cli_errorf("roccsim: %s\n", pcap_why);
         goto out;
     }
     struct run_info ri = { path, wall() - w0, NULL, 0, "ok" };
@@ -179,15 +190,19 @@ static int cmd_run(int argc, char **argv)
                    res[i].measured);
     } else {
         report_print(&sc, &ri, stdout);
-        printf("\noutputs: %s/{summary.json,summary.tsv,flows.csv,fct.tsv,tiers.tsv,queue_cdf.tsv,queue.csv,fair_rate.csv,link_flows.tsv%s%s%s%s%s}\n",
+        char pcaps[2048];
+        pcapout_files(&sc, pcaps, sizeof pcaps);
+        printf("\noutputs: %s/{summary.json,summary.tsv,flows.csv,fct.tsv,tiers.tsv,queue_cdf.tsv,queue.csv,fair_rate.csv,link_flows.tsv%s%s%s%s%s%s}\n",
                dir, sc.flow_series ? ",flow_rate.csv" : "", sc.hpcc_fct ? ",fct.txt" : "", sc.hpcc_flows ? ",flows.txt" : "",
-               sc.rocc_trace ? ",rocc_trace.csv" : "", oqsel_has(&sc) ? ",openqueue.csv" : "");
+               sc.rocc_trace ? ",rocc_trace.csv" : "", oqsel_has(&sc) ? ",openqueue.csv" : "", pcaps);
     }
     free(res);
     uint64_t below = fct_count_below_one(&sc);
     if (below)
         cli_errorf("roccsim: warning: %llu flows finished faster than their ideal FCT (slowdown < 1): "
                         "a model bug, please report it\n", (unsigned long long)below);
+    if (pcap_bad)
+        cli_errorf("roccsim: %s\n", pcap_why);
     if (cons_bad) {
         cli_errorf("roccsim: %s\n", cons);
         rc = 3;
@@ -201,6 +216,8 @@ static int cmd_run(int argc, char **argv)
     }
     if (fails)
         cli_errorf("roccsim: %d expectation%s failed\n", fails, fails > 1 ? "s" : "");
+    if (pcap_bad)
+        rc = 3;                         /* a capture could not be written in full */
 out:
     expect_free(ex);
     scenario_free(&sc);

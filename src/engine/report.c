@@ -19,6 +19,7 @@
 #include "engine/fcsel.h"
 #include "engine/oqsel.h"
 #include "engine/xbarsel.h"
+#include "engine/pcapout.h"
 #include "engine/fcsel_loopbreak.h"
 #include "engine/linkflows.h"
 #include "engine/metrics.h"
@@ -298,6 +299,7 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
     fcsel_print(sc, out);
     oqsel_print(sc, out);
     xbarsel_print(sc, out);
+    pcapout_print(sc, out);
     free(bz);
     free(pick);
     uint64_t created = 0, consumed = 0, dropped = 0;

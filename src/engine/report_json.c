@@ -13,6 +13,7 @@
 #include "engine/fcsel.h"
 #include "engine/oqsel.h"
 #include "engine/xbarsel.h"
+#include "engine/pcapout.h"
 #include "engine/fcsel_escape.h"
 #include "engine/fcsel_loopbreak.h"
 #include "engine/fct.h"
@@ -180,6 +181,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
     oqsel_json(sc, f);                /* [openqueue] ports and queues */
     xbarsel_json(sc, f);              /* [crossbar] switches */
     rocc_ft_json(sc, f);              /* "rocc_flow_table": {...} in runs with RoCC CPs */
+    pcapout_json(sc, f);              /* [output] pcap files */
     fprintf(f, ",\n  \"groups\": [");
     for (uint32_t g = 0; g < sc->n_groups; g++) {
         const struct group *gr = &sc->groups[g];

@@ -27,6 +27,7 @@
 #include "engine/fcsel.h"
 #include "engine/oqsel.h"
 #include "engine/xbarsel.h"
+#include "engine/pcapout.h"
 #include "engine/linkflows.h"
 #include "engine/topology.h"
 #include "engine/scenario_sections.h"
@@ -379,6 +380,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     if (segs < 1 || segs > 10000)
         return cfg_errorf(err, cfg_find(c, "output", "pfc_segments"), "must be 1..10000");
     sc->pfc_segments = (uint32_t)segs;
+    TRY(pcapout_read(sc, c, err));        /* [output] pcap: capture points, snap length, window */
     uint64_t fs_max;
     TRY(cfg_u64(c, "sim", "flow_series_max", 4096, &fs_max, err));
     sc->flow_series = sc->net.n_flows <= fs_max;
@@ -430,6 +432,7 @@ int scenario_run(struct scenario *sc, char *why, size_t why_len)
 
 void scenario_free(struct scenario *sc)
 {
+    pcapout_free(sc);                   /* flushes what a capture holds, on every exit path */
     net_free(&sc->net);
     oqsel_free(sc);                     /* after the net: its ports' runtimes use the policy */
     xbarsel_free(sc);

@@ -303,6 +303,8 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     p->ts = now;
     if (f->first_tx_ps == SIMTIME_NEVER)
         f->first_tx_ps = now;
+    if (f->snd_nxt + payload >= f->size)
+        p->flags |= PF_LAST;
     if (f->snd_nxt < f->snd_max) {
         f->retx_bytes += payload;
         p->flags |= PF_RETX;

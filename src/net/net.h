@@ -339,6 +339,15 @@ struct net {
     /* engine hook */
     void (*hook)(void *arg, uint32_t id);
     void *hook_arg;
+    /* Packet tap ([output] pcap, src/engine/pcapout.c): when set, called
+     * for every frame a port starts to send (arrived = 0, at its first
+     * bit) and every frame that reaches the far end of a port's wire
+     * (arrived = 1, at its last bit; `port` is the sending port), before
+     * the receiver acts on it.  It must not change the packet or schedule
+     * anything.  NULL (every run without pcap): one predictable test per
+     * frame and per arrival. */
+    void (*tap)(void *ctx, struct net *n, uint32_t port, uint32_t pi, int arrived);
+    void *tap_ctx;
     /* totals */
     uint64_t hops;               /* packets delivered across a link */
     uint64_t ev_count[EV_NKINDS];    /* events fired, by kind */

@@ -92,6 +92,7 @@ enum pkt_flag {
     PF_RETX      = 4,   /* DATA: a retransmission (go-back-N), not the first copy */
     PF_ESC_HERE  = 8,   /* Escape: extracted by the switch holding it, not yet sent (fc_escape.c; not on the wire) */
     PF_ESC_WAIT  = 16,  /* Escape: waits behind its flow at its token's origin holding the token (C9; not on the wire) */
+    PF_LAST      = 32,  /* DATA: the last frame of its message when it was made (BTH opcode Last/Only in captures) */
 };
 
 /* In-band telemetry, one record per hop (HPCC SIGCOMM'19 §3.2): kept beside

@@ -42,6 +42,8 @@ void port_kick(struct net *n, uint32_t port)
     pt->st.tx_wire_bytes += wire;
     if (p->type == PKT_DATA)
         pt->st.tx_data_bytes += p->payload;
+    if (__builtin_expect(n->tap != NULL, 0))
+        n->tap(n->tap_ctx, n, port, pi, 0);
     int was_empty = pt->wire.count == 0;
     pktq_push(&n->pool, &pt->wire, pi);
     if (was_empty)
@@ -115,6 +117,8 @@ void port_wire_arrive(struct net *n, uint32_t port)
     if (pt->wire.count)
         net_schedule(n, pkt(&n->pool, pt->wire.head)->due, EV_WIRE, port);
     n->hops++;
+    if (__builtin_expect(n->tap != NULL, 0))
+        n->tap(n->tap_ctx, n, port, pi, 1);
     uint32_t at = pt->peer;
     struct packet *p = pkt(&n->pool, pi);
     if (__builtin_expect(p->type >= PKT_PFC, 0)) {

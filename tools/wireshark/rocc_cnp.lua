@@ -176,3 +176,65 @@ function cnp.dissector(tvb, pinfo, tree)
 end
 
 register_postdissector(cnp)
+
+-- ---------------------------------------------------------------------------
+-- Escape (dissertation ch. 4; src/cc/escape.h, docs/escape.md): in an Escape
+-- run every RoCEv2 frame carries a 2-byte header (hops, big endian) between
+-- the UDP header and the BTH, and tokens travel as MAC control frames with
+-- opcode 0x0102 (ETF: the flow's 5-tuple and hops).  Nothing in a frame says
+-- whether the header is there, so it is a preference, off by default:
+--
+--   tshark -X lua_script:tools/wireshark/rocc_cnp.lua -o rocc_esc.header:TRUE -r run.pcap
+--
+-- With it on, UDP port 4791 goes through this dissector, which shows the
+-- hops and hands the rest to Wireshark's InfiniBand (RoCEv2) dissector; off,
+-- it hands over the whole payload unchanged.  ETFs are decoded either way.
+
+local esc = Proto("rocc_esc", "Escape header")
+esc.prefs.header = Pref.bool("Escape header present", false,
+    "RoCEv2 frames carry Escape's 2-byte hops header before the BTH (an Escape run)")
+local pf_esc_hops = ProtoField.uint16("rocc_esc.hops", "Escape hops", base.DEC)
+esc.fields = { pf_esc_hops }
+-- the RoCEv2 handle UDP 4791 had (Wireshark's InfiniBand dissector in its
+-- RoCEv2 role: BTH first, no LRH/GRH)
+local ib = DissectorTable.get("udp.port"):get_dissector(4791)
+
+function esc.dissector(tvb, pinfo, tree)
+    if not esc.prefs.header then
+        return ib:call(tvb, pinfo, tree)
+    end
+    if tvb:len() < 2 then return 0 end
+    local t = tree:add(esc, tvb(0, 2))
+    t:add(pf_esc_hops, tvb(0, 2))
+    ib:call(tvb(2):tvb(), pinfo, tree)
+    return tvb:len()
+end
+DissectorTable.get("udp.port"):add(4791, esc)
+
+local etf = Proto("rocc_etf", "Escape token frame (ETF)")
+local pf_etf = {
+    src  = ProtoField.ipv4("rocc_etf.flow_src", "Flow source"),
+    dst  = ProtoField.ipv4("rocc_etf.flow_dst", "Flow destination"),
+    sport = ProtoField.uint16("rocc_etf.flow_sport", "Flow UDP source port", base.DEC),
+    dport = ProtoField.uint16("rocc_etf.flow_dport", "Flow UDP destination port", base.DEC),
+    proto = ProtoField.uint8("rocc_etf.flow_proto", "Flow protocol", base.DEC),
+    hops = ProtoField.uint16("rocc_etf.hops", "Hops", base.DEC),
+}
+etf.fields = { pf_etf.src, pf_etf.dst, pf_etf.sport, pf_etf.dport, pf_etf.proto, pf_etf.hops }
+local f_eth_type = Field.new("eth.type")
+
+function etf.dissector(tvb, pinfo, tree)
+    local ty = f_eth_type()
+    if not ty or ty.value ~= 0x8808 or tvb:len() < 31 or tvb(14, 2):uint() ~= 0x0102 then return end
+    local t = tree:add(etf, tvb(14, 17))
+    t:add(pf_etf.src, tvb(16, 4))
+    t:add(pf_etf.dst, tvb(20, 4))
+    t:add(pf_etf.sport, tvb(24, 2))
+    t:add(pf_etf.dport, tvb(26, 2))
+    t:add(pf_etf.proto, tvb(28, 1))
+    t:add(pf_etf.hops, tvb(29, 2))
+    pinfo.cols.protocol = "Escape ETF"
+    pinfo.cols.info = string.format("Escape token: flow %s:%d -> %s, hops %d", tostring(tvb(16, 4):ipv4()),
+        tvb(24, 2):uint(), tostring(tvb(20, 4):ipv4()), tvb(29, 2):uint())
+end
+register_postdissector(etf)
