@@ -46,6 +46,7 @@ static const char usage[] =
     "Options (defaults: the project's per-link RoCC profile of --link, docs/config.md):\n"
     "  --link RATE        link rate (default 40Gbps): Fmax = RATE/f-unit and alpha~, beta~, T\n"
     "  --period T         update interval T, also the loop delay (default 40us)\n"
+    "  --delay D          point, n, bode, sweep: loop delay of e^{-sD} if not T (not the paper's)\n"
     "  --f-unit RATE      rate unit dF (default 10Mbps);  --q-unit SIZE  queue unit dQ (600)\n"
     "  --q-ref SIZE       Qref (suggest: checks against the PI's dead band and T*C/2)\n"
     "  --alpha A --beta B gains (point, sweep N, bode; autotune/suggest: alpha~, beta~)\n"
@@ -81,6 +82,7 @@ struct opts {
     const char *plot;
     /* derived */
     double t, kappa, at, bt;      /* T (s), kappa, the link's alpha~, beta~ */
+    double delay;                 /* --delay (s), 0 = T */
     uint32_t f_max;
 };
 
@@ -212,7 +214,7 @@ static int parse(int argc, char **argv, struct opts *o)
         static const char *const with_arg[] = { "--link", "--period", "--f-unit", "--q-unit", "--q-ref", "--alpha",
                                                 "--beta", "--n", "--pairs", "--alpha-range", "--beta-range", "--pm",
                                                 "--ratio", "--kp", "--kd", "--rref", "--kp-range", "--kd-range",
-                                                "--plot", NULL };
+                                                "--plot", "--delay", NULL };
         int takes = 0;
         for (const char *const *w = with_arg; *w; w++)
             takes |= !strcmp(*w, k);
@@ -291,6 +293,11 @@ static int parse(int argc, char **argv, struct opts *o)
             if (units_parse_time_ps_why(v, &ps, &why) || ps == 0)
                 rc = bad(k, v, why ? why : "must be > 0");
             o->rref = (double)ps * 1e-12;
+        } else if (!strcmp(k, "--delay")) {
+            uint64_t ps;
+            if (units_parse_time_ps_why(v, &ps, &why) || ps == 0)
+                rc = bad(k, v, why ? why : "must be > 0");
+            o->delay = (double)ps * 1e-12;
         } else if (!strcmp(k, "--plot")) {
             o->plot = v;
         }
@@ -324,6 +331,8 @@ static void derive(struct opts *o)
 static void header(const struct opts *o)
 {
     char r[32], t[32];
+    if (o->delay > 0)
+        printf("# loop delay D = %.4g us instead of T (not the paper's model)\n", o->delay * 1e6);
     printf("# RoCC loop: link %s, T %s, kappa = dF/dQ = %.6g /s (dF %.6g Mb/s, dQ %llu B), Fmax %u dF\n",
            units_fmt_rate((double)o->link_bps, r, sizeof r), units_fmt_time(o->period_ps, t, sizeof t), o->kappa,
            (double)o->f_unit_bps / 1e6, (unsigned long long)o->q_unit, o->f_max);
@@ -452,7 +461,7 @@ static int plot_close(FILE *f, const char *work, struct plotjob *j)
 
 static struct stab_rocc rocc_loop(const struct opts *o, double a, double b, double n)
 {
-    return (struct stab_rocc){ a, b, o->t, n, o->kappa };
+    return (struct stab_rocc){ a, b, o->t, n, o->kappa, o->delay };
 }
 
 static int mode_point(struct opts *o)
@@ -944,6 +953,10 @@ int cmd_stability(int argc, char **argv)
     if (rc >= 0)
         return rc;
     derive(&o);
+    if (o.delay > 0 && (o.rcc || !strcmp(o.mode, "autotune") || !strcmp(o.mode, "suggest") || !strcmp(o.mode, "check"))) {
+        cli_errorf(CMD ": --delay applies to the RoCC modes point, sweep, n and bode\n");
+        return 2;
+    }
     if (o.rcc)
         return rcc_mode(&o);
     if (!o.has_alpha)
