@@ -55,7 +55,7 @@ static const char usage[] =
     "  --pairs A:B[,A:B...]   n: the pairs (default 0.3:3 halved five times)\n"
     "  --alpha-range LO:HI:K, --beta-range LO:HI:K   sweep grid, K log-spaced points\n"
     "  --pm DEG           suggest: minimum phase margin (default 30)\n"
-    "  --ratio R | LO:HI  suggest: beta/alpha, fixed or searched (default 1:20)\n"
+    "  --ratio R | LO:HI  suggest: beta/alpha, fixed or searched (default 5, the paper's)\n"
     "  --kp X --kd X --rref T; --kp-range, --kd-range LO:HI:K   RCC (default 1e4, 1e5, 13.2us)\n"
     "  --all              n, autotune: one row per integer N (default: a log subset)\n"
     "  --plot PREFIX      also draw PREFIX.png and PREFIX.svg with gnuplot\n"
@@ -728,7 +728,7 @@ static int mode_suggest(struct opts *o)
         o->n_hi = 128;
     }
     double pm = o->pm;
-    char q[32], c2[32];
+    char q[32], c2[32], c3[32];
     double bdp2 = (double)o->link_bps * o->t / 8.0 / 2.0;
     printf("# suggest: N in [%u, %u], phase margin >= %g deg, beta/alpha in [%g, %g], Qref %s\n", o->n_lo, o->n_hi, pm,
            o->ratio_lo, o->ratio_hi, units_fmt_bytes((double)o->q_ref, q, sizeof q));
@@ -747,9 +747,10 @@ static int mode_suggest(struct opts *o)
     uint32_t a_q16 = (uint32_t)(s.alpha * 65536.0 + 0.5);
     double dead = a_q16 ? 65536.0 * 32 / a_q16 * (double)o->q_unit : INFINITY;
     printf("# Qref %s: the paper's guideline T*C/2 = %s (Sec. 5.2); at level 6 (ratio 32) the integer PI step\n"
-           "# (src/cc/rocc_cp.c) is 0 while |Qcur - Qref| < 2^16*32/alpha~_q16 dQ = %s (%.0f%% of Qref)\n",
+           "# (src/cc/rocc_cp.c) at a standing queue (Qcur = Qold) is 0 while |Qcur - Qref| < 2^16*32/alpha~_q16 dQ\n"
+           "# = %s (%.0f%% of Qref): the queue may rest anywhere in that band\n",
            units_fmt_bytes((double)o->q_ref, q, sizeof q), units_fmt_bytes(bdp2, c2, sizeof c2),
-           units_fmt_bytes(dead, c2, sizeof c2), 100.0 * dead / (double)o->q_ref);
+           units_fmt_bytes(dead, c3, sizeof c3), 100.0 * dead / (double)o->q_ref);
     /* The paper's pairs under the same model and rule. */
     static const struct { const char *name; uint64_t bps; } prof[] = { { "40G", 40000000000ull },
                                                                        { "100G", 100000000000ull } };
@@ -948,7 +949,7 @@ int cmd_stability(int argc, char **argv)
     o.kdr[0] = 10, o.kdr[1] = 1e7, o.kdr[2] = 13;
     o.kp = 1e4, o.kd = 1e5, o.rref = 13.2e-6;
     o.pm = 30;
-    o.ratio_lo = 1, o.ratio_hi = 20;
+    o.ratio_lo = 5, o.ratio_hi = 5;   /* the paper's β̃/α̃ (§6: 0.3:1.5, 0.45:2.25) */
     int rc = parse(argc, argv, &o);
     if (rc >= 0)
         return rc;
