@@ -376,9 +376,13 @@ static void script_cb(FILE *g, int fmt, void *v)
         fputs("set multiplot layout 2,1\nset logscale x\nset xlabel 'omega (rad/s)'\n", g);
         for (int k = 0; k < 2; k++) {
             fprintf(g, "set title '%s'\nset ylabel '%s'\nplot ", k ? "phase" : "magnitude", k ? "deg" : "dB");
-            for (int c = 0; c < j->ncols; c++)
-                fprintf(g, "%s'data.tsv' using 1:%d with lines lw 2 title 'N = %g'", c ? ", " : "", 2 + 2 * c + k,
-                        o->nv[c]);
+            for (int c = 0; c < j->ncols; c++) {
+                fprintf(g, "%s'data.tsv' using 1:%d with lines lw 2 title ", c ? ", " : "", 2 + 2 * c + k);
+                if (o->rcc)
+                    fprintf(g, "'RCC Kp %g, Kd %g'", o->kp, o->kd);
+                else
+                    fprintf(g, "'N = %g'", o->nv[c]);
+            }
             fputs(k ? ", -180 with lines dt 2 lc 'black' notitle\n" : ", 0 with lines dt 2 lc 'black' notitle\n", g);
         }
         fputs("unset multiplot\n", g);
