@@ -375,7 +375,8 @@ static void script_cb(FILE *g, int fmt, void *v)
         gp_common(g, fmt, 2);
         fputs("set multiplot layout 2,1\nset logscale x\nset xlabel 'omega (rad/s)'\n", g);
         for (int k = 0; k < 2; k++) {
-            fprintf(g, "set title '%s'\nset ylabel '%s'\nplot ", k ? "phase" : "magnitude", k ? "deg" : "dB");
+            fprintf(g, "set title '%s'\nset ylabel '%s'\n%splot ", k ? "phase" : "magnitude", k ? "deg" : "dB",
+                    k ? "set yrange [-360:0]\n" : "");
             for (int c = 0; c < j->ncols; c++) {
                 fprintf(g, "%s'data.tsv' using 1:%d with lines lw 2 title ", c ? ", " : "", 2 + 2 * c + k);
                 if (o->rcc)
