@@ -143,6 +143,8 @@ int rocc_cp_params_check(const struct rocc_cp_params *p, char *why, size_t why_l
         return cc_fail(why, why_len, "pi_round must be TRUNC or AUTHORS");
     if (p->md_qmax != ROCC_CP_MDQ_FMIN && p->md_qmax != ROCC_CP_MDQ_HALF)
         return cc_fail(why, why_len, "md_qmax must be FMIN or HALF");
+    if (p->autotune_off > 1)
+        return cc_fail(why, why_len, "autotune_off must be 0 or 1");
     return 0;
 }
 
@@ -182,7 +184,7 @@ uint32_t rocc_cp_compute(const struct rocc_cp_params *p, int32_t f_in, uint32_t 
         f = f / 2;
         s.branch = ROCC_CP_BR_MD_HALF;
     } else {
-        uint32_t ratio = rocc_cp_autotune_ratio(f_in, p->f_max);
+        uint32_t ratio = p->autotune_off ? 1 : rocc_cp_autotune_ratio(f_in, p->f_max);
         int64_t num = (int64_t)p->alpha_q16 * ((int64_t)qcur - (int64_t)p->q_ref)
                     + (int64_t)p->beta_q16 * dq;
         int64_t den = (int64_t)Q16_ONE * ratio;

@@ -65,6 +65,9 @@ struct rocc_cp_params {
     uint32_t f_init;                /* F before the first update (our choice, see below) */
     uint32_t pi_round;              /* enum rocc_cp_round; default ROCC_CP_ROUND_TRUNC */
     uint32_t md_qmax;               /* enum rocc_cp_md_qmax; default ROCC_CP_MDQ_FMIN */
+    uint32_t autotune_off;          /* 1: AUTO_TUNE off, the PI always uses α̃, β̃ (ratio 1).
+                                     * Not the paper's algorithm: for stability experiments
+                                     * (docs/stability.md); default 0 = Alg. 1 lines 15-21 */
 };
 
 /* Largest α̃/β̃ accepted (Q16.16 value 256.0): keeps every PI product inside
@@ -87,7 +90,7 @@ void rocc_cp_params_default(struct rocc_cp_params *p, uint64_t link_bps);
 /* 0 if valid; otherwise fills why (e.g. "q_mid must be > q_ref") and returns -1.
  * Checks Qmax > Qmid > Qref > 0, 0 < Fmin <= Fmax <= INT32_MAX, units > 0,
  * period > 0, Fmin <= f_init <= Fmax, α̃,β̃ <= ROCC_CP_MAX_GAIN_Q16, pi_round
- * known.  why may be NULL or why_len 0. */
+ * known, autotune_off 0 or 1.  why may be NULL or why_len 0. */
 int rocc_cp_params_check(const struct rocc_cp_params *p, char *why, size_t why_len);
 
 struct rocc_cp {

@@ -6,7 +6,8 @@
  *     x² = K² (1 + x/z1²)   <=>   x² − (K²/z1²) x − K² = 0,
  * whose positive root is x = K (b + √(b² + 4)) / 2 with b = K / z1²
  * (written so that nothing is squared twice: K reaches 10^10 /s²).
- * The phase is −180° + atan(ω/z1) − ωT, so PM = atan(ωc/z1) − ωc T.
+ * The phase is −180° + atan(ω/z1) − ωT, so PM = atan(ωc/z1) − ωc T
+ * (with a delay D set, ωD instead of ωT; the crossover does not move).
  *
  * RCC: |G(jω)| = K √(1 + ω²/z²) / (ω² √(ω² + p²)), p = 1/Rref, falls
  * strictly with ω (numerator ~ω, denominator ~ω³); bisection on ln ω.
@@ -93,7 +94,7 @@ void stab_rocc_freq(const struct stab_rocc *l, double w, double *mag, double *ph
 {
     double k = stab_rocc_gain(l), z = stab_rocc_zero(l);
     *mag = k * sqrt(1.0 + (w / z) * (w / z)) / (w * w);
-    *phase_deg = -180.0 + (atan(w / z) - w * l->t) * RAD2DEG;
+    *phase_deg = -180.0 + (atan(w / z) - w * (l->delay > 0 ? l->delay : l->t)) * RAD2DEG;
 }
 
 static void rocc_freq_v(const void *l, double w, double *mag, double *phase_deg)
@@ -103,13 +104,15 @@ static void rocc_freq_v(const void *l, double w, double *mag, double *phase_deg)
 
 int stab_rocc_margins(const struct stab_rocc *l, int want_bw, struct stab_margins *m)
 {
+    if (!isfinite(l->delay) || l->delay < 0)
+        return -1;
     if (!pos(l->alpha) || !isfinite(l->beta) || l->beta < 0 || !pos(l->t) || !pos(l->n) || !pos(l->kappa))
         return -1;
     double k = stab_rocc_gain(l), z = stab_rocc_zero(l);
     double b = k / (z * z);
     double x = k * (b + sqrt(b * b + 4.0)) / 2.0;
     m->wc = sqrt(x);
-    m->pm_deg = (atan(m->wc / z) - m->wc * l->t) * RAD2DEG;
+    m->pm_deg = (atan(m->wc / z) - m->wc * (l->delay > 0 ? l->delay : l->t)) * RAD2DEG;
     m->bw = want_bw ? loop_bw(rocc_freq_v, l, m->wc) : 0;
     return isfinite(m->wc) && isfinite(m->pm_deg) ? 0 : -1;
 }
@@ -131,7 +134,7 @@ int stab_rocc_span(double alpha_t, double beta_t, double t, double kappa, uint32
     s->n_pm_min = n_lo;
     for (uint32_t n = n_lo; n <= n_hi; n++) {
         double r = auto_tune ? (double)stab_rocc_ratio_for_n(n, f_max) : 1.0;
-        struct stab_rocc l = { alpha_t / r, beta_t / r, t, (double)n, kappa };
+        struct stab_rocc l = { alpha_t / r, beta_t / r, t, (double)n, kappa, 0 };
         struct stab_margins m;
         if (stab_rocc_margins(&l, 0, &m))
             return -1;

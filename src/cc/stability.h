@@ -9,6 +9,7 @@
  *
  *     G(s) = K (1 + s/z1) e^{-sT} / s^2,
  *     z1 = α / ((β + α/2) T),   K = κ N α / T,   κ = ΔF / ΔQ.
+ * (stab_rocc.delay may replace the T of e^{-sT} by another loop delay.)
  *
  * ΔF is the rate unit in bit/s and ΔQ the queue unit in bits, so κ is in
  * 1/s (paper §6: ΔF = 10 Mb/s, ΔQ = 600 B, κ = 2083.3 /s).  α and β are
@@ -45,6 +46,8 @@ struct stab_rocc {
     double t;             /* update interval T, seconds (also the loop delay) */
     double n;             /* number of flows N */
     double kappa;         /* κ = ΔF/ΔQ, 1/s */
+    double delay;         /* loop delay D in e^{-sD}, seconds; 0 = T (the paper's
+                           * model).  Our addition: see docs/stability.md */
 };
 
 /* κ for a rate unit in bit/s and a queue unit in bytes: f_unit_bps / (8 q_unit_bytes). */

@@ -46,6 +46,7 @@ static const char usage[] =
     "Options (defaults: the project's per-link RoCC profile of --link, docs/config.md):\n"
     "  --link RATE        link rate (default 40Gbps): Fmax = RATE/f-unit and alpha~, beta~, T\n"
     "  --period T         update interval T, also the loop delay (default 40us)\n"
+    "  --delay D          point, n, bode, sweep: loop delay of e^{-sD} if not T (not the paper's)\n"
     "  --f-unit RATE      rate unit dF (default 10Mbps);  --q-unit SIZE  queue unit dQ (600)\n"
     "  --q-ref SIZE       Qref (suggest: checks against the PI's dead band and T*C/2)\n"
     "  --alpha A --beta B gains (point, sweep N, bode; autotune/suggest: alpha~, beta~)\n"
@@ -54,7 +55,7 @@ static const char usage[] =
     "  --pairs A:B[,A:B...]   n: the pairs (default 0.3:3 halved five times)\n"
     "  --alpha-range LO:HI:K, --beta-range LO:HI:K   sweep grid, K log-spaced points\n"
     "  --pm DEG           suggest: minimum phase margin (default 30)\n"
-    "  --ratio R | LO:HI  suggest: beta/alpha, fixed or searched (default 1:20)\n"
+    "  --ratio R | LO:HI  suggest: beta/alpha, fixed or searched (default 5, the paper's)\n"
     "  --kp X --kd X --rref T; --kp-range, --kd-range LO:HI:K   RCC (default 1e4, 1e5, 13.2us)\n"
     "  --all              n, autotune: one row per integer N (default: a log subset)\n"
     "  --plot PREFIX      also draw PREFIX.png and PREFIX.svg with gnuplot\n"
@@ -81,6 +82,7 @@ struct opts {
     const char *plot;
     /* derived */
     double t, kappa, at, bt;      /* T (s), kappa, the link's alpha~, beta~ */
+    double delay;                 /* --delay (s), 0 = T */
     uint32_t f_max;
 };
 
@@ -212,7 +214,7 @@ static int parse(int argc, char **argv, struct opts *o)
         static const char *const with_arg[] = { "--link", "--period", "--f-unit", "--q-unit", "--q-ref", "--alpha",
                                                 "--beta", "--n", "--pairs", "--alpha-range", "--beta-range", "--pm",
                                                 "--ratio", "--kp", "--kd", "--rref", "--kp-range", "--kd-range",
-                                                "--plot", NULL };
+                                                "--plot", "--delay", NULL };
         int takes = 0;
         for (const char *const *w = with_arg; *w; w++)
             takes |= !strcmp(*w, k);
@@ -291,6 +293,11 @@ static int parse(int argc, char **argv, struct opts *o)
             if (units_parse_time_ps_why(v, &ps, &why) || ps == 0)
                 rc = bad(k, v, why ? why : "must be > 0");
             o->rref = (double)ps * 1e-12;
+        } else if (!strcmp(k, "--delay")) {
+            uint64_t ps;
+            if (units_parse_time_ps_why(v, &ps, &why) || ps == 0)
+                rc = bad(k, v, why ? why : "must be > 0");
+            o->delay = (double)ps * 1e-12;
         } else if (!strcmp(k, "--plot")) {
             o->plot = v;
         }
@@ -324,6 +331,8 @@ static void derive(struct opts *o)
 static void header(const struct opts *o)
 {
     char r[32], t[32];
+    if (o->delay > 0)
+        printf("# loop delay D = %.4g us instead of T (not the paper's model)\n", o->delay * 1e6);
     printf("# RoCC loop: link %s, T %s, kappa = dF/dQ = %.6g /s (dF %.6g Mb/s, dQ %llu B), Fmax %u dF\n",
            units_fmt_rate((double)o->link_bps, r, sizeof r), units_fmt_time(o->period_ps, t, sizeof t), o->kappa,
            (double)o->f_unit_bps / 1e6, (unsigned long long)o->q_unit, o->f_max);
@@ -366,10 +375,15 @@ static void script_cb(FILE *g, int fmt, void *v)
         gp_common(g, fmt, 2);
         fputs("set multiplot layout 2,1\nset logscale x\nset xlabel 'omega (rad/s)'\n", g);
         for (int k = 0; k < 2; k++) {
-            fprintf(g, "set title '%s'\nset ylabel '%s'\nplot ", k ? "phase" : "magnitude", k ? "deg" : "dB");
-            for (int c = 0; c < j->ncols; c++)
-                fprintf(g, "%s'data.tsv' using 1:%d with lines lw 2 title 'N = %g'", c ? ", " : "", 2 + 2 * c + k,
-                        o->nv[c]);
+            fprintf(g, "set title '%s'\nset ylabel '%s'\n%splot ", k ? "phase" : "magnitude", k ? "deg" : "dB",
+                    k ? "set yrange [-360:0]\n" : "");
+            for (int c = 0; c < j->ncols; c++) {
+                fprintf(g, "%s'data.tsv' using 1:%d with lines lw 2 title ", c ? ", " : "", 2 + 2 * c + k);
+                if (o->rcc)
+                    fprintf(g, "'RCC Kp %g, Kd %g'", o->kp, o->kd);
+                else
+                    fprintf(g, "'N = %g'", o->nv[c]);
+            }
             fputs(k ? ", -180 with lines dt 2 lc 'black' notitle\n" : ", 0 with lines dt 2 lc 'black' notitle\n", g);
         }
         fputs("unset multiplot\n", g);
@@ -452,7 +466,7 @@ static int plot_close(FILE *f, const char *work, struct plotjob *j)
 
 static struct stab_rocc rocc_loop(const struct opts *o, double a, double b, double n)
 {
-    return (struct stab_rocc){ a, b, o->t, n, o->kappa };
+    return (struct stab_rocc){ a, b, o->t, n, o->kappa, o->delay };
 }
 
 static int mode_point(struct opts *o)
@@ -719,7 +733,7 @@ static int mode_suggest(struct opts *o)
         o->n_hi = 128;
     }
     double pm = o->pm;
-    char q[32], c2[32];
+    char q[32], c2[32], c3[32];
     double bdp2 = (double)o->link_bps * o->t / 8.0 / 2.0;
     printf("# suggest: N in [%u, %u], phase margin >= %g deg, beta/alpha in [%g, %g], Qref %s\n", o->n_lo, o->n_hi, pm,
            o->ratio_lo, o->ratio_hi, units_fmt_bytes((double)o->q_ref, q, sizeof q));
@@ -738,9 +752,10 @@ static int mode_suggest(struct opts *o)
     uint32_t a_q16 = (uint32_t)(s.alpha * 65536.0 + 0.5);
     double dead = a_q16 ? 65536.0 * 32 / a_q16 * (double)o->q_unit : INFINITY;
     printf("# Qref %s: the paper's guideline T*C/2 = %s (Sec. 5.2); at level 6 (ratio 32) the integer PI step\n"
-           "# (src/cc/rocc_cp.c) is 0 while |Qcur - Qref| < 2^16*32/alpha~_q16 dQ = %s (%.0f%% of Qref)\n",
+           "# (src/cc/rocc_cp.c) at a standing queue (Qcur = Qold) is 0 while |Qcur - Qref| < 2^16*32/alpha~_q16 dQ\n"
+           "# = %s (%.0f%% of Qref): the queue may rest anywhere in that band\n",
            units_fmt_bytes((double)o->q_ref, q, sizeof q), units_fmt_bytes(bdp2, c2, sizeof c2),
-           units_fmt_bytes(dead, c2, sizeof c2), 100.0 * dead / (double)o->q_ref);
+           units_fmt_bytes(dead, c3, sizeof c3), 100.0 * dead / (double)o->q_ref);
     /* The paper's pairs under the same model and rule. */
     static const struct { const char *name; uint64_t bps; } prof[] = { { "40G", 40000000000ull },
                                                                        { "100G", 100000000000ull } };
@@ -939,11 +954,15 @@ int cmd_stability(int argc, char **argv)
     o.kdr[0] = 10, o.kdr[1] = 1e7, o.kdr[2] = 13;
     o.kp = 1e4, o.kd = 1e5, o.rref = 13.2e-6;
     o.pm = 30;
-    o.ratio_lo = 1, o.ratio_hi = 20;
+    o.ratio_lo = 5, o.ratio_hi = 5;   /* the paper's β̃/α̃ (§6: 0.3:1.5, 0.45:2.25) */
     int rc = parse(argc, argv, &o);
     if (rc >= 0)
         return rc;
     derive(&o);
+    if (o.delay > 0 && (o.rcc || !strcmp(o.mode, "autotune") || !strcmp(o.mode, "suggest") || !strcmp(o.mode, "check"))) {
+        cli_errorf(CMD ": --delay applies to the RoCC modes point, sweep, n and bode\n");
+        return 2;
+    }
     if (o.rcc)
         return rcc_mode(&o);
     if (!o.has_alpha)

@@ -19,6 +19,7 @@ struct rocc_over {               /* [rocc] keys the user set (0 = per-link defau
     double alpha, beta;
     int has_alpha, has_beta;
     int md_qmax;                 /* enum rocc_cp_md_qmax */
+    int autotune;                /* [rocc] autotune, default true */
 };
 
 static int rocc_params_for(struct scenario *sc, struct cfg *c, const struct rocc_over *o, uint32_t port,
@@ -50,6 +51,7 @@ static int rocc_params_for(struct scenario *sc, struct cfg *c, const struct rocc
     if (o->has_alpha) p->alpha_q16 = (uint32_t)(o->alpha * 65536.0 + 0.5);
     if (o->has_beta) p->beta_q16 = (uint32_t)(o->beta * 65536.0 + 0.5);
     p->md_qmax = (uint32_t)o->md_qmax;
+    p->autotune_off = o->autotune ? 0 : 1;
     char why[160];
     if (rocc_cp_params_check(p, why, sizeof why)) {
         const struct net *n = &sc->net;
@@ -109,6 +111,8 @@ int scenario_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct cfg_e
      * saturated CPs in series). Order = enum rocc_cp_md_qmax. */
     static const char *const mdq[] = { "fmin", "half", NULL };
     TRY(cfg_enum(c, "rocc", "md_qmax", mdq, 0, &o.md_qmax, err));
+    /* AUTO_TUNE on (Alg. 1, the paper) or off (fixed α̃, β̃; docs/stability.md). */
+    TRY(cfg_bool(c, "rocc", "autotune", 1, &o.autotune, err));
     /* Order = kmap below; §3.4's (1), (2), (4), then (3) and (5). */
     static const char *const kinds[] = { "queue", "bounded", "elephant", "afd", "bubble", NULL };
     int kind;

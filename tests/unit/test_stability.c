@@ -42,7 +42,7 @@ static const double kap = 10e6 / 4800.0;
 
 static struct stab_rocc rocc(double a, double b, double n)
 {
-    return (struct stab_rocc){ a, b, T40, n, kap };
+    return (struct stab_rocc){ a, b, T40, n, kap, 0 };
 }
 
 TEST(kappa_gain_zero)
@@ -84,6 +84,20 @@ TEST(rocc_conservative_pair_hand)
 
 /* The crossover really is where |G| = 1, and the phase there is PM − 180°:
  * checks stab_rocc_freq against stab_rocc_margins. */
+/* A separate loop delay D moves only the phase: Case A at N = 10 with
+ * D = 27 µs: PM = 87.9235° − 65668.121 · 27e-6 rad (101.5876°) = −13.6641°. */
+TEST(rocc_delay)
+{
+    struct stab_margins m;
+    struct stab_rocc l = rocc(0.3, 3, 10);
+    l.delay = 27e-6;
+    CHECK(stab_rocc_margins(&l, 0, &m) == 0);
+    CHECK_NEAR(m.wc, 65668.121, 1e-3);
+    CHECK_NEAR(m.pm_deg, -13.6641, 1e-3);
+    l.delay = -1;
+    CHECK(stab_rocc_margins(&l, 0, &m) == -1);
+}
+
 TEST(rocc_freq_consistent)
 {
     struct stab_margins m;
@@ -230,6 +244,7 @@ int main(void)
     RUN(kappa_gain_zero);
     RUN(rocc_fig6_pair_hand);
     RUN(rocc_conservative_pair_hand);
+    RUN(rocc_delay);
     RUN(rocc_freq_consistent);
     RUN(rocc_paper_conservative_all_n);
     RUN(rocc_loop_bandwidth);
