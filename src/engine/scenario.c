@@ -337,6 +337,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         return cfg_section_errorf(err, c, "flows", "out of memory");
     TRY(scenario_rocc(sc, c, any_rocc, err));
     TRY(ccsel_bind(sc, c, err));
+    TRY(scenario_lscc(sc, c, err));
     TRY(fcsel_build(sc, c, err));
     TRY(oqsel_build(sc, c, err));
     TRY(xbarsel_build(sc, c, err));

@@ -261,6 +261,11 @@ struct port_agent_ops {
     void (*on_dequeue)(struct net *n, void *agent, uint32_t port, struct packet *p);
     void (*on_timer)(struct net *n, void *agent);
     void (*destroy)(void *agent);
+    /* Optional: a link-local frame for agents (PKT_FCTL, fc_sub
+     * FC_SUB_AGENT, agent_lscc.h) arrived on `port`, the agent's port; 0 if
+     * taken.  The first agent of the port that takes it gets it; a frame
+     * nobody takes is counted in fctl_bad (flowctl.c fc_receive). */
+    int  (*on_frame)(struct net *n, void *agent, uint32_t port, const struct packet *p);
 };
 struct port_agent {
     const struct port_agent_ops *ops;

@@ -7,7 +7,8 @@
 #     same run with longhaul_headroom = 1MB drops (so the check can fail);
 #   - a topology file's 'longhaul' link builds where the same link without it
 #     does not fit the buffer (exit 2, the message says so); an unknown link
-#     option and longhaul_xoff = 0 exit 2 naming the file, line or key.
+#     option and longhaul_xoff = 0 exit 2 naming the file, line or key;
+#   - [lscc]: see the section at the end.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/scenario/common.bash
@@ -85,3 +86,26 @@ tini "$tmp/bad.ini" "$tmp/bad.topo"
 "$ROCCSIM" run "$tmp/bad.ini" -o "$tmp/bad" >"$tmp/bad.log" 2>&1
 rc=$?
 ok file_bad_option '[ $rc = 2 ] && grep -q "bad.topo:5: link: unknown option .longhual." "$tmp/bad.log"' "$tmp/bad.log"
+
+# [lscc] (docs/crossdc.md): LSCC on both ends of the long-haul link, 20 ms
+# of experiments/crossdc/fig8-stability.ini: one feedback frame per period
+# T = 200 us from each end (2 x 100), every one taken by the other end's
+# agent (fctl_refused 0); runs with normal_cnp_multiple = inf; refused on a
+# fabric without a long-haul link and for a multiple of 0.
+F8=experiments/crossdc/fig8-stability.ini
+"$ROCCSIM" run "$F8" --set sim.duration=20ms --set sim.measure_start=10ms -o "$tmp/l" >"$tmp/l.log" 2>&1
+rc=$?
+ok lscc_run '[ $rc = 0 ] && grep -q "conservation ok" "$tmp/l.log"' "$tmp/l.log"
+ok lscc_feedback '[ "$(jget "$tmp/l/summary.json" "(d[\"packets\"][\"by_type\"][\"fctl\"][\"created\"], d[\"packets\"][\"fctl_refused\"])")" = "(200, 0)" ]' "$tmp/l.log"
+"$ROCCSIM" run "$F8" --set sim.duration=5ms --set sim.measure_start=1ms --set lscc.normal_cnp_multiple=inf -o "$tmp/li" >"$tmp/li.log" 2>&1
+rc=$?
+ok lscc_inf '[ $rc = 0 ]' "$tmp/li.log"
+"$ROCCSIM" run "$F8" --set sim.duration=5ms --set sim.measure_start=1ms --set lscc.normal_cnp_multiple=0 -o "$tmp/l0" >"$tmp/l0.log" 2>&1
+rc=$?
+ok lscc_multiple_zero_refused '[ $rc = 2 ] && grep -q "normal_cnp_multiple.*1..1000000 or .inf." "$tmp/l0.log"' "$tmp/l0.log"
+"$ROCCSIM" run "$tmp/lh.ini" --set lscc.enable=longhaul -o "$tmp/lf" >"$tmp/lf.log" 2>&1
+rc=$?
+ok lscc_file_longhaul '[ $rc = 0 ]' "$tmp/lf.log"
+"$ROCCSIM" run tests/scenario/data/good.ini --set lscc.enable=longhaul -o "$tmp/ln" >"$tmp/ln.log" 2>&1
+rc=$?
+ok lscc_needs_longhaul '[ $rc = 2 ] && grep -q "no long-haul link" "$tmp/ln.log"' "$tmp/ln.log"
