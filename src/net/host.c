@@ -139,6 +139,8 @@ static void reply_ctrl(struct net *n, struct host *h, struct flow *f, enum pkt_t
         p->flags = PF_INT;
         p->nhop = nhop;
     }
+    if (f->tp->on_rx_ctrl)
+        f->tp->on_rx_ctrl(n, f, p);
     port_enqueue_ctrl(n, h->port, data);
 }
 
@@ -389,6 +391,8 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
     simtime_t now = n->el.now;
     switch ((enum pkt_type)p->type) {
     case PKT_DATA:
+        if (f->tp->on_rx_data)
+            f->tp->on_rx_data(n, f, p);
         f->ece |= p->ecn;
         if (p->ecn && f->tp->np_cnp && (f->np_last_cnp == 0 || now - f->np_last_cnp >= f->np_interval)) {
             f->np_last_cnp = now ? now : 1;
