@@ -36,9 +36,8 @@
  *     flow's running total (a per-period TxBytes could never exceed a BDP
  *     threshold, every flow would stay "short").  Entries without a packet
  *     for idle_ps are freed at the next tick.
- *   - SendDirectCNP runs every cnp_interval_ps (the DCQCN NP's CNP spacing,
- *     [3] §3: 50 µs) and does nothing, ResetTable included, while
- *     Q* < Q*ref (lines 2-3).
+ *   - SendDirectCNP runs every cnp_interval_ps (default T) and does
+ *     nothing, ResetTable included, while Q* < Q*ref (lines 2-3).
  *   - A CNP from the remote side is reported with the key of the DATA flow
  *     it answers (the caller swaps source and destination); a CNP for an
  *     unknown flow inserts it (line 13 reads as a map update).
@@ -144,9 +143,8 @@ struct lscc_rl_entry {
 
 struct lscc_rl_params {
     uint64_t q_ref_bytes;        /* Q*ref: 2 MB (§IV-B) */
-    uint64_t cnp_interval_ps;    /* direct-CNP interval: 50 µs, the DCQCN NP's
-                                    ([3] §3), since the sources run DCQCN
-                                    unchanged (§III-B "Deployment"); ours */
+    uint64_t cnp_interval_ps;    /* direct-CNP interval: T (Alg. 2's rounds end
+                                    in ResetTable(T); §III-B); ours */
     uint32_t long_flow_bytes;    /* TxBytes threshold, "greater than BDP"
                                     (§III-B): default 2 × long-haul BDP, ours */
     uint32_t normal_cnp_multiple;/* normal-CNP interval / direct-CNP interval:
@@ -159,7 +157,7 @@ struct lscc_rl_params {
 };
 
 /* Defaults for a long-haul link of link_bps and one-way delay one_way_ps,
- * with rate-calculation period period_ps (for idle_ps). */
+ * with rate-calculation period period_ps (direct-CNP interval, idle_ps). */
 void lscc_rl_params_default(struct lscc_rl_params *p, uint64_t link_bps, uint64_t one_way_ps, uint64_t period_ps);
 
 /* 0 if valid, else why and -1: Q*ref > 0, interval > 0, long_flow_bytes > 0,

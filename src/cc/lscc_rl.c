@@ -25,10 +25,11 @@ __extension__ typedef unsigned __int128 u128;
 
 /* §IV-B: "both Qref and Q*ref are set to 2MB". */
 #define LSCC_QSREF_BYTES     2000000ull
-/* Direct-CNP interval: the paper gives none.  The sources run DCQCN
- * unchanged (§III-B "Deployment"), whose NP spaces CNPs N = 50 µs apart
- * (Zhu et al. [3] §3); we use the same spacing for direct CNPs. */
-#define LSCC_DCNP_PS         (50 * PS_PER_US)
+/* Direct-CNP interval: the paper gives no number; Alg. 2 sends them in
+ * rounds ending in ResetTable(T) and §III-B gives the local egress "a
+ * duration of T" to bring the sources to R, so one round per period T
+ * (ours: the DCQCN NP's 50 µs spacing [3] gave a lower, less fair rate in
+ * experiments/crossdc/fig8-stability.ini, docs/crossdc.md). */
 /* §III-B: normal CNPs at "a tenfold relationship in our setting"; §IV-B
  * Fig. 9b: "we use this setting in the subsequent evaluation". */
 #define LSCC_NCNP_MULTIPLE   10u
@@ -50,7 +51,7 @@ void lscc_rl_params_default(struct lscc_rl_params *p, uint64_t link_bps, uint64_
 {
     memset(p, 0, sizeof *p);
     p->q_ref_bytes = LSCC_QSREF_BYTES;
-    p->cnp_interval_ps = LSCC_DCNP_PS;
+    p->cnp_interval_ps = period_ps;
     u128 bdp = (u128)link_bps * one_way_ps * 2 / BITS_PS;
     u128 thr = bdp * LSCC_LONG_BDPS + 1;
     p->long_flow_bytes = thr > UINT32_MAX ? UINT32_MAX : (uint32_t)thr;

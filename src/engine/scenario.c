@@ -160,6 +160,19 @@ static int build_network(struct scenario *sc, struct cfg *c, struct switch_cfg *
         if (swc->headroom_bytes == 0)
             return cfg_errorf(err, he, "headroom must be > 0 (or 'auto')");
     }
+    /* Long-haul links (docs/crossdc.md): 'auto' = as the other ports. */
+    const struct cfg_entry *lhe = cfg_find(c, "network", "longhaul_headroom");
+    if (lhe && strcmp(lhe->value, "auto") != 0) {
+        TRY(cfg_bytes(c, "network", "longhaul_headroom", 0, &swc->longhaul_headroom_bytes, err));
+        if (swc->longhaul_headroom_bytes == 0)
+            return cfg_errorf(err, lhe, "longhaul_headroom must be > 0 (or 'auto')");
+    }
+    const struct cfg_entry *lxe = cfg_find(c, "network", "longhaul_xoff");
+    if (lxe && strcmp(lxe->value, "auto") != 0) {
+        TRY(cfg_bytes(c, "network", "longhaul_xoff", 0, &swc->longhaul_xoff_bytes, err));
+        if (swc->longhaul_xoff_bytes == 0)
+            return cfg_errorf(err, lxe, "longhaul_xoff must be > 0 (or 'auto')");
+    }
     uint64_t quantum;
     TRY(cfg_bytes(c, "network", "drr_quantum", 9000, &quantum, err));
     if (quantum < 64)
@@ -325,6 +338,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         return cfg_section_errorf(err, c, "flows", "out of memory");
     TRY(scenario_rocc(sc, c, any_rocc, err));
     TRY(ccsel_bind(sc, c, err));
+    TRY(scenario_lscc(sc, c, err));
     TRY(fcsel_build(sc, c, err));
     TRY(oqsel_build(sc, c, err));
     TRY(xbarsel_build(sc, c, err));

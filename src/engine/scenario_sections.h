@@ -5,6 +5,7 @@
  *   scenario_topo.c    [topology]: built-in shapes and datacenter fabrics
  *   scenario_rocc.c    [rocc]: the CPs on switch egress ports, RP recovery
  *   scenario_flows.c   [flows.NAME] groups and [traffic.NAME] sections
+ *   scenario_lscc.c    [lscc]: LSCC agents on long-haul links
  * Internal to src/engine; other layers use scenario.h.
  */
 #ifndef ROCC_SCENARIO_SECTIONS_H
@@ -26,5 +27,8 @@ int scenario_flows(struct scenario *sc, struct cfg *c, int dflt_cc, int *any_roc
  * if any_rocc) and set the RP parameters.  After the flows (the flow table
  * is sized by them).  0, or -1 with err. */
 int scenario_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct cfg_err *err);
+/* [lscc]: LSCC on both ends of every long-haul link (enable = longhaul).
+ * After ccsel_bind (it turns ECN off at the egress switches).  0, or -1. */
+int scenario_lscc(struct scenario *sc, struct cfg *c, struct cfg_err *err);
 
 #endif

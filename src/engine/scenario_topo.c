@@ -1,7 +1,7 @@
 /*
  * scenario_topo.c -- the [topology] section: the built-in shapes (star,
  * multi_bottleneck, asymmetric) built here, the datacenter fabrics
- * (rocc_fattree, fattree, leafspine, rcc320, hpcc) read here and built by
+ * (rocc_fattree, fattree, leafspine, rcc320, hpcc, crossdc) read here and built by
  * topology.c / topofile.c.  Keys and defaults: docs/config.md; every default
  * cites where it comes from.  Called by scenario_build() (scenario.c).
  */
@@ -189,6 +189,27 @@ static int topo_rcc(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     return topo_rcc320(&sc->net, &sc->layout, why, sizeof why) ? topo_err(err, c, why) : 0;
 }
 
+/* LSCC Fig. 1 / §IV-B: two k = 4 fat-trees, 40G servers, 100G fabric, 1 us,
+ * egress switches joined by 200 Gb/s, 1 ms (topology.h, docs/crossdc.md). */
+static int topo_xdc(struct scenario *sc, struct cfg *c, struct cfg_err *err)
+{
+    struct topo_crossdc_params p;
+    topo_crossdc_defaults(&p);
+    TRY(u32_key(c, "k", p.k, 32, &p.k, err));
+    TRY(cfg_rate(c, "topology", "host_rate", p.host_bps, &p.host_bps, err));
+    TRY(cfg_rate(c, "topology", "fabric_rate", p.fabric_bps, &p.fabric_bps, err));
+    TRY(cfg_time(c, "topology", "delay", p.delay_ps, &p.delay_ps, err));
+    TRY(cfg_rate(c, "topology", "longhaul_rate", p.longhaul_bps, &p.longhaul_bps, err));
+    TRY(cfg_time(c, "topology", "longhaul_delay", p.longhaul_delay_ps, &p.longhaul_delay_ps, err));
+    TRY(u32_key(c, "longhaul_links", p.longhaul_links, 255, &p.longhaul_links, err));
+    if (!p.host_bps || !p.fabric_bps || !p.longhaul_bps)
+        return topo_err(err, c, "link rates must be > 0");
+    if (p.longhaul_delay_ps > 100 * PS_PER_MS)
+        return cfg_errorf(err, cfg_find(c, "topology", "longhaul_delay"), "must be at most 100ms");
+    char why[256];
+    return topo_crossdc(&sc->net, &p, &sc->layout, why, sizeof why) ? topo_err(err, c, why) : 0;
+}
+
 static int topo_hpcc(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 {
     const struct cfg_entry *e = cfg_find(c, "topology", "file");
@@ -212,10 +233,11 @@ static int topo_hpcc(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 int scenario_topology(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 {
     static const char *const types[] = { "star", "multi_bottleneck", "asymmetric", "file", "rocc_fattree",
-                                         "fattree", "leafspine", "rcc320", "hpcc", NULL };
+                                         "fattree", "leafspine", "rcc320", "hpcc", "crossdc", NULL };
     int type;
     TRY(cfg_enum(c, "topology", "type", types, 0, &type, err));
     int (*builders[])(struct scenario *, struct cfg *, struct cfg_err *) = {
-        topo_star, topo_multi, topo_asym, scenario_topo_file, topo_roccft, topo_kary, topo_ls, topo_rcc, topo_hpcc };
+        topo_star, topo_multi, topo_asym, scenario_topo_file, topo_roccft, topo_kary, topo_ls, topo_rcc, topo_hpcc,
+        topo_xdc };
     return builders[type](sc, c, err);
 }

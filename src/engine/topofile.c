@@ -2,7 +2,7 @@
  * topofile.c -- the topology file of `[topology] type = file`
  * (docs/config.md "Topology file format"): one statement per line, '#'
  * comments,
- *   host NAME [NAME...]      switch NAME [NAME...]      link A B RATE DELAY
+ *   host NAME [NAME...]      switch NAME [NAME...]      link A B RATE DELAY [longhaul]
  *   route SWITCH DST NEXT[,NEXT...]      route SWITCH * NEXT[,NEXT...]
  * Nodes and links go into the scenario's net as they are read; routes are
  * checked and installed (net_add_route) once the whole file is read, so a
@@ -207,10 +207,15 @@ int scenario_topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err)
             }
         } else if (!strcmp(tok[0], "link")) {
             uint64_t rate, delay;
-            uint32_t a = nt == 5 ? scenario_node(sc, tok[1]) : NONE32;
-            uint32_t b = nt == 5 ? scenario_node(sc, tok[2]) : NONE32;
-            if (nt != 5) {
-                rc = file_errorf(err, path, ln, "expected 'link A B RATE DELAY'");
+            int ok_nt = nt == 5 || nt == 6;
+            uint32_t a = ok_nt ? scenario_node(sc, tok[1]) : NONE32;
+            uint32_t b = ok_nt ? scenario_node(sc, tok[2]) : NONE32;
+            if (!ok_nt) {
+                rc = file_errorf(err, path, ln, "expected 'link A B RATE DELAY [longhaul]'");
+            } else if (nt == 6 && strcmp(tok[5], "longhaul") != 0) {
+                rc = file_errorf(err, path, ln, "link: unknown option '%s' (the only one is 'longhaul')", tok[5]);
+            } else if (nt == 6 && (sc->net.nodes[a].kind != NODE_SWITCH || sc->net.nodes[b].kind != NODE_SWITCH)) {
+                rc = file_errorf(err, path, ln, "link: a longhaul link joins two switches");
             } else if (a == NONE32 || b == NONE32) {
                 rc = file_errorf(err, path, ln, "link: unknown node '%s'",
                          a == NONE32 ? tok[1] : tok[2]);
@@ -219,7 +224,9 @@ int scenario_topo_file(struct scenario *sc, struct cfg *c, struct cfg_err *err)
             } else if (units_parse_time_ps(tok[4], &delay)) {
                 rc = file_errorf(err, path, ln, "link: bad delay '%s' (e.g. 1.5us)", tok[4]);
             } else {
-                net_add_link(&sc->net, a, b, rate, delay);
+                uint32_t l = net_add_link(&sc->net, a, b, rate, delay);
+                if (nt == 6 && l != NONE32)
+                    net_link_set_longhaul(&sc->net, l);
             }
         } else if (!strcmp(tok[0], "route")) {
             rc = route_parse(sc, &rd, tok, nt, path, ln, err);

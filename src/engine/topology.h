@@ -92,6 +92,10 @@ struct topo_layout {
     uint32_t hosts_per_edge;            /* 0: irregular (imports) */
     uint32_t uplinks_per_pair;          /* parallel links per connected edge-up pair */
     uint32_t first_host, first_edge, first_agg, first_core;  /* node indices; NONE32 if none */
+    /* topo_crossdc: datacenters (2; 0 = single fabric), hosts per
+     * datacenter, the egress switch of datacenter d is node first_egress + d,
+     * the long-haul links are links first_longhaul .. + n_longhaul - 1. */
+    uint32_t n_dc, hosts_per_dc, first_egress, first_longhaul, n_longhaul;
 };
 
 struct topo_rocc_fattree_params {
@@ -122,6 +126,33 @@ int topo_leafspine(struct net *n, const struct topo_leafspine_params *p,
                    struct topo_layout *out, char *err, size_t errlen);
 
 int topo_rcc320(struct net *n, struct topo_layout *out, char *err, size_t errlen);
+
+/* Two datacenters joined by their egress switches over a long-haul link
+ * (LSCC, ../shared/papers/lscc-cross-datacenter-rdma-cc.txt, Fig. 1 and
+ * §IV-B; docs/crossdc.md).  Each datacenter is a k-ary fat-tree (Al-Fares,
+ * as topo_fattree_k; Fig. 1 is "based on the FatTree architecture" and
+ * "each ToR switch is connected to two servers", so k = 4: 16 servers per
+ * datacenter, the 16 senders of §IV-C) whose cores each have one link to
+ * the datacenter's egress switch; the two egress switches are joined by
+ * longhaul_links parallel long-haul links (net_link_set_longhaul).
+ * Nodes: the hosts of datacenter 0 then of 1 (h0 .. h<2H-1>, rack by rack),
+ * the edges, aggs and cores of 0 then 1 (dc<d>_edge<pod>_<i>,
+ * dc<d>_agg<pod>_<i>, dc<d>_core<c>; pods numbered within the datacenter
+ * in the names, across both in the layout: n_pods = 2k), then egress0 and
+ * egress1 (TIER_NONE).  Links: hosts, edge-agg, agg-core (as fattree_k, per
+ * datacenter), core-egress, then the long-haul links. */
+struct topo_crossdc_params {
+    uint32_t k;                    /* fat-tree arity per datacenter: 4 (Fig. 1) */
+    uint64_t host_bps;             /* 40 Gb/s (§IV-B) */
+    uint64_t fabric_bps;           /* 100 Gb/s, every other datacenter link (§IV-B) */
+    simtime_t delay_ps;            /* 1 us, every datacenter link (§IV-B) */
+    uint64_t longhaul_bps;         /* 200 Gb/s (§IV-B) */
+    simtime_t longhaul_delay_ps;   /* 1 ms one way, "200 km" (§IV-B) */
+    uint32_t longhaul_links;       /* 1 */
+};
+void topo_crossdc_defaults(struct topo_crossdc_params *p);
+int topo_crossdc(struct net *n, const struct topo_crossdc_params *p,
+                 struct topo_layout *out, char *err, size_t errlen);
 
 int topo_load_hpcc(struct net *n, const char *path, struct topo_layout *out,
                    char *err, size_t errlen);

@@ -58,7 +58,11 @@ void fc_receive(struct net *n, uint32_t port, uint32_t pi)
     const struct port *pt = &n->ports[port];
     const struct packet *p = pkt(&n->pool, pi);
     int rc = -1;
-    if (pt->owner_kind == NODE_SWITCH) {
+    if (p->fc_sub == FC_SUB_AGENT) {          /* for the port's agents (net.h on_frame) */
+        for (uint32_t ai = pt->agent; ai != NONE32 && rc != 0; ai = n->agents[ai].next)
+            if (n->agents[ai].ops->on_frame)
+                rc = n->agents[ai].ops->on_frame(n, n->agents[ai].state, port, p);
+    } else if (pt->owner_kind == NODE_SWITCH) {
         struct sw *s = &n->sws[pt->owner];
         if (s->fc && s->fc->on_frame)
             rc = s->fc->on_frame(n, s, port, p);

@@ -159,6 +159,9 @@ static inline uint32_t fc_n_ports(const struct net *n, const struct sw *s)
 /* A new PKT_FCTL frame (subtype sub, ETH_MIN_FRAME bytes, control class,
  * flow NONE32); PKT_NONE without memory.  Fill its fields, then fc_send. */
 uint32_t fc_new_frame(struct net *n, uint8_t sub);
+/* Subtype of frames for the receiving port's agents rather than the
+ * scheme (net.h port_agent_ops.on_frame; LSCC's feedback, agent_lscc.h). */
+#define FC_SUB_AGENT 0x4c          /* 'L' */
 /* Queue frame pi (from fc_new_frame) on port `port` (QMAC) and start it. */
 void     fc_send(struct net *n, uint32_t port, uint32_t pi);
 

@@ -104,8 +104,14 @@ uint32_t net_add_link(struct net *n, uint32_t a, uint32_t b, uint64_t rate_bps, 
     if (!l)
         return NONE32;
     n->links = l;
-    n->links[n->n_links] = (struct link_spec){ a, b, rate_bps, delay_ps };
+    n->links[n->n_links] = (struct link_spec){ a, b, rate_bps, delay_ps, 0 };
     return n->n_links++;
+}
+
+void net_link_set_longhaul(struct net *n, uint32_t link)
+{
+    if (link < n->n_links)
+        n->links[link].longhaul = 1;
 }
 
 uint32_t net_port_between(const struct net *n, uint32_t a, uint32_t b)
@@ -401,6 +407,7 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
         n->ports[pa].ps_per_byte = n->ports[pb].ps_per_byte =
             ls->rate && (8 * PS_PER_S) % ls->rate == 0 ? 8 * PS_PER_S / ls->rate : 0;
         n->ports[pa].delay_ps = n->ports[pb].delay_ps = ls->delay;
+        n->ports[pa].longhaul = n->ports[pb].longhaul = ls->longhaul;
     }
     for (uint32_t p = 0; p < total; p++) {
         struct port *pt = &n->ports[p];
@@ -439,10 +446,10 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
                 return -1;
             }
             uint64_t nlossless = (uint64_t)__builtin_popcount(swcfg->lossless_mask);
-            uint64_t reserved = 0;
+            uint64_t reserved = 0, longhaul_hdrm = 0;
             for (uint32_t k = 0; k < nd->n_ports; k++) {
                 const struct port *pt = &n->ports[nd->first_port + k];
-                uint64_t hd = swcfg->headroom_bytes;
+                uint64_t hd = pt->longhaul ? swcfg->longhaul_headroom_bytes : swcfg->headroom_bytes;
                 if (hd == 0) {
                     /* Headroom must absorb what arrives after XOFF is decided:
                      * the PAUSE frame's and the last data frame's serialization
@@ -451,14 +458,20 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
                      * + 3 KB (the XON offset, so a resume never finds headroom
                      * already spent). */
                     uint64_t frame = n->cfg.mtu_payload + ROCE_DATA_OVERHEAD + n->cfg.preamble_ifg;
-                    hd = 2 * frame + 2 * (pt->rate_bps / 8) * pt->delay_ps / PS_PER_S + 3 * 1024;
+                    /* 128-bit: rate × delay overflows 64 bits on a long
+                     * link (200 Gb/s × 1 ms = 2.5e19 B·ps/s). */
+                    __extension__ unsigned __int128 rtt_b = (unsigned __int128)(pt->rate_bps / 8) * pt->delay_ps * 2 / PS_PER_S;
+                    hd = 2 * frame + (uint64_t)rtt_b + 3 * 1024;
                 }
                 s->hdrm_limit[k] = hd;
                 /* RoCC §6: PFC thresholds 500 KB (40G) and 800 KB (100G), after [42]. */
-                s->xoff[k] = swcfg->xoff_bytes ? swcfg->xoff_bytes
+                s->xoff[k] = pt->longhaul && swcfg->longhaul_xoff_bytes ? swcfg->longhaul_xoff_bytes
+                           : swcfg->xoff_bytes ? swcfg->xoff_bytes
                            : pt->rate_bps <= 40000000000ull ? 500000 : 800000;
+                /* A long-haul port's headroom (one BDP of the long link)
+                 * comes on top of the buffer (docs/crossdc.md). */
                 if (swcfg->pfc)
-                    reserved += hd * nlossless;
+                    *(pt->longhaul ? &longhaul_hdrm : &reserved) += hd * nlossless;
                 /* Reserve is set aside for the classes that carry traffic
                  * (data and control), not for idle ones. */
                 reserved += swcfg->reserve_bytes *
@@ -472,6 +485,7 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
                     return -1;
                 }
                 s->shared_pool = swcfg->buffer_bytes - reserved;
+                s->cfg.buffer_bytes = swcfg->buffer_bytes + longhaul_hdrm;
             }
         }
     }

@@ -95,6 +95,8 @@ struct port {
     int32_t  deficit[NCLASS];   /* DRR */
     uint8_t  drr_next;
     uint8_t  gated;             /* classes a flow-control rate gate holds back (flowctl.h) */
+    uint8_t  longhaul;          /* on a long-haul link (net_link_set_longhaul): [network]
+                                   longhaul_headroom/_xoff, headroom on top of the buffer */
     uint64_t ecn_kmin;
     double   ecn_pmax;
     uint64_t rate_bps;
@@ -125,6 +127,10 @@ struct switch_cfg {
                                    link speed: 500 KB up to 40G, 800 KB above (RoCC §6) */
     double   alpha;             /* dynamic threshold factor */
     uint64_t xon_offset;        /* resume when shared + offset <= XOFF */
+    /* Ports on long-haul links (docs/crossdc.md): headroom and static XOFF
+     * (0 = as the other ports: computed from the link / by link speed).
+     * Their headroom is added to buffer_bytes, not carved out of it. */
+    uint64_t longhaul_headroom_bytes, longhaul_xoff_bytes;
     uint8_t  lossless_mask;     /* classes PFC protects */
     uint8_t  strict_mask;       /* strict-priority classes (control) */
     uint32_t quantum[NCLASS];   /* DRR quantum per data class, bytes */
@@ -266,6 +272,11 @@ struct port_agent_ops {
     void (*on_dequeue)(struct net *n, void *agent, uint32_t port, struct packet *p);
     void (*on_timer)(struct net *n, void *agent);
     void (*destroy)(void *agent);
+    /* Optional: a link-local frame for agents (PKT_FCTL, fc_sub
+     * FC_SUB_AGENT, agent_lscc.h) arrived on `port`, the agent's port; 0 if
+     * taken.  The first agent of the port that takes it gets it; a frame
+     * nobody takes is counted in fctl_bad (flowctl.c fc_receive). */
+    int  (*on_frame)(struct net *n, void *agent, uint32_t port, const struct packet *p);
 };
 struct port_agent {
     const struct port_agent_ops *ops;
@@ -315,7 +326,7 @@ struct net {
     struct host *hosts;   uint32_t n_hosts;
     struct flow *flows;   uint32_t n_flows, cap_flows;
     struct qp *qps;       uint32_t n_qps, cap_qps;
-    struct link_spec { uint32_t a, b; uint64_t rate; simtime_t delay; } *links;
+    struct link_spec { uint32_t a, b; uint64_t rate; simtime_t delay; uint8_t longhaul; } *links;
     uint32_t n_links, cap_links, cap_nodes;
     struct rocc_rp_params rp_params;   /* template; r_max set from the NIC */
     struct rocc_hostreg *rocc_reg;     /* RoCC §3.6 hosts' registry (agent_rocc.c), NULL unless rate_at = host_registry */
@@ -397,6 +408,12 @@ uint32_t net_add_node(struct net *n, enum node_kind kind, const char *name);
 /* Full-duplex link between nodes a and b; returns the link's index.  Ports
  * exist after net_finalize(); net_port_between() finds them. */
 uint32_t net_add_link(struct net *n, uint32_t a, uint32_t b, uint64_t rate_bps, simtime_t delay_ps);
+/* Mark link (an index net_add_link returned) as a long-haul link between
+ * datacenters (docs/crossdc.md): at net_finalize its two switch ports take
+ * switch_cfg's longhaul_headroom/_xoff, and a switch's long-haul headroom
+ * is added to its buffer instead of being taken from the shared pool (an
+ * egress switch holds one BDP of the long link besides its shared buffer). */
+void net_link_set_longhaul(struct net *n, uint32_t link);
 /* The port on node a whose link leads to node b (first such), or NONE32. */
 uint32_t net_port_between(const struct net *n, uint32_t a, uint32_t b);
 /* After all nodes and links: allocate per-port/switch state, routes. -1 + why on error. */

@@ -343,11 +343,11 @@ TEST(rl_normal_cnp_interval_and_check)
     struct lscc_rl_params p;
     char why[128];
     lscc_rl_params_default(&p, 200 * G, 1 * MS, 200 * US);
-    CHECK_EQ(p.cnp_interval_ps, 50 * US);
+    CHECK_EQ(p.cnp_interval_ps, 200 * US);          /* T */
     CHECK_EQ(p.normal_cnp_multiple, 10);
     CHECK_EQ(p.q_ref_bytes, 2000000);
-    CHECK_EQ(lscc_normal_cnp_interval_ps(p.cnp_interval_ps, 10), 500 * US);
-    CHECK_EQ(lscc_normal_cnp_interval_ps(p.cnp_interval_ps, 1), 50 * US);
+    CHECK_EQ(lscc_normal_cnp_interval_ps(p.cnp_interval_ps, 10), 2 * MS);
+    CHECK_EQ(lscc_normal_cnp_interval_ps(50 * US, 1), 50 * US);
     CHECK_EQ(lscc_normal_cnp_interval_ps(p.cnp_interval_ps, 0), UINT64_MAX);
     CHECK_EQ(lscc_rl_params_check(&p, why, sizeof why), 0);
     p.capacity = 1000;

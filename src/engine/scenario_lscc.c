@@ -1,0 +1,89 @@
+/*
+ * scenario_lscc.c -- the [lscc] section: LSCC (src/cc/lscc.h) on both switch
+ * ends of every long-haul link (net_link_set_longhaul), as port agents
+ * (net/agent_lscc.h).  Keys and defaults: docs/config.md "[lscc]" and
+ * docs/crossdc.md.  Called by scenario_build() after ccsel_bind (the agents
+ * turn ECN marking off on the egress switches' other ports, which ccsel_bind
+ * sets).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/scenario_sections.h"
+#include "net/agent_lscc.h"
+
+int scenario_lscc(struct scenario *sc, struct cfg *c, struct cfg_err *err)
+{
+    static const char *const modes[] = { "none", "longhaul", NULL };
+    int mode;
+    TRY(cfg_enum(c, "lscc", "enable", modes, 0, &mode, err));
+    struct net *n = &sc->net;
+    uint64_t period, q_ref, dr, r_min, f_unit, qs_ref, cnp_iv, long_flow, table, idle, mult = 10;
+    /* Defaults for the keys come from lscc_*_params_default for each link;
+     * 0 here means "the default". */
+    TRY(cfg_time(c, "lscc", "period", 0, &period, err));
+    TRY(cfg_bytes(c, "lscc", "q_ref", 0, &q_ref, err));
+    TRY(cfg_rate(c, "lscc", "dr", 0, &dr, err));
+    TRY(cfg_rate(c, "lscc", "r_min", 0, &r_min, err));
+    TRY(cfg_rate(c, "lscc", "feedback_unit", 0, &f_unit, err));
+    TRY(cfg_bytes(c, "lscc", "q_ref_pseudo", 0, &qs_ref, err));
+    TRY(cfg_time(c, "lscc", "cnp_interval", 0, &cnp_iv, err));
+    TRY(cfg_bytes(c, "lscc", "long_flow", 0, &long_flow, err));
+    TRY(cfg_u64(c, "lscc", "table_size", 0, &table, err));
+    TRY(cfg_time(c, "lscc", "idle", 0, &idle, err));
+    const struct cfg_entry *me = cfg_find(c, "lscc", "normal_cnp_multiple");
+    if (me && !strcmp(me->value, "inf"))
+        mult = 0;
+    else
+        TRY(cfg_u64(c, "lscc", "normal_cnp_multiple", 10, &mult, err));   /* §III-B, §IV-B: 10 */
+    if (me && strcmp(me->value, "inf") && (mult == 0 || mult > 1000000))
+        return cfg_errorf(err, me, "must be 1..1000000 or 'inf'");
+    if (long_flow > UINT32_MAX)
+        return cfg_errorf(err, cfg_find(c, "lscc", "long_flow"), "must be at most 4294967295 B (TxBytes is 32 bits, Table I)");
+    if (mode == 0)
+        return 0;
+    uint32_t attached = 0;
+    for (uint32_t p = 0; p < n->n_ports; p++) {
+        const struct port *pt = &n->ports[p];
+        if (!pt->longhaul || n->nodes[pt->node].kind != NODE_SWITCH)
+            continue;
+        const struct node *nd = &n->nodes[pt->node];
+        for (uint32_t k = 0; k < nd->n_ports; k++)
+            if (nd->first_port + k != p && n->ports[nd->first_port + k].longhaul)
+                return cfg_section_errorf(err, c, "lscc", "switch %s has several long-haul ports; "
+                                          "LSCC here handles one per switch (topology longhaul_links = 1)", nd->name);
+        struct lscc_rc_params rcp;
+        struct lscc_rl_params rlp;
+        lscc_rc_params_default(&rcp, pt->rate_bps, pt->delay_ps);
+        if (period) {
+            rcp.period_ps = period;
+            rcp.n = lscc_n_for(pt->delay_ps, period);
+        }
+        if (q_ref) rcp.q_ref_bytes = q_ref;
+        if (dr) rcp.dr_bps = dr;
+        if (f_unit) {
+            rcp.f_unit_bps = f_unit;
+            rcp.r_max_bps = pt->rate_bps / f_unit * f_unit;
+            rcp.r_init_bps = rcp.r_max_bps;
+        }
+        if (r_min) rcp.r_min_bps = r_min;
+        lscc_rl_params_default(&rlp, pt->rate_bps, pt->delay_ps, rcp.period_ps);
+        if (qs_ref) rlp.q_ref_bytes = qs_ref;
+        if (cnp_iv) rlp.cnp_interval_ps = cnp_iv;
+        if (long_flow) rlp.long_flow_bytes = (uint32_t)long_flow;
+        if (table) rlp.capacity = table > UINT32_MAX ? 0 : (uint32_t)table;
+        if (idle) rlp.idle_ps = idle;
+        rlp.normal_cnp_multiple = (uint32_t)mult;
+        char why[200];
+        if (lscc_rc_params_check(&rcp, why, sizeof why) || lscc_rl_params_check(&rlp, why, sizeof why))
+            return cfg_section_errorf(err, c, "lscc", "port %s->%s: %s", nd->name,
+                                      n->nodes[n->ports[pt->peer].node].name, why);
+        if (!lscc_attach(n, p, &rcp, &rlp))
+            return cfg_section_errorf(err, c, "lscc", "out of memory");
+        attached++;
+    }
+    if (!attached)
+        return cfg_section_errorf(err, c, "lscc", "enable = longhaul but the topology has no long-haul link "
+                                  "(type = crossdc, or 'longhaul' on a topology-file link)");
+    return 0;
+}

@@ -1,0 +1,199 @@
+/* agent_lscc.c -- LSCC rate calculation and rate limiting as port agents;
+ * see agent_lscc.h. */
+#include "net/agent_lscc.h"
+#include "net/flowctl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* RoCEv2 UDP destination port (IBTA RoCEv2 annex): the dport of Table I's
+ * key.  roccsim has no UDP source ports; a flow's index stands in. */
+#define ROCEV2_UDP_PORT 4791u
+
+static struct lscc_key flow_key(const struct net *n, uint32_t fi)
+{
+    const struct flow *f = &n->flows[fi];
+    struct lscc_key k = { f->src, f->dst, (uint16_t)(fi & 0xffffu), ROCEV2_UDP_PORT };
+    return k;
+}
+
+static struct sw *node_sw(struct net *n, const struct lscc_node *x)
+{
+    return &n->sws[n->nodes[n->ports[x->port].node].idx];
+}
+
+uint64_t lscc_ingress_bytes(const struct net *n, const struct lscc_node *x)
+{
+    const struct sw *s = &n->sws[n->nodes[n->ports[x->port].node].idx];
+    if (!s->cnt)
+        return 0;
+    const struct mmu_cnt *m = &s->cnt[x->lh_local * NCLASS + n->cfg.data_prio];
+    return m->reserve + m->shared + m->hdrm;
+}
+
+/* ---- rate calculation (agent "lscc_rc") ---- */
+
+static void rc_timer(struct net *n, void *st)
+{
+    struct lscc_node *x = st;
+    uint64_t q = lscc_ingress_bytes(n, x);
+    uint64_t r = lscc_rc_update(&x->rc, &x->rcp, q, x->br_bytes);
+    x->br_bytes = 0;
+    x->last_r = r;
+    x->q_sum += q;
+    x->q_n++;
+    if (q > x->q_max)
+        x->q_max = q;
+    uint32_t pi = fc_new_frame(n, FC_SUB_AGENT);
+    if (pi != PKT_NONE) {
+        pkt(&n->pool, pi)->rate_units = lscc_rate_to_units(r, x->rcp.f_unit_bps);
+        fc_send(n, x->port, pi);
+        x->fb_sent++;
+    }
+    net_schedule(n, n->el.now + x->rcp.period_ps, EV_AGENT, x->rc_id);
+}
+
+static const struct port_agent_ops lscc_rc_ops = { .name = "lscc_rc", .on_timer = rc_timer };
+
+/* ---- rate limiting (agent "lscc") ---- */
+
+static void rl_enq(struct net *n, void *st, uint32_t port, const struct packet *p)
+{
+    struct lscc_node *x = st;
+    if (p->type == PKT_DATA)
+        lscc_rl_input(&x->rl, n->el.now, p->bytes);
+}
+
+static void rl_deq(struct net *n, void *st, uint32_t port, struct packet *p)
+{
+    struct lscc_node *x = st;
+    if (p->type != PKT_DATA)
+        return;
+    struct lscc_key k = flow_key(n, p->flow);
+    const struct lscc_rl_entry *e = lscc_rl_find(&x->rl, &k);
+    if (!e) {
+        /* First frame seen of this flow: its receiver's normal CNPs at
+         * normal_cnp_multiple × the direct interval, none for ∞ (0). */
+        struct flow *f = &n->flows[p->flow];
+        if (x->rlp.normal_cnp_multiple) {
+            f->np_interval = lscc_normal_cnp_interval_ps(x->rlp.cnp_interval_ps, x->rlp.normal_cnp_multiple);
+        } else {
+            f->np_interval = SIMTIME_NEVER;     /* host.c: now − last >= NEVER never holds */
+            if (!f->np_last_cnp)
+                f->np_last_cnp = 1;
+        }
+    }
+    if (lscc_rl_on_data(&x->rl, &x->rlp, n->el.now, &k, p->flow, p->bytes, p->ecn) & LSCC_RL_CLEAR_CE)
+        p->ecn = 0;
+}
+
+static int rl_frame(struct net *n, void *st, uint32_t port, const struct packet *p)
+{
+    struct lscc_node *x = st;
+    lscc_rl_on_feedback(&x->rl, n->el.now, lscc_units_to_rate(p->rate_units, x->rcp.f_unit_bps));
+    x->fb_rcvd++;
+    return 0;
+}
+
+static void rl_timer(struct net *n, void *st)
+{
+    struct lscc_node *x = st;
+    struct sw *s = node_sw(n, x);
+    uint32_t cap = x->rlp.capacity;
+    uint32_t k = lscc_rl_tick(&x->rl, &x->rlp, n->el.now, x->refs, cap);
+    if (k > cap)
+        k = cap;
+    for (uint32_t i = 0; i < k; i++) {
+        const struct flow *fl = &n->flows[x->refs[i]];
+        uint32_t pi = net_new_packet(n, PKT_CNP);
+        if (pi == PKT_NONE)
+            break;
+        struct packet *p = pkt(&n->pool, pi);
+        p->flow = x->refs[i];
+        p->dst = fl->src;
+        p->prio = n->cfg.ctrl_prio;
+        p->bytes = ROCE_CNP_FRAME;
+        p->cnp_kind = CNP_ECN;
+        p->cnp_src = s->node;
+        p->ts = n->el.now;
+        x->direct_cnps++;
+        switch_inject(n, s, pi, fl->rhash);
+    }
+    net_schedule(n, n->el.now + x->rlp.cnp_interval_ps, EV_AGENT, x->rl_id);
+}
+
+static void rl_destroy(void *st)
+{
+    struct lscc_node *x = st;
+    free(x->slots);
+    free(x->refs);
+    free(x);
+}
+
+static const struct port_agent_ops lscc_rl_ops = {
+    .name = "lscc", .on_enqueue = rl_enq, .on_dequeue = rl_deq, .on_timer = rl_timer,
+    .on_frame = rl_frame, .destroy = rl_destroy,
+};
+
+/* ---- taps on the switch's other ports ---- */
+
+static void tap_enq(struct net *n, void *st, uint32_t port, const struct packet *p)
+{
+    struct lscc_node *x = st;
+    if (p->type == PKT_CNP && p->cnp_kind == CNP_ECN && p->in_port == x->lh_local) {
+        struct lscc_key k = flow_key(n, p->flow);
+        lscc_rl_on_cnp(&x->rl, &x->rlp, n->el.now, &k, p->flow);
+    }
+}
+
+static void tap_deq(struct net *n, void *st, uint32_t port, struct packet *p)
+{
+    struct lscc_node *x = st;
+    if (p->type == PKT_DATA && p->in_port == x->lh_local)
+        x->br_bytes += p->bytes;
+}
+
+static const struct port_agent_ops lscc_tap_ops = { .name = "lscc_tap", .on_enqueue = tap_enq, .on_dequeue = tap_deq };
+
+struct lscc_node *lscc_attach(struct net *n, uint32_t port, const struct lscc_rc_params *rcp,
+                              const struct lscc_rl_params *rlp)
+{
+    struct lscc_node *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    x->rcp = *rcp;
+    x->rlp = *rlp;
+    x->port = port;
+    x->lh_local = n->ports[port].local;
+    x->slots = calloc(1, lscc_rl_storage_bytes(rlp));
+    x->refs = malloc((size_t)rlp->capacity * sizeof *x->refs);
+    if (!x->slots || !x->refs) {
+        rl_destroy(x);
+        return NULL;
+    }
+    lscc_rc_init(&x->rc, rcp);
+    lscc_rl_init(&x->rl, rlp, x->slots, n->el.now);
+    x->last_r = rcp->r_init_bps;
+    x->rl_id = net_add_agent(n, port, &lscc_rl_ops, x);
+    if (x->rl_id == NONE32) {
+        rl_destroy(x);
+        return NULL;
+    }
+    /* From here the "lscc" agent owns x (net_free destroys it). */
+    x->rc_id = net_add_agent(n, port, &lscc_rc_ops, x);
+    if (x->rc_id == NONE32)
+        return NULL;
+    const struct node *nd = &n->nodes[n->ports[port].node];
+    for (uint32_t k = 0; k < nd->n_ports; k++) {
+        uint32_t q = nd->first_port + k;
+        if (q == port)
+            continue;
+        if (net_add_agent(n, q, &lscc_tap_ops, x) == NONE32)
+            return NULL;
+        n->ports[q].ecn_kmin = n->ports[q].ecn_kmax = 0;     /* §III-B "Deployment" */
+    }
+    if (net_schedule(n, n->el.now + rcp->period_ps, EV_AGENT, x->rc_id) ||
+        net_schedule(n, n->el.now + rlp->cnp_interval_ps, EV_AGENT, x->rl_id))
+        return NULL;
+    return x;
+}

@@ -1,0 +1,63 @@
+/*
+ * agent_lscc.h -- LSCC's two modules (src/cc/lscc.h) as switch port agents
+ * on a long-haul port (docs/crossdc.md).
+ *
+ * One struct lscc_node per switch end of a long-haul link runs both roles,
+ * since each egress switch is "remote" for the traffic that arrives over the
+ * link and "local" for the traffic it sends:
+ *
+ *   rate calculation (agent "lscc_rc", timer T): the long-haul INGRESS
+ *     queue is what the MMU holds for (long-haul port, data class):
+ *     reserve + shared + headroom bytes.  BR counts the data frame bytes that
+ *     came in on the long-haul port and left on any other port of the switch
+ *     during T (tap agents on those ports, on_dequeue).  R goes to the other
+ *     end in a link-local frame (PKT_FCTL, fc_sub FC_SUB_AGENT, 64 B, MAC
+ *     control queue: ahead of every class, never paused) carrying R in
+ *     ΔF units in rate_units: the paper's prioritized ICMP message.
+ *   rate limiting (agent "lscc", timer = direct-CNP interval) on the
+ *     long-haul EGRESS queue: every data frame enqueued feeds Q*; at dequeue
+ *     a data frame updates its flow's entry and a CE mark is cleared
+ *     (Alg. 2 lines 14-18); a received feedback frame sets R; a DCQCN CNP
+ *     (CNP_ECN) that came in on the long-haul port sets its flow's bit (tap
+ *     agents, on_enqueue); every interval the flows lscc_rl_tick picks get a
+ *     direct CNP (a RoCEv2 CNP, CNP_ECN, 78 B, control class) from the switch.
+ *   normal CNPs: at the first data frame of a flow the agent sets the flow's
+ *     NP interval (the receiver's CNP spacing) to normal_cnp_multiple ×
+ *     the direct-CNP interval, or switches the NP off for ∞ (multiple 0).
+ *
+ * ECN marking is turned off on the switch's other ports (§III-B
+ * "Deployment": "congestion marking needs to be disabled at this hop",
+ * where the ingress queue of Qref bytes waits).
+ */
+#ifndef ROCC_AGENT_LSCC_H
+#define ROCC_AGENT_LSCC_H
+
+#include "net/net.h"
+#include "lscc.h"
+
+struct lscc_node {
+    struct lscc_rc_params rcp;
+    struct lscc_rc rc;
+    struct lscc_rl_params rlp;
+    struct lscc_rl rl;
+    struct lscc_rl_entry *slots;
+    uint32_t *refs;
+    uint32_t port, lh_local;       /* the long-haul port (global index, local index) */
+    uint32_t rc_id, rl_id;         /* agent indices */
+    uint64_t br_bytes;             /* data bytes from the long-haul ingress that left this period */
+    uint64_t fb_sent, fb_rcvd, direct_cnps;
+    uint64_t last_r;               /* last R sent, b/s */
+    uint64_t q_sum, q_n;           /* Q (ingress) at each update: mean over the run */
+    uint64_t q_max;
+};
+
+/* Attach LSCC to long-haul switch port `port`: the two agents there and a
+ * tap on every other port of the switch; ECN marking off on those ports.
+ * Returns the node state, or NULL without memory. */
+struct lscc_node *lscc_attach(struct net *n, uint32_t port, const struct lscc_rc_params *rcp,
+                              const struct lscc_rl_params *rlp);
+
+/* The ingress queue Q the rate calculation reads now (bytes). */
+uint64_t lscc_ingress_bytes(const struct net *n, const struct lscc_node *x);
+
+#endif
