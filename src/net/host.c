@@ -397,6 +397,8 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
                 f->rx_high = p->seq + p->payload;
             }
         }
+        if (f->tp->on_rx_data && f->tp->on_rx_data(n, f, pi))
+            return;                     /* the transport's own receiver (Homa) */
         if (p->seq == f->rcv_nxt) {
             f->rcv_nxt += p->payload;
             f->rx_wire_bytes += (uint64_t)p->bytes + n->cfg.preamble_ifg;
@@ -480,6 +482,19 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
             net_schedule(n, p->due, EV_NIC_DELAY, (uint32_t)(h - n->hosts));
         return;
     }
+    case PKT_GRANT:                 /* receiver-driven transports: more bytes may go */
+        if (f->tp->on_ack && !(f->flags & FL_DONE)) {
+            uint64_t window0 = f->window;
+            int shut0 = window0 && f->snd_nxt - f->snd_una >= window0;
+            f->tp->on_ack(n, f, p);
+            /* no pacer credit for the time the window was shut (as for ACKs) */
+            if (shut0 && f->next_avail < now && !(f->window && f->snd_nxt - f->snd_una >= f->window))
+                f->next_avail = now;
+        }
+        net_consume(n, pi);
+        if (flow_has_data(f))
+            port_kick(n, h->port);
+        return;
     case PKT_PFC:
     case PKT_FCTL:                  /* link-local to switches: a host has no scheme */
     case PKT_NTYPES:

@@ -33,6 +33,7 @@
 #include "dcqcn.h"
 #include "dcqcn_bcm.h"
 #include "dctcp.h"
+#include "homa.h"
 #include "hpcc.h"
 #include "qcn.h"
 #include "rocc_rp.h"
@@ -164,10 +165,19 @@ struct net;
 struct transport_ops {
     const char *name;
     void (*start)(struct net *n, struct flow *f);
+    /* ACK and NAK frames (after snd_una moved), and PKT_GRANT frames of a
+     * receiver-driven transport (they move nothing; the port is kicked after). */
     void (*on_ack)(struct net *n, struct flow *f, const struct packet *p);
     void (*on_cnp)(struct net *n, struct flow *f, const struct packet *p);
     void (*on_timer)(struct net *n, struct flow *f);    /* at f->cc_deadline */
     void (*on_send)(struct net *n, struct flow *f, const struct packet *p); /* a data frame left */
+    /* Receiver side, optional (Homa): data frame pi of f reached f's
+     * destination NIC (ECN/CNP handling and the in-order statistics done).
+     * Return 1 if the transport took the frame -- it consumed it or reused
+     * its slot, and keeps rcv_nxt, rx_wire_bytes, delivered_bytes and
+     * FL_RX_DONE itself --; 0 lets the NIC's in-order receiver (ACK/NAK,
+     * go-back-N) handle it as usual. */
+    int  (*on_rx_data)(struct net *n, struct flow *f, uint32_t pi);
     uint8_t np_cnp;          /* the receiver answers ECN marks with CNPs (DCQCN NP) */
     uint8_t int_telemetry;   /* data frames collect INT (HPCC) */
 };
@@ -226,6 +236,7 @@ struct flow {
         struct qcn_rp qcn;
         struct dcqcn dcqcn;
         struct dcqcn_bcm bcm;
+        struct homa_tx homa;
     } cc;
 };
 
@@ -249,6 +260,9 @@ struct host {
     simtime_t next_ready;        /* earliest time a flow may send (after a dequeue) */
     simtime_t busy_since;        /* start of the port's current busy period (pacer) */
     struct pktq nic_delay;       /* CNPs waiting for the NIC reaction delay */
+    /* Receiver-side state of a receiver-driven transport (Homa: struct
+     * homa_rx), set up and freed by the engine; NULL: none. */
+    void *tp_rx;
 };
 
 /* ---- switch agents ---- */
@@ -489,6 +503,7 @@ extern const struct transport_ops transport_dctcp;  /* DCTCP rate or window, cc_
 extern const struct transport_ops transport_qcn;    /* QCN RP, cc_prm: struct qcn_rp_params */
 extern const struct transport_ops transport_dcqcn;  /* DCQCN RP + NP, cc_prm: struct dcqcn_params */
 extern const struct transport_ops transport_dcqcn_bcm; /* Broadcom DCQCN-p/-d, cc_prm: struct dcqcn_bcm_params */
+extern const struct transport_ops transport_homa;   /* Homa, cc_prm: struct homa_params; hosts' tp_rx: struct homa_rx */
 
 EL_INLINE int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj)
 {
