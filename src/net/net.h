@@ -171,15 +171,17 @@ struct transport_ops {
     void (*on_cnp)(struct net *n, struct flow *f, const struct packet *p);
     void (*on_timer)(struct net *n, struct flow *f);    /* at f->cc_deadline */
     void (*on_send)(struct net *n, struct flow *f, const struct packet *p); /* a data frame left */
-    /* Receiver side, optional (Homa): data frame pi of f reached f's
-     * destination NIC (ECN/CNP handling and the in-order statistics done).
-     * Return 1 if the transport took the frame -- it consumed it or reused
-     * its slot, and keeps rcv_nxt, rx_wire_bytes, delivered_bytes and
-     * FL_RX_DONE itself --; 0 lets the NIC's in-order receiver (ACK/NAK,
-     * go-back-N) handle it as usual. */
-    int  (*on_rx_data)(struct net *n, struct flow *f, uint32_t pi);
+    /* Receiver side (receiver-driven transports; NULL: none): every data
+     * frame of f arriving at f's destination NIC, first thing (rcv_nxt is
+     * still the value before it).  It may make packets (GRANTs): the pool
+     * may move, the NIC re-reads the frame after. */
+    void (*on_rx_data)(struct net *n, struct flow *f, const struct packet *p);
     uint8_t np_cnp;          /* the receiver answers ECN marks with CNPs (DCQCN NP) */
     uint8_t int_telemetry;   /* data frames collect INT (HPCC) */
+    /* The receiver takes a message's frames in any order (rcv_nxt counts
+     * bytes received, there is no NAK or go-back-N) and sends one ACK, of
+     * the whole message, when the last byte is in (Homa, docs/homa.md). */
+    uint8_t rx_unordered;
 };
 
 enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_ENDLESS = 16 };

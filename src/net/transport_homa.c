@@ -11,15 +11,14 @@
  * unscheduled bytes go at the class of the message's size and granted
  * bytes at the class of the last grant.  The NIC sends at line rate.
  *
- * Receiver.  on_rx_data takes every data frame: it counts the bytes (Homa
- * accepts packets in any order, and the classes a message's packets take
- * can change, so later packets overtake earlier ones; rcv_nxt is the count
- * of bytes received, not a contiguous prefix), feeds the host's
+ * Receiver.  on_rx_data sees every data frame: it feeds the host's
  * homa_rx and sends the GRANTs it asks for, in the control class.  The
- * last byte of a message is answered by one ACK of the whole message, so
- * the sender's NIC completes it (Homa has no per-packet ACKs; the RPC's
- * response plays that role in the paper).  There is no loss recovery: the
- * fabric under Homa must not drop (docs/homa.md "Losses").
+ * NIC's receiver is rx_unordered: it counts bytes in any order (the
+ * classes of a message's packets change, so later packets overtake
+ * earlier ones) and answers the last byte with one ACK of the whole
+ * message, so the sender's NIC completes it (Homa has no per-packet ACKs;
+ * the RPC's response plays that role in the paper).  There is no loss
+ * recovery: the fabric under Homa must not drop (docs/homa.md "Losses").
  */
 #include "net/net.h"
 
@@ -55,52 +54,37 @@ static void homa_on_ack(struct net *n, struct flow *f, const struct packet *p)
     homa_apply(f);
 }
 
-static void send_ctrl(struct net *n, struct host *h, uint32_t fi, enum pkt_type type, uint64_t seq, uint8_t gprio)
+static void send_grant(struct net *n, struct host *h, const struct homa_grant *g)
 {
-    uint32_t pi = net_new_packet(n, type);
+    uint32_t pi = net_new_packet(n, PKT_GRANT);
     if (pi == PKT_NONE)
         return;
     struct packet *p = pkt(&n->pool, pi);
-    p->flow = fi;
-    p->seq = seq;
-    p->dst = n->flows[fi].src;
-    p->bytes = ROCE_ACK_FRAME;       /* a GRANT is about an ACK's size: headers + offset + class */
-    p->prio = n->cfg.ctrl_prio;      /* §3.3: grants at the highest priority */
-    p->grant_prio = gprio;
+    p->flow = g->id;
+    p->seq = g->offset;
+    p->grant_prio = g->prio;
+    p->dst = n->flows[g->id].src;
+    p->bytes = ROCE_ACK_FRAME;       /* about an ACK: headers + offset + class */
+    p->prio = n->cfg.ctrl_prio;      /* §3.3: grants travel at the highest priority */
     p->ts = n->el.now;
     port_enqueue_ctrl(n, h->port, pi);
 }
 
-static int homa_on_rx_data(struct net *n, struct flow *f, uint32_t pi)
+static void homa_on_rx_data(struct net *n, struct flow *f, const struct packet *p)
 {
-    const struct homa_params *prm = f->cc_prm;
     struct host *h = &n->hosts[f->dst];
     struct homa_rx *rx = h->tp_rx;
-    const struct packet *p = pkt(&n->pool, pi);
-    uint32_t fi = flow_index(n, f);
-    uint32_t payload = p->payload;
-    f->rcv_nxt += payload;
-    f->rx_wire_bytes += (uint64_t)p->bytes + n->cfg.preamble_ifg;
-    n->delivered_bytes += payload;
-    net_consume(n, pi);
-    int last = f->rcv_nxt >= f->size;
-    if (last && !(f->flags & FL_RX_DONE)) {
-        f->flags |= FL_RX_DONE;
-        f->finish_ps = n->el.now;
-    }
-    if (rx) {
-        struct homa_grant g[HOMA_MAX_GRANTS];
-        homa_rx_data(rx, prm, fi, f->size, payload);
-        unsigned k = homa_rx_grants(rx, prm, g);
-        for (unsigned i = 0; i < k; i++)
-            send_ctrl(n, h, g[i].id, PKT_GRANT, g[i].offset, g[i].prio);
-    }
-    if (last)
-        send_ctrl(n, h, fi, PKT_ACK, f->size, 0);
-    return 1;
+    if (!rx)
+        return;
+    const struct homa_params *prm = f->cc_prm;
+    struct homa_grant g[HOMA_MAX_GRANTS];
+    homa_rx_data(rx, prm, flow_index(n, f), f->size, p->payload);
+    unsigned k = homa_rx_grants(rx, prm, g);
+    for (unsigned i = 0; i < k; i++)
+        send_grant(n, h, &g[i]);
 }
 
 const struct transport_ops transport_homa = {
     .name = "homa", .start = homa_start, .on_ack = homa_on_ack, .on_send = homa_on_send,
-    .on_rx_data = homa_on_rx_data,
+    .on_rx_data = homa_on_rx_data, .rx_unordered = 1,
 };
