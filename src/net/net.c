@@ -57,8 +57,10 @@ void net_free(struct net *n)
         free(n->sws[i].xoff);
         free(n->sws[i].xoff_extra);
     }
-    for (uint32_t i = 0; i < n->n_hosts; i++)
+    for (uint32_t i = 0; i < n->n_hosts; i++) {
         free(n->hosts[i].active);
+        free(n->hosts[i].tp_rx);
+    }
     free(n->nodes);
     free(n->ports);
     free(n->sws);

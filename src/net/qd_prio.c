@@ -56,23 +56,29 @@ const struct qdisc_ops qd_prio_ops = {
     .held = prio_held, .destroy = free,
 };
 
+int qd_prio_install(struct net *n, uint32_t port, uint64_t limit)
+{
+    const struct port *pt = &n->ports[port];
+    if (pt->owner_kind != NODE_SWITCH)
+        return -1;
+    struct qd_prio *q = calloc(1, sizeof *q);
+    if (!q)
+        return -1;
+    for (int c = 0; c < NCLASS; c++)
+        pktq_init(&q->q[c]);
+    q->limit = limit;
+    if (qdisc_install(n, &n->sws[pt->owner], pt->local, &qd_prio_ops, q)) {
+        free(q);
+        return -1;
+    }
+    return 0;
+}
+
 int qd_prio_install_all(struct net *n, uint64_t limit)
 {
-    for (uint32_t i = 0; i < n->n_sws; i++) {
-        struct sw *s = &n->sws[i];
-        for (uint32_t l = 0; l < n->nodes[s->node].n_ports; l++) {
-            struct qd_prio *q = calloc(1, sizeof *q);
-            if (!q)
-                return -1;
-            for (int c = 0; c < NCLASS; c++)
-                pktq_init(&q->q[c]);
-            q->limit = limit;
-            if (qdisc_install(n, s, l, &qd_prio_ops, q)) {
-                free(q);
-                return -1;
-            }
-        }
-    }
+    for (uint32_t p = 0; p < n->n_ports; p++)
+        if (n->ports[p].owner_kind == NODE_SWITCH && qd_prio_install(n, p, limit))
+            return -1;
     return 0;
 }
 

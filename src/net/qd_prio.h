@@ -12,7 +12,7 @@
  * never cause PFC (qdisc.h).  `limit` bytes per port (0: unlimited, the
  * default) with tail drop of the arriving frame beyond it.
  *
- * Installed on every switch egress port by Homa's set-up (qd_prio_install_all).
+ * Installed on every switch egress port by Homa's set-up (src/transport/tp_homa.c).
  */
 #ifndef ROCC_NET_QD_PRIO_H
 #define ROCC_NET_QD_PRIO_H
@@ -28,6 +28,9 @@ struct qd_prio {
 
 extern const struct qdisc_ops qd_prio_ops;
 
+/* Install a qd_prio on switch egress port `port` (a global port index).
+ * -1 without memory or when the port is not a switch's. */
+int qd_prio_install(struct net *n, uint32_t port, uint64_t limit);
 /* Install a qd_prio on every egress port of every switch (after
  * net_finalize).  -1 without memory. */
 int qd_prio_install_all(struct net *n, uint64_t limit);

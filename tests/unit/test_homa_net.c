@@ -1,5 +1,5 @@
 /*
- * test_homa_net.c -- Homa in the simulator (transport_homa.c, qd_prio.c,
+ * test_homa_net.c -- Homa in the simulator (src/transport/tp_homa.c, qd_prio.c,
  * the GRANT frame): an incast whose bottleneck queue the grants bound, a
  * short message that overtakes queued scheduled bytes thanks to the
  * classes (and does not with one class: the control), and packet
@@ -12,7 +12,9 @@
  */
 #include <string.h>
 
+#include "engine/ccreg.h"
 #include "net/qd_prio.h"
+#include "cc/homa.h"
 #include "test.h"
 #include "test_fabric.h"
 
@@ -21,8 +23,7 @@
 static struct net net_;
 static int live_;
 static struct homa_params prm_;
-static struct homa_rx rx_;
-static struct homa_rx_msg slots_[16];
+static struct homa_rx *rx_;        /* r's table: malloc'd, net_free frees it */
 
 /* n_in senders; classes n_prio, overcommitment oc; sizes 20 KB (half the
  * messages) and 2 MB set the cut-offs: unscheduled bytes are 2% -> one
@@ -40,8 +41,11 @@ static struct net *build(uint32_t n_in, uint8_t n_prio, uint8_t oc)
     static const double c[] = { 0.5, 1.0 };
     if (homa_cutoffs(&prm_, s, c, 2) < 0)
         return NULL;
-    homa_rx_init(&rx_, slots_, 16);
-    n->hosts[n_in].tp_rx = &rx_;
+    rx_ = malloc(sizeof *rx_ + 16 * sizeof(struct homa_rx_msg));
+    if (!rx_)
+        return NULL;
+    homa_rx_init(rx_, (struct homa_rx_msg *)(rx_ + 1), 16);
+    n->hosts[n_in].tp_rx = rx_;
     return n;
 }
 
@@ -54,7 +58,7 @@ static uint32_t add(struct net *n, uint32_t src, uint64_t size, simtime_t start)
     f.size = size;
     f.start_ps = start;
     f.stop_ps = SIMTIME_NEVER;
-    f.tp = &transport_homa;
+    f.tp = cc_algo_homa.tp;
     f.cc_prm = &prm_;
     f.hash = 11 + src;
     f.rhash = 17 + src;
@@ -92,7 +96,7 @@ TEST(incast_grants_bound_the_queue)
     CHECK(n->created[PKT_GRANT] > 1000);
     CHECK_EQ(n->dropped[PKT_GRANT] + n->dropped[PKT_DATA], 0);
     /* SRPT among equal sizes keeps one ahead: they finish one after another */
-    CHECK(rx_.max_active == 4);
+    CHECK(rx_->max_active == 4);
     CHECK(test_conserved(n));
 }
 
