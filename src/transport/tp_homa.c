@@ -136,8 +136,9 @@ static int homa_read(struct cfg *c, void *opt, struct cfg_err *err)
     if (o->prio < 1 || o->prio > HOMA_MAX_PRIO)
         return cfg_errorf(err, cfg_find(c, "homa", "priorities"), "priorities must be 1..%d", HOMA_MAX_PRIO);
     TRY(auto_or(c, "overcommit", 0, &o->overcommit, err, cfg_u64));
-    if (o->overcommit > HOMA_MAX_GRANTS)
-        return cfg_errorf(err, cfg_find(c, "homa", "overcommit"), "overcommit must be 1..%d (or 'auto')",
+    const struct cfg_entry *oe = cfg_find(c, "homa", "overcommit");
+    if (o->overcommit > HOMA_MAX_GRANTS || (oe && o->overcommit == 0 && strcmp(oe->value, "auto")))
+        return cfg_errorf(err, oe, "overcommit must be 1..%d (or 'auto')",
                           HOMA_MAX_GRANTS);
     const struct cfg_entry *be = cfg_find(c, "homa", "port_buffer");
     if (be && !strcmp(be->value, "unlimited"))
@@ -241,6 +242,11 @@ static int homa_setup(struct scenario *sc, const void *opt, struct cfg *c, struc
             free(cnt);
             return cfg_section_errorf(err, c, "homa", "flow group '%s' has no size: Homa sends messages "
                                       "(give its flows a size)", sc->groups[f->group].name);
+        }
+        if (f->stop_ps != SIMTIME_NEVER) {
+            free(cnt);
+            return cfg_section_errorf(err, c, "homa", "flow group '%s' has a stop time: a Homa message is sent "
+                                      "whole (remove stop)", sc->groups[f->group].name);
         }
         cnt[f->dst]++;
     }
