@@ -82,8 +82,8 @@ static const struct shipped shipped_cdfs[] = {
     { "data/cdf/alistorage2019.cdf", 9, 40869.8, 40869.300057, 67050.0 },
     { "data/cdf/googlerpc2008.cdf", 843, 2891.62125005, 2891.142878, 2928.958937 },
     { "data/cdf/vl2_datamining.cdf", 13, 12658198.6, 12658198.100556, 23199798.6 },
-    { "data/cdf/fb_webserver.cdf", 45, 62480.31075, 62479.811476, 68936.7168 },
-    { "data/cdf/fb_cachefollower.cdf", 67, 687657.1797, 687656.68, 718204.8644 },
+    { "data/cdf/webserver.cdf", 45, 62480.31075, 62479.811476, 68936.7168 },
+    { "data/cdf/cachefollower.cdf", 67, 687657.1797, 687656.68, 718204.8644 },
 };
 
 static int load_shipped(struct cdf *c, const char *path)

@@ -1,4 +1,4 @@
-# fb_webserver.cdf -- Facebook web-server flow-size distribution (Web Server).
+# webserver.cdf -- Facebook web-server flow-size distribution (Web Server).
 # Format: rocc CDF, one point per line "SIZE_BYTES CUMULATIVE_FRACTION" (see README.md).
 #
 # Workload: intra-cluster flow sizes of a Facebook web-server cluster, Roy et al., "Inside the Social

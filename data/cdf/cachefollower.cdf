@@ -1,4 +1,4 @@
-# fb_cachefollower.cdf -- Facebook cache-follower flow-size distribution (Cache Follower).
+# cachefollower.cdf -- Facebook cache-follower flow-size distribution (Cache Follower).
 # Format: rocc CDF, one point per line "SIZE_BYTES CUMULATIVE_FRACTION" (see README.md).
 #
 # Workload: intra-cluster flow sizes of a Facebook cache-follower cluster, Roy et al., "Inside the
