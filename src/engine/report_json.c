@@ -22,7 +22,7 @@
 #include "engine/report_parts.h"
 #include "net/agent_rocc.h"
 
-static const char *type_names[PKT_NTYPES] = { "data", "ack", "nack", "cnp", "pfc", "fctl" };
+static const char *type_names[PKT_NTYPES] = { "data", "ack", "nack", "cnp", "pfc", "fctl", "grant" };
 
 /* JSON number: NaN/inf become null. */
 static void jnum(FILE *f, double v)
@@ -157,7 +157,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
     fprintf(f, "  \"packets\": {\"created\": %llu, \"consumed\": %llu, \"dropped\": %llu, \"in_flight\": %u, \"by_type\": {",
             (unsigned long long)created, (unsigned long long)consumed, (unsigned long long)dropped, n->pool.live);
     for (int t = 0; t < PKT_NTYPES; t++)
-        if (t < PKT_FCTL || n->created[t] || n->dropped[t])   /* scheme frames only when there were any */
+        if (t < PKT_FCTL || n->created[t] || n->dropped[t])   /* scheme frames, grants only when there were any */
             fprintf(f, "%s\"%s\": {\"created\": %llu, \"consumed\": %llu, \"dropped\": %llu}", t ? ", " : "",
                 type_names[t], (unsigned long long)n->created[t], (unsigned long long)n->consumed[t],
                 (unsigned long long)n->dropped[t]);

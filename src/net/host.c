@@ -387,6 +387,26 @@ static void flow_check_done(struct net *n, struct flow *f)
     }
 }
 
+/* A data frame of a transport whose receiver takes frames in any order
+ * (transport_ops.rx_unordered, Homa): count its bytes; the last one is
+ * answered by an ACK of the whole message, nothing else is.  No frame is
+ * sent twice under such a transport (it has no go-back-N), so the count
+ * is the bytes received. */
+static void rx_unordered(struct net *n, struct host *h, struct flow *f, uint32_t pi)
+{
+    const struct packet *p = pkt(&n->pool, pi);
+    f->rcv_nxt += p->payload;
+    f->rx_wire_bytes += (uint64_t)p->bytes + n->cfg.preamble_ifg;
+    n->delivered_bytes += p->payload;
+    if (f->rcv_nxt >= f->size && !(f->flags & FL_RX_DONE)) {
+        f->flags |= FL_RX_DONE;
+        f->finish_ps = n->el.now;
+        reply_ctrl(n, h, f, PKT_ACK, f->size, pi);
+        return;
+    }
+    net_consume(n, pi);
+}
+
 void host_receive(struct net *n, struct host *h, uint32_t pi)
 {
     struct packet *p = pkt(&n->pool, pi);
@@ -394,8 +414,10 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
     simtime_t now = n->el.now;
     switch ((enum pkt_type)p->type) {
     case PKT_DATA:
-        if (f->tp->on_rx_data)
+        if (f->tp->on_rx_data) {
             f->tp->on_rx_data(n, f, p);
+            p = pkt(&n->pool, pi);      /* it may have made packets */
+        }
         f->ece |= p->ecn;
         if (p->ecn && f->tp->np_cnp && (f->np_last_cnp == 0 || now - f->np_last_cnp >= f->np_interval)) {
             f->np_last_cnp = now ? now : 1;
@@ -411,6 +433,10 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
             } else {
                 f->rx_high = p->seq + p->payload;
             }
+        }
+        if (f->tp->rx_unordered) {
+            rx_unordered(n, h, f, pi);
+            return;
         }
         if (p->seq == f->rcv_nxt) {
             f->rcv_nxt += p->payload;
@@ -502,6 +528,19 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
             net_schedule(n, p->due, EV_NIC_DELAY, (uint32_t)(h - n->hosts));
         return;
     }
+    case PKT_GRANT:                 /* receiver-driven transports: more bytes may go */
+        if (f->tp->on_ack && !(f->flags & FL_DONE)) {
+            uint64_t window0 = f->window;
+            int shut0 = window0 && f->snd_nxt - f->snd_una >= window0;
+            f->tp->on_ack(n, f, p);
+            /* no pacer credit for the time the window was shut (as for ACKs) */
+            if (shut0 && f->next_avail < now && !(f->window && f->snd_nxt - f->snd_una >= f->window))
+                f->next_avail = now;
+        }
+        net_consume(n, pi);
+        if (flow_has_data(f))
+            port_kick(n, h->port);
+        return;
     case PKT_PFC:
     case PKT_FCTL:                  /* link-local to switches: a host has no scheme */
     case PKT_NTYPES:

@@ -611,7 +611,7 @@ int net_flows_ready(struct net *n)
     return 0;
 }
 
-void *net_host_state(struct net *n, const void *key, size_t size)
+void *net_state(struct net *n, const void *key, size_t bytes)
 {
     for (uint32_t i = 0; i < n->n_hstate; i++)
         if (n->hstate[i].key == key)
@@ -620,11 +620,19 @@ void *net_host_state(struct net *n, const void *key, size_t size)
     if (!hs)
         return NULL;
     n->hstate = hs;
-    void *mem = calloc(n->n_hosts ? n->n_hosts : 1, size ? size : 1);
+    void *mem = calloc(1, bytes ? bytes : 1);
     if (!mem)
         return NULL;
     hs[n->n_hstate++] = (struct host_state){ key, mem };
     return mem;
+}
+
+void *net_host_state(struct net *n, const void *key, size_t size)
+{
+    size_t hosts = n->n_hosts ? n->n_hosts : 1;
+    if (size && hosts > SIZE_MAX / size)
+        return NULL;
+    return net_state(n, key, hosts * size);
 }
 
 uint32_t net_add_agent(struct net *n, uint32_t port, const struct port_agent_ops *ops, void *state)

@@ -166,6 +166,8 @@ struct net;
 struct transport_ops {
     const char *name;
     void (*start)(struct net *n, struct flow *f);
+    /* ACK and NAK frames (after snd_una moved), and PKT_GRANT frames of a
+     * receiver-driven transport (they move nothing; the port is kicked after). */
     void (*on_ack)(struct net *n, struct flow *f, const struct packet *p);
     void (*on_cnp)(struct net *n, struct flow *f, const struct packet *p);
     void (*on_timer)(struct net *n, struct flow *f);    /* at f->cc_deadline */
@@ -173,7 +175,8 @@ struct transport_ops {
     /* Receiver-side hooks (receiver-driven transports, RCC; NULL: none).
      * on_rx_data: every data frame of f arriving at f's destination NIC,
      * before the NIC acknowledges it (f->rcv_nxt is still the value before
-     * this frame).  on_rx_ctrl: an ACK/NAK of f was just made at the
+     * this frame).  It may make packets (Homa's GRANTs): the pool may move,
+     * the NIC re-reads the frame after.  on_rx_ctrl: an ACK/NAK of f was just made at the
      * receiver and is about to be queued; the transport may write its
      * feedback into the fields ACKs leave unused (rate_units, cp_id). */
     void (*on_rx_data)(struct net *n, struct flow *f, const struct packet *p);
@@ -181,6 +184,10 @@ struct transport_ops {
     uint8_t np_cnp;          /* the receiver answers ECN marks with CNPs (DCQCN NP) */
     uint8_t int_telemetry;   /* data frames collect INT (HPCC) */
     uint8_t cp_cnp;          /* switch CPs other than RoCC's send this flow CNPs (QCN) */
+    /* The receiver takes a message's frames in any order (rcv_nxt counts
+     * bytes received, there is no NAK or go-back-N) and sends one ACK, of
+     * the whole message, when the last byte is in (Homa, docs/homa.md). */
+    uint8_t rx_unordered;
 };
 
 /* Bytes of per-flow CC state (flow.cc): the largest algorithm's, HPCC's
@@ -397,6 +404,9 @@ struct net {
  * net_free.  NULL without memory.  Look it up at set-up or flow start and
  * keep the pointer: the lookup walks a short list. */
 void *net_host_state(struct net *n, const void *key, size_t size);
+/* The same for a block of `bytes` bytes that is not per host (a table
+ * the per-host state points into, e.g. Homa's message slots). */
+void *net_state(struct net *n, const void *key, size_t bytes);
 
 /* Record an RP event of flow f if it is traced (transport.c). */
 void net_rp_trace(struct net *n, const struct flow *f, int timer, uint32_t cp_id, uint32_t rate_units, int accepted);

@@ -28,8 +28,12 @@ enum pkt_type {
     PKT_CNP,        /* RoCC ICMP CNP, switch -> flow source */
     PKT_PFC,        /* 802.1Qbb PAUSE frame, link-local */
     PKT_FCTL,       /* a flow-control scheme's link-local frame (fc_sub says which; flowctl.h) */
+    PKT_GRANT,      /* receiver-driven transport (Homa): receiver -> sender, seq = bytes of the
+                     * message the sender may send, grant_prio = their class (docs/homa.md) */
     PKT_NTYPES
 };
+/* Frames that end at the next hop (MAC control, flow-control schemes). */
+static inline int pkt_link_local(uint8_t type) { return (unsigned)(type - PKT_PFC) <= PKT_FCTL - PKT_PFC; }
 
 /* Wire overheads in bytes (IEEE 802.3, RFC 791/768, IBTA RoCEv2 annex). */
 #define ETH_HDR_BYTES    14
@@ -67,10 +71,13 @@ struct packet {
     uint8_t   flags;        /* PF_* */
     uint8_t   hops;         /* Escape header (DATA): != 0 while escaping; FCTL: the token's hops */
     uint8_t   fc_sub;       /* FCTL: the scheme's frame subtype */
-    uint8_t   cnp_form;     /* RoCC CNP: enum rocc_cnp_form (rocc_cnp.h). For the host
+    union {                 /* by type: */
+        uint8_t cnp_form;   /* RoCC CNP: enum rocc_cnp_form (rocc_cnp.h). For the host
                              * forms of §3.6, rate_units = F before the CP's update and
                              * seq = Qcur | (uint64)Qold << 32 (ΔQ units); the host
                              * rewrites them to the RATE form (rocc_host_compute) */
+        uint8_t grant_prio; /* GRANT: the class the granted bytes travel in (Homa) */
+    };
     uint32_t  cnp_src;      /* RoCC CNP: the node it claims to come from (its outer
                              * source address; the CP's switch, unless forged) */
 };

@@ -76,12 +76,14 @@ struct shipped {
     double trapezoid, mean_interp, mean_step; /* computed exactly (rationals) from the points */
 };
 /* The exact means, also listed in data/cdf/README.md. */
-static const struct shipped shipped_cdfs[5] = {
+static const struct shipped shipped_cdfs[] = {
     { "data/cdf/websearch.cdf", 12, 1711250.0, 1711249.500015, 2434900.0 },
     { "data/cdf/fb_hadoop.cdf", 20, 120420.75, 120420.250100, 183897.0 },
     { "data/cdf/alistorage2019.cdf", 9, 40869.8, 40869.300057, 67050.0 },
     { "data/cdf/googlerpc2008.cdf", 843, 2891.62125005, 2891.142878, 2928.958937 },
     { "data/cdf/vl2_datamining.cdf", 13, 12658198.6, 12658198.100556, 23199798.6 },
+    { "data/cdf/webserver.cdf", 45, 62480.31075, 62479.811476, 68936.7168 },
+    { "data/cdf/cachefollower.cdf", 67, 687657.1797, 687656.68, 718204.8644 },
 };
 
 static int load_shipped(struct cdf *c, const char *path)
@@ -102,7 +104,7 @@ static double trapezoid(const struct cdf *c)
 
 TEST(shipped_cdfs_load)
 {
-    for (int k = 0; k < 5; k++) {
+    for (size_t k = 0; k < sizeof shipped_cdfs / sizeof shipped_cdfs[0]; k++) {
         const struct shipped *s = &shipped_cdfs[k];
         struct cdf c, f;
         char err[ERRLEN];
