@@ -20,7 +20,7 @@
 #include "engine/report_parts.h"
 #include "net/agent_rocc.h"
 
-static const char *type_names[PKT_NTYPES] = { "data", "ack", "nack", "cnp", "pfc", "fctl" };
+static const char *type_names[PKT_NTYPES] = { "data", "ack", "nack", "cnp", "pfc", "fctl", "credit" };
 
 /* JSON number: NaN/inf become null. */
 static void jnum(FILE *f, double v)

@@ -33,6 +33,7 @@
 #include "dcqcn.h"
 #include "dcqcn_bcm.h"
 #include "dctcp.h"
+#include "expresspass.h"
 #include "hpcc.h"
 #include "qcn.h"
 #include "rocc_rp.h"
@@ -71,6 +72,7 @@ struct port_stats {
     uint64_t max_queue_bytes;
     /* rare */
     uint64_t drops, drop_bytes;
+    uint64_t qlimit_drops;                  /* dropped by design at a class queue limit (switch_cfg.qcap: credits) */
     uint64_t pfc_sent, pfc_rcvd;            /* XOFF frames */
     uint64_t paused_ps[NCLASS];             /* time this port was paused, per class */
 };
@@ -135,6 +137,12 @@ struct switch_cfg {
     /* RED-style ECN marking on data classes, at dequeue (0 disables). */
     uint64_t ecn_kmin, ecn_kmax;
     double   ecn_pmax;
+    /* Queue limit per class in frames, for classes in qcap_mask: a frame
+     * arriving for an egress class queue that already holds qcap[class]
+     * frames is dropped by design (net_drop_limited), whatever the buffer.
+     * ExpressPass's credit queue (§3.1: a few credits, drop beyond). */
+    uint8_t  qcap_mask;
+    uint16_t qcap[NCLASS];
 };
 
 struct fc_ops;
@@ -168,11 +176,21 @@ struct transport_ops {
     void (*on_cnp)(struct net *n, struct flow *f, const struct packet *p);
     void (*on_timer)(struct net *n, struct flow *f);    /* at f->cc_deadline */
     void (*on_send)(struct net *n, struct flow *f, const struct packet *p); /* a data frame left */
+    /* Receiver-driven transports (ExpressPass):
+     *   on_rx_data: at the flow's receiver, a data frame of f arrived (before
+     *     its ACK is made; p is the frame; packets may be made here);
+     *   on_credit: a PKT_CREDIT of f reached one of its ends (the sender: a
+     *     credit grant; the receiver: a credit request); consumed after.
+     * A flow with FL_CREDITED set sends a data frame only while tx_credits
+     * > 0 (the transport keeps the count: host.c only reads it). */
+    void (*on_rx_data)(struct net *n, struct flow *f, const struct packet *p);
+    void (*on_credit)(struct net *n, struct flow *f, const struct packet *p);
     uint8_t np_cnp;          /* the receiver answers ECN marks with CNPs (DCQCN NP) */
     uint8_t int_telemetry;   /* data frames collect INT (HPCC) */
 };
 
-enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_ENDLESS = 16 };
+enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_ENDLESS = 16,
+                 FL_CREDITED = 32 /* sends only against credits (tx_credits; transport_ops) */ };
 
 /* Field order is by use (large fabrics do not keep their flows in cache):
  * the first cache line holds what a switch (ECMP hashes) and the sender's
@@ -197,6 +215,7 @@ struct flow {
     uint64_t rx_wire_bytes;     /* in-order data received, in wire bytes */
     uint32_t since_ack;
     uint8_t  ece;               /* CE seen since the last ACK (echoed as ECE) */
+    uint16_t tx_credits;        /* FL_CREDITED: data frames the flow may still send */
     uint64_t nack_for;          /* rcv_nxt value last NACKed (UINT64_MAX none) */
     /* timers (a lazily re-armed single event per flow), ACK bookkeeping */
     simtime_t cc_deadline, rto_deadline, timer_armed;
@@ -226,6 +245,7 @@ struct flow {
         struct qcn_rp qcn;
         struct dcqcn dcqcn;
         struct dcqcn_bcm bcm;
+        struct xp_flow xp;
     } cc;
 };
 
@@ -336,6 +356,7 @@ struct net {
     uint64_t delivered_bytes;
     uint64_t failure_drops;      /* packets lost to link failures (flushed or unroutable) */
     uint64_t fc_drops;           /* frames a flow-control scheme dropped by design (Loop Breaker) */
+    uint64_t qlimit_drops;       /* frames a class queue limit dropped by design (credits; net_drop_limited) */
     uint64_t cnp_filtered_sw;    /* RoCC/junk CNPs a switch dropped (cnp_filter) */
     uint64_t cnp_filtered_host;  /* RoCC/junk CNPs a host refused (cnp_filter, or junk) */
     uint64_t flows_done;
@@ -424,6 +445,10 @@ uint32_t net_route(const struct net *n, uint32_t node, uint32_t dst_host, uint64
 uint32_t net_new_packet(struct net *n, enum pkt_type type);
 void     net_consume(struct net *n, uint32_t pi);
 void     net_drop(struct net *n, uint32_t port, uint32_t pi);
+/* Drop pi at `port` by design (a class queue limit, switch_cfg.qcap, or a
+ * NIC's credit queue): counted by type and in qlimit_drops (net and port),
+ * not in the port's drops, which count losses. */
+void     net_drop_limited(struct net *n, uint32_t port, uint32_t pi);
 void     port_kick(struct net *n, uint32_t port);
 void     port_enqueue_ctrl(struct net *n, uint32_t port, uint32_t pi);
 void     port_tx_done(struct net *n, uint32_t port);

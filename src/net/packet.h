@@ -28,6 +28,7 @@ enum pkt_type {
     PKT_CNP,        /* RoCC ICMP CNP, switch -> flow source */
     PKT_PFC,        /* 802.1Qbb PAUSE frame, link-local */
     PKT_FCTL,       /* a flow-control scheme's link-local frame (fc_sub says which; flowctl.h) */
+    PKT_CREDIT,     /* a receiver-driven transport's credit or credit request (credit_kind; ExpressPass) */
     PKT_NTYPES
 };
 
@@ -50,10 +51,16 @@ struct packet {
     uint32_t  next;         /* FIFO / free-list link */
     uint32_t  flow;         /* flow index (PFC: unused) */
     uint64_t  seq;          /* DATA: byte offset; ACK: cumulative; NACK: expected */
-    simtime_t ts;           /* DATA: time the sender started it (RTT, FCT) */
+    union {
+        simtime_t ts;       /* DATA: time the sender started it (RTT, FCT) */
+        uint8_t   route[8]; /* PF_SRCROUTE: egress port (local index) at the 1st..8th switch */
+    };
     simtime_t due;          /* when it leaves the wire / a delay line */
     uint32_t  dst;          /* destination node (PFC: unused) */
-    uint32_t  cp_id;        /* CNP: CP identity */
+    union {
+        uint32_t  cp_id;        /* CNP: CP identity */
+        uint32_t  credit_seq;   /* CREDIT: its sequence number; DATA of a credited flow: the credit it answers */
+    };
     uint32_t  rate_units;   /* CNP: fair rate in ΔF units */
     uint16_t  bytes;        /* frame bytes */
     uint16_t  payload;      /* DATA: payload bytes */
@@ -66,7 +73,10 @@ struct packet {
     uint8_t   nhop;         /* INT hops recorded (see struct int_rec) */
     uint8_t   flags;        /* PF_* */
     uint8_t   hops;         /* Escape header (DATA): != 0 while escaping; FCTL: the token's hops */
-    uint8_t   fc_sub;       /* FCTL: the scheme's frame subtype */
+    union {
+        uint8_t   fc_sub;       /* FCTL: the scheme's frame subtype */
+        uint8_t   credit_kind;  /* CREDIT: enum credit_kind */
+    };
     uint8_t   pad_;
     uint32_t  cnp_src;      /* RoCC CNP: the node it claims to come from (its outer
                              * source address; the CP's switch, unless forged) */
@@ -89,6 +99,13 @@ enum pkt_flag {
     PF_RETX      = 4,   /* DATA: a retransmission (go-back-N), not the first copy */
     PF_ESC_HERE  = 8,   /* Escape: extracted by the switch holding it, not yet sent (fc_escape.c; not on the wire) */
     PF_ESC_WAIT  = 16,  /* Escape: waits behind its flow at its token's origin holding the token (C9; not on the wire) */
+    PF_SRCROUTE  = 32,  /* switches forward by route[nhop++] instead of ECMP (switch.c); nhop counts switches passed */
+};
+
+/* What a PKT_CREDIT is (ExpressPass, Cho et al. SIGCOMM'17 §3). */
+enum credit_kind {
+    CREDIT_GRANT   = 0,   /* receiver -> sender: one data frame may go (credit_seq = its number) */
+    CREDIT_REQUEST = 1,   /* sender -> receiver: start sending credits */
 };
 
 /* In-band telemetry, one record per hop (HPCC SIGCOMM'19 §3.2): kept beside

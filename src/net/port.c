@@ -117,7 +117,7 @@ void port_wire_arrive(struct net *n, uint32_t port)
     n->hops++;
     uint32_t at = pt->peer;
     struct packet *p = pkt(&n->pool, pi);
-    if (__builtin_expect(p->type >= PKT_PFC, 0)) {
+    if (__builtin_expect(p->type == PKT_PFC || p->type == PKT_FCTL, 0)) {
         if (p->type == PKT_FCTL) {      /* a flow-control scheme's frame (flowctl.h) */
             fc_receive(n, at, pi);
             return;
@@ -138,7 +138,7 @@ void port_enqueue_ctrl(struct net *n, uint32_t port, uint32_t pi)
 {
     struct port *pt = &n->ports[port];
     struct packet *p = pkt(&n->pool, pi);
-    uint32_t q = p->type >= PKT_PFC ? QMAC : p->prio;     /* PFC and PKT_FCTL: MAC control */
+    uint32_t q = p->type == PKT_PFC || p->type == PKT_FCTL ? QMAC : p->prio;   /* MAC control */
     port_q_push(n, pt, q, pi);
     port_kick(n, port);
 }
