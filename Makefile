@@ -12,7 +12,8 @@
 #
 # Layers (each may use only the ones to its left):
 #   src/cc (librocc, pure) <- src/core (event list, rng, units) <- src/net
-#   (fabric model) <- src/engine (scenario, run, metrics) <- src/cli;
+#   (fabric model) <- src/engine + src/transport (scenario, run, metrics; one
+#   file per congestion-control algorithm) <- src/cli;
 #   src/openqueue (the OpenQueue compiler and runtime, pure) uses src/core
 #   only and is built into libroccsim.a beside it.
 # src/cc is compiled with only its own directory on the include path, so a
@@ -48,7 +49,7 @@ ALLCFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP
 LDLIBS   = -lm
 
 CC_SRC     := $(wildcard src/cc/*.c)
-SIM_SRC    := $(wildcard src/core/*.c src/openqueue/*.c src/net/*.c src/engine/*.c)
+SIM_SRC    := $(wildcard src/core/*.c src/openqueue/*.c src/net/*.c src/engine/*.c src/transport/*.c)
 CLI_SRC    := $(wildcard src/cli/*.c)
 TEST_SRC   := $(wildcard tests/unit/test_*.c)
 # Fuzz harnesses tests/fuzz/fuzz_NAME.c: each links with tests/fuzz/replay.c

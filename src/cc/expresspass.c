@@ -37,6 +37,7 @@ void xp_params_default(struct xp_params *p, uint64_t link_bps, uint32_t credit_w
     p->credit_wire_bytes = credit_wire;
     p->queue_credits = 8;      /* §3.1: a credit queue of 8 credits */
     p->feedback = 1;
+    p->target_scaled = 0;      /* Alg. 1: a constant target */
 }
 
 int xp_params_check(const struct xp_params *p, char *why, size_t why_len)
@@ -123,15 +124,20 @@ void xp_rx_update(struct xp_rx *r, const struct xp_params *p, uint64_t now)
         return;
     }
     double maxr = (double)p->max_rate_bps;
-    if (loss <= p->target_loss) {
+    /* The loss tolerated: constant (Alg. 1), or shrinking to 0 as the rate
+     * nears max_rate (target_scaled; the public ns-2 ExpressPass code). */
+    double target = p->target_scaled ? p->target_loss * (1 - r->rate_bps / maxr) : p->target_loss;
+    if (target < 0)
+        target = 0;
+    if (loss <= target) {
         /* Alg. 1, increasing phase. */
         if (r->prev_increase)
             r->w = (r->w + p->w_max) / 2;
-        r->rate_bps = (1 - r->w) * r->rate_bps + r->w * maxr * (1 + p->target_loss);
+        r->rate_bps = (1 - r->w) * r->rate_bps + r->w * maxr * (1 + target);
         r->prev_increase = 1;
     } else {
         /* Alg. 1, decreasing phase. */
-        r->rate_bps = r->rate_bps * (1 - loss) * (1 + p->target_loss);
+        r->rate_bps = r->rate_bps * (1 - loss) * (1 + target);
         r->w = r->w / 2 > p->w_min ? r->w / 2 : p->w_min;
         r->prev_increase = 0;
         r->decreases++;

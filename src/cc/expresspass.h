@@ -58,6 +58,7 @@ struct xp_params {
     uint32_t credit_wire_bytes;  /* bytes of one credit on the wire (rate -> gap) */
     uint32_t queue_credits;  /* credit queue of a limited port, in credits (§3.1) */
     uint8_t  feedback;       /* 1: Alg. 1 runs; 0 (what-if): credits at max_rate, never adjusted */
+    uint8_t  target_scaled;  /* 1: target = target_loss*(1 - cur/max) (public ns-2 code); 0: constant (Alg. 1) */
 };
 
 /* Defaults for a link of link_bps whose data frames are data_wire bytes on

@@ -4,6 +4,7 @@
  *   roccsim run SCENARIO.ini [-o DIR] [--set SECTION.KEY=VALUE]... [-q]
  *   roccsim maxmin SCENARIO.ini [...]      (maxmin_cmd.c)
  *   roccsim oq check POLICY.oq...          (oq_cmd.c)
+ *   roccsim stability [rocc|rcc] MODE ...  (stability_cmd.c)
  *   roccsim help | --help | --version
  *
  * Exit status: 0 success; 1 an [expect] check failed; 2 bad input (the
@@ -21,6 +22,7 @@
 #include "cli/maxmin_cmd.h"
 #include "cli/oq_cmd.h"
 #include "cli/plot.h"
+#include "cli/stability_cmd.h"
 #include "cli/sweep.h"
 #include "engine/config.h"
 #include "engine/expect.h"
@@ -35,6 +37,7 @@ static const char usage[] =
     "       roccsim plot [-o PREFIX] RUN_DIR...          (PNG + SVG via gnuplot)\n"
     "       roccsim maxmin SCENARIO.ini [--run] [-o DIR]  (max-min fair rates; maxmin --help)\n"
     "       roccsim oq check POLICY.oq...                 (OpenQueue policies; docs/openqueue.md)\n"
+    "       roccsim stability [rocc|rcc] MODE [...]       (loop stability; docs/stability.md)\n"
     "       roccsim help | --help | --version\n"
     "\n"
     "Runs a packet-level simulation of an RDMA fabric (RoCEv2, PFC) with the RoCC\n"
@@ -223,6 +226,8 @@ int main(int argc, char **argv)
         return cmd_oq(argc - 2, argv + 2);
     if (!strcmp(argv[1], "plot"))
         return cmd_plot(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "stability"))
+        return cmd_stability(argc - 2, argv + 2);
     if (!strcmp(argv[1], "sweep")) {
         /* Children are this same binary: find it by /proc/self/exe. */
         char self[4096];

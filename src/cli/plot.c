@@ -269,8 +269,19 @@ static void script(FILE *g, const struct run *runs, int nr, int fmt, int panels,
     fputs("unset multiplot\n", g);
 }
 
+struct script_ctx {
+    const struct run *runs;
+    int nr, panels, any_fct, any_q, any_fair, any_tiers;
+};
+
+static void script_cb(FILE *g, int fmt, void *v)
+{
+    const struct script_ctx *c = v;
+    script(g, c->runs, c->nr, fmt, c->panels, c->any_fct, c->any_q, c->any_fair, c->any_tiers);
+}
+
 /* Is `prog` an executable file in one of $PATH's directories? */
-static int in_path(const char *prog)
+int plot_in_path(const char *prog)
 {
     const char *path = getenv("PATH");
     if (!path || !*path)
@@ -286,10 +297,8 @@ static int in_path(const char *prog)
     return 0;
 }
 
-/* Run gnuplot (no shell) in directory `work` with the script for format
- * fmt on its standard input; 0 when it exits with status 0. */
-static int run_gnuplot(const char *work, const struct run *runs, int nr, int fmt, int panels, int any_fct,
-                       int any_q, int any_fair, int any_tiers)
+/* plot.h */
+int plot_gnuplot(const char *work, plot_script_fn fn, int fmt, void *ctx)
 {
     int fd[2];
     if (pipe(fd) != 0)
@@ -314,7 +323,7 @@ static int run_gnuplot(const char *work, const struct run *runs, int nr, int fmt
     void (*old)(int) = signal(SIGPIPE, SIG_IGN);
     FILE *g = fdopen(fd[1], "w");
     if (g) {
-        script(g, runs, nr, fmt, panels, any_fct, any_q, any_fair, any_tiers);
+        fn(g, fmt, ctx);
         fclose(g);
     } else {
         close(fd[1]);
@@ -327,19 +336,19 @@ static int run_gnuplot(const char *work, const struct run *runs, int nr, int fmt
 
 /* Copy work/plot.EXT to a new temporary file beside PREFIX.EXT (its name
  * in tmp); 0 on success.  Nothing is left behind on failure. */
-static int stage(const char *work, const char *ext, const char *prefix, char *tmp, size_t tmpsz)
+static int stage(const char *cmd, const char *work, const char *ext, const char *prefix, char *tmp, size_t tmpsz)
 {
     char src[4200];
     snprintf(src, sizeof src, "%s/plot.%s", work, ext);
     snprintf(tmp, tmpsz, "%s.%s.tmpXXXXXX", prefix, ext);
     int in = open(src, O_RDONLY);
     if (in < 0) {
-        cli_errorf("roccsim plot: gnuplot wrote no %s figure\n", ext);
+        cli_errorf("%s: gnuplot wrote no %s figure\n", cmd, ext);
         return -1;
     }
     int out = mkstemp(tmp);
     if (out < 0) {
-        cli_errorf("roccsim plot: -o %s: cannot write %s.%s: %s\n", prefix, prefix, ext, strerror(errno));
+        cli_errorf("%s: -o %s: cannot write %s.%s: %s\n", cmd, prefix, prefix, ext, strerror(errno));
         close(in);
         return -1;
     }
@@ -363,7 +372,7 @@ static int stage(const char *work, const char *ext, const char *prefix, char *tm
         rc = -1;
     close(in);
     if (rc) {
-        cli_errorf("roccsim plot: -o %s: cannot write %s.%s: %s\n", prefix, prefix, ext, strerror(errno));
+        cli_errorf("%s: -o %s: cannot write %s.%s: %s\n", cmd, prefix, prefix, ext, strerror(errno));
         unlink(tmp);
     }
     return rc;
@@ -384,6 +393,90 @@ static void remove_work(const char *work, int nr)
     snprintf(p, sizeof p, "%s/plot.svg", work);
     unlink(p);
     rmdir(work);
+}
+
+/* plot.h */
+int plot_check_prefix(const char *cmd, const char *prefix)
+{
+    size_t plen = strlen(prefix);
+    if (plen == 0 || plen > 4000 || prefix[plen - 1] == '/') {
+        cli_errorf("%s: -o %s: give a file prefix (e.g. -o runs/fig for runs/fig.png)\n", cmd, prefix);
+        return 2;
+    }
+    /* The figure's directory must exist and be writable before gnuplot
+     * runs, so that a bad -o is reported before any work. */
+    {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", prefix);
+        char *slash = strrchr(dir, '/');
+        if (slash && slash != dir) {
+            *slash = 0;
+            for (char *q = dir + 1; *q; q++)
+                if (*q == '/') {
+                    *q = 0;
+                    mkdir(dir, 0777);
+                    *q = '/';
+                }
+            mkdir(dir, 0777);
+        } else {
+            snprintf(dir, sizeof dir, "%s", slash ? "/" : ".");
+        }
+        struct stat st;
+        const char *why = NULL;
+        if (stat(dir, &st) != 0)
+            why = strerror(errno);
+        else if (!S_ISDIR(st.st_mode))
+            why = "not a directory";
+        else if (access(dir, W_OK | X_OK) != 0)
+            why = strerror(errno);
+        if (why) {
+            cli_errorf("%s: -o %s: cannot write in directory %s: %s\n", cmd, prefix, dir, why);
+            return 2;
+        }
+        for (int fmt = 0; fmt < 2; fmt++) {
+            char out[4200];
+            snprintf(out, sizeof out, "%s.%s", prefix, fmt ? "svg" : "png");
+            if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+                cli_errorf("%s: -o %s: %s exists and is not a regular file\n", cmd, prefix, out);
+                return 2;
+            }
+        }
+    }
+    return 0;
+}
+
+/* plot.h */
+int plot_make_work(const char *cmd, char *work, size_t len)
+{
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(work, len, "%s/roccsim-plot.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!mkdtemp(work)) {
+        cli_errorf("%s: cannot make a scratch directory %s: %s\n", cmd, work, strerror(errno));
+        return 3;
+    }
+    return 0;
+}
+
+/* plot.h */
+int plot_publish(const char *cmd, const char *work, const char *prefix)
+{
+    char tmp_png[4300], tmp_svg[4300];
+    if (stage(cmd, work, "png", prefix, tmp_png, sizeof tmp_png) != 0)
+        return 2;
+    if (stage(cmd, work, "svg", prefix, tmp_svg, sizeof tmp_svg) != 0) {
+        unlink(tmp_png);
+        return 2;
+    }
+    char png[4200], svg[4200];
+    snprintf(png, sizeof png, "%s.png", prefix);
+    snprintf(svg, sizeof svg, "%s.svg", prefix);
+    if (rename(tmp_png, png) != 0 || rename(tmp_svg, svg) != 0) {
+        cli_errorf("%s: -o %s: cannot write the figure: %s\n", cmd, prefix, strerror(errno));
+        unlink(tmp_png);
+        unlink(tmp_svg);
+        return 2;
+    }
+    return 0;
 }
 
 #define PLOT_USAGE                                                                                               \
@@ -428,11 +521,6 @@ int cmd_plot(int argc, char **argv)
         fputs(PLOT_USAGE, stderr);
         return 2;
     }
-    size_t plen = strlen(prefix);
-    if (plen > 4000 || prefix[plen - 1] == '/') {
-        cli_errorf("roccsim plot: -o %s: give a file prefix (e.g. -o runs/fig for runs/fig.png)\n", prefix);
-        return 2;
-    }
     int any_fct = 0, any_fair = 0, any_q = 0, any_tiers = 0;
     for (int r = 0; r < nr; r++) {
         any_fct |= runs[r].has_fct;
@@ -445,56 +533,18 @@ int cmd_plot(int argc, char **argv)
         cli_errorf("roccsim plot: nothing to plot in these runs\n");
         return 2;
     }
-    if (!in_path("gnuplot")) {
+    if (!plot_in_path("gnuplot")) {
         cli_errorf("roccsim plot: gnuplot is not installed (apt-get install gnuplot-nox)\n");
         return 2;
     }
-    /* The figure's directory must exist and be writable before gnuplot
-     * runs, so that a bad -o is reported before any work. */
-    {
-        char dir[4096];
-        snprintf(dir, sizeof dir, "%s", prefix);
-        char *slash = strrchr(dir, '/');
-        if (slash && slash != dir) {
-            *slash = 0;
-            for (char *q = dir + 1; *q; q++)
-                if (*q == '/') {
-                    *q = 0;
-                    mkdir(dir, 0777);
-                    *q = '/';
-                }
-            mkdir(dir, 0777);
-        } else {
-            snprintf(dir, sizeof dir, "%s", slash ? "/" : ".");
-        }
-        struct stat st;
-        const char *why = NULL;
-        if (stat(dir, &st) != 0)
-            why = strerror(errno);
-        else if (!S_ISDIR(st.st_mode))
-            why = "not a directory";
-        else if (access(dir, W_OK | X_OK) != 0)
-            why = strerror(errno);
-        if (why) {
-            cli_errorf("roccsim plot: -o %s: cannot write in directory %s: %s\n", prefix, dir, why);
-            return 2;
-        }
-        for (int fmt = 0; fmt < 2; fmt++) {
-            char out[4200];
-            snprintf(out, sizeof out, "%s.%s", prefix, fmt ? "svg" : "png");
-            if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
-                cli_errorf("roccsim plot: -o %s: %s exists and is not a regular file\n", prefix, out);
-                return 2;
-            }
-        }
-    }
-    const char *tmpdir = getenv("TMPDIR");
+    int prc = plot_check_prefix("roccsim plot", prefix);
+    if (prc)
+        return prc;
     char work[4096];
-    snprintf(work, sizeof work, "%s/roccsim-plot.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (!mkdtemp(work)) {
-        cli_errorf("roccsim plot: cannot make a scratch directory %s: %s\n", work, strerror(errno));
-        return 3;
-    }
+    int mrc = plot_make_work("roccsim plot", work, sizeof work);
+    if (mrc)
+        return mrc;
+    struct script_ctx ctx = { runs, nr, panels, any_fct, any_q, any_fair, any_tiers };
     int rc = 0;
     for (int r = 0; r < nr && rc == 0; r++) {
         if (runs[r].qcol && link_data(work, r, "queue.csv", runs[r].dir, "queue.csv"))
@@ -507,28 +557,12 @@ int cmd_plot(int argc, char **argv)
             rc = 2;
     }
     for (int fmt = 0; fmt < 2 && rc == 0; fmt++)
-        if (run_gnuplot(work, runs, nr, fmt, panels, any_fct, any_q, any_fair, any_tiers) != 0) {
+        if (plot_gnuplot(work, script_cb, fmt, &ctx) != 0) {
             cli_errorf("roccsim plot: gnuplot failed\n");
             rc = 3;
         }
-    char tmp_png[4300], tmp_svg[4300];
-    if (rc == 0 && stage(work, "png", prefix, tmp_png, sizeof tmp_png) != 0)
-        rc = 2;
-    if (rc == 0 && stage(work, "svg", prefix, tmp_svg, sizeof tmp_svg) != 0) {
-        unlink(tmp_png);
-        rc = 2;
-    }
-    if (rc == 0) {
-        char png[4200], svg[4200];
-        snprintf(png, sizeof png, "%s.png", prefix);
-        snprintf(svg, sizeof svg, "%s.svg", prefix);
-        if (rename(tmp_png, png) != 0 || rename(tmp_svg, svg) != 0) {
-            cli_errorf("roccsim plot: -o %s: cannot write the figure: %s\n", prefix, strerror(errno));
-            unlink(tmp_png);
-            unlink(tmp_svg);
-            rc = 2;
-        }
-    }
+    if (rc == 0)
+        rc = plot_publish("roccsim plot", work, prefix);
     remove_work(work, nr);
     if (rc == 0)
         printf("plots: %s.png %s.svg\n", prefix, prefix);

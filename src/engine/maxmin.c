@@ -108,7 +108,7 @@ static int select_flows(struct maxmin *mm, const struct scenario *sc, uint32_t *
         }
         sel[mm->n++] = fi;
         mm->window_flows += f->window != 0;
-        mm->other_cnp_flows += f->tp->np_cnp || f->tp == &transport_qcn;
+        mm->other_cnp_flows += f->tp->np_cnp || f->tp->cp_cnp;
     }
     return 0;
 }

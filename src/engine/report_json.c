@@ -96,6 +96,8 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
             (unsigned long long)n->cnp_filtered_host);
     if (n->fc_drops)
         fprintf(f, ", \"fc_drops\": %llu", (unsigned long long)n->fc_drops);
+    if (n->qlimit_drops)
+        fprintf(f, ", \"qlimit_drops\": %llu", (unsigned long long)n->qlimit_drops);
     if (n->created[PKT_FCTL] || n->fctl_bad)
         fprintf(f, ", \"fctl_refused\": %llu", (unsigned long long)n->fctl_bad);
     fprintf(f, "},\n");

@@ -86,6 +86,14 @@ static void flow_update_rate(struct net *n, struct flow *f)
     }
 }
 
+const struct transport_ops transport_line = { .name = "none" };
+
+void flow_set_cc_deadline(struct net *n, struct flow *f, simtime_t deadline)
+{
+    f->cc_deadline = deadline;
+    flow_timer_arm(n, flow_index(n, f));
+}
+
 void flow_set_cc_rate(struct net *n, struct flow *f, uint64_t bps)
 {
     uint64_t old = f->rate_bps;

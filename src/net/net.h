@@ -30,14 +30,8 @@
 #include "core/eventlist.h"
 #include "core/rng.h"
 #include "net/packet.h"
-#include "dcqcn.h"
-#include "dcqcn_bcm.h"
-#include "dctcp.h"
-#include "expresspass.h"
-#include "hpcc.h"
-#include "qcn.h"
+#include "hpcc.h"      /* HPCC_MAX_HOPS: INT records */
 #include "rocc_rp.h"
-#include "timely.h"
 
 #define NCLASS     8            /* 802.1p traffic classes */
 #define QMAC       NCLASS       /* extra queue for MAC control (PFC, PKT_FCTL) frames */
@@ -187,7 +181,12 @@ struct transport_ops {
     void (*on_credit)(struct net *n, struct flow *f, const struct packet *p);
     uint8_t np_cnp;          /* the receiver answers ECN marks with CNPs (DCQCN NP) */
     uint8_t int_telemetry;   /* data frames collect INT (HPCC) */
+    uint8_t cp_cnp;          /* switch CPs other than RoCC's send this flow CNPs (QCN) */
 };
+
+/* Bytes of per-flow CC state (flow.cc): the largest algorithm's, HPCC's
+ * 272-byte struct hpcc; a bigger one must grow this. */
+#define FLOW_CC_STATE_WORDS 34
 
 enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_ENDLESS = 16,
                  FL_CREDITED = 32 /* sends only against credits (tx_credits; transport_ops) */ };
@@ -237,15 +236,11 @@ struct flow {
     uint64_t out_of_order;      /* receiver: first-copy data frames overtaken by a later one */
     uint32_t group;             /* scenario flow group */
     uint16_t sport;
+    /* The transport's per-flow state: RoCC's RP, or any algorithm's struct
+     * cast from raw (each src/transport file asserts that it fits). */
     union {
         struct rocc_rp rocc;
-        struct hpcc hpcc;
-        struct timely timely;
-        struct dctcp dctcp;
-        struct qcn_rp qcn;
-        struct dcqcn dcqcn;
-        struct dcqcn_bcm bcm;
-        struct xp_flow xp;
+        uint64_t raw[FLOW_CC_STATE_WORDS];
     } cc;
 };
 
@@ -505,15 +500,11 @@ static inline uint32_t port_q_pop(struct net *n, struct port *pt, uint32_t q)
     return pi;
 }
 
-/* Transports (transport.c): glue between the NIC and librocc's algorithms. */
-extern const struct transport_ops transport_line;   /* no CC: line/app rate */
-extern const struct transport_ops transport_rocc;   /* RoCC RP (Alg. 2) */
-extern const struct transport_ops transport_hpcc;   /* HPCC (INT), cc_prm: struct hpcc_params */
-extern const struct transport_ops transport_timely; /* TIMELY / patched, cc_prm: struct timely_params */
-extern const struct transport_ops transport_dctcp;  /* DCTCP rate or window, cc_prm: struct dctcp_params */
-extern const struct transport_ops transport_qcn;    /* QCN RP, cc_prm: struct qcn_rp_params */
-extern const struct transport_ops transport_dcqcn;  /* DCQCN RP + NP, cc_prm: struct dcqcn_params */
-extern const struct transport_ops transport_dcqcn_bcm; /* Broadcom DCQCN-p/-d, cc_prm: struct dcqcn_bcm_params */
+/* The transport of flows without congestion control (host.c); the others
+ * are in src/transport/, one file per algorithm (engine/ccreg.h). */
+extern const struct transport_ops transport_line;
+/* Set a transport's timer deadline (SIMTIME_NEVER or a past time: none). */
+void flow_set_cc_deadline(struct net *n, struct flow *f, simtime_t deadline);
 
 EL_INLINE int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj)
 {

@@ -85,7 +85,9 @@ TEST(storage_and_init_checks)
     CHECK_EQ(rocc_ft_init(&ft, &p, NULL), -1);
     p.capacity = 48;
     CHECK_EQ(rocc_ft_init(&ft, &p, store), -1);
-    p.capacity = 64; p.kind = (enum rocc_ft_kind)3;
+    p.capacity = 64; p.kind = (enum rocc_ft_kind)6;
+    CHECK_EQ(rocc_ft_init(&ft, &p, store), -1);
+    p.kind = (enum rocc_ft_kind)0;
     CHECK_EQ(rocc_ft_init(&ft, &p, store), -1);
     p.kind = ROCC_FT_ETRAP; p.sample_one_in = 0;
     CHECK_EQ(rocc_ft_init(&ft, &p, store), -1);
@@ -466,6 +468,224 @@ TEST(etrap_finds_elephant_among_mice)
     CHECK(hits2 >= 490);
 }
 
+/* AFD: shadow buffer of 4, every packet sampled, report at m_i >= 2.  The
+ * ring and counts after each step are worked out by hand in the comments. */
+TEST(afd_shadow_window)
+{
+    struct rocc_flowtable ft;
+    struct rocc_ft_params p;
+    uint32_t out[8];
+    const uint64_t A = 0xa, B = 0xb, C = 0xc, D = 0xd;
+
+    rocc_ft_params_default(&p, ROCC_FT_AFD, 8, 40 * US);
+    p.sample_one_in = 1;
+    p.shadow = 4;
+    CHECK_EQ(rocc_ft_mem_bytes(&p), 8 * 24 + 4 * 8);
+    CHECK_EQ(rocc_ft_init(&ft, &p, store), 0);
+    rocc_ft_on_enqueue(&ft, A, 1, 0);
+    rocc_ft_on_enqueue(&ft, A, 1, 0);
+    rocc_ft_on_enqueue(&ft, B, 2, 0);
+    rocc_ft_on_enqueue(&ft, C, 3, 0);
+    /* ring [A A B C], m: A2 B1 C1 */
+    CHECK_EQ(rocc_ft_size(&ft), 3);
+    CHECK_EQ(ft.sh_n, 4); CHECK_EQ(ft.sh_pos, 0);
+    CHECK_EQ(rocc_ft_find(&ft, A)->count, 2);
+    CHECK_EQ(rocc_ft_select(&ft, 0, out, 8), 1);
+    CHECK_EQ(out[0], 1);
+    /* select does not age: same answer again */
+    CHECK_EQ(rocc_ft_select(&ft, 0, out, 8), 1);
+    CHECK_EQ(rocc_ft_find(&ft, A)->count, 2);
+    rocc_ft_on_dequeue(&ft, A);                         /* no-op */
+    CHECK_EQ(rocc_ft_find(&ft, A)->count, 2);
+    /* D replaces the oldest (slot 0, A): ring [D A B C], A1 B1 C1 D1 */
+    rocc_ft_on_enqueue(&ft, D, 4, 0);
+    CHECK_EQ(ft.sh_pos, 1);
+    CHECK_EQ(rocc_ft_size(&ft), 4);
+    CHECK_EQ(rocc_ft_find(&ft, A)->count, 1);
+    CHECK_EQ(rocc_ft_select(&ft, 0, out, 8), 0);
+    /* B (new ref 22) replaces slot 1 (A): A leaves the table. ring [D B B C] */
+    rocc_ft_on_enqueue(&ft, B, 22, 0);
+    CHECK(rocc_ft_find(&ft, A) == NULL);
+    CHECK_EQ(ft.n_evicted, 1);
+    CHECK_EQ(rocc_ft_size(&ft), 3);
+    CHECK_EQ(rocc_ft_find(&ft, B)->count, 2);
+    CHECK_EQ(rocc_ft_select(&ft, 0, out, 8), 1);
+    CHECK_EQ(out[0], 22);
+    /* C replaces slot 2 (B), then C replaces slot 3 (C): ring [D B C C],
+     * D1 B1 C2; the last one removes and adds C (no eviction). */
+    rocc_ft_on_enqueue(&ft, C, 3, 0);
+    rocc_ft_on_enqueue(&ft, C, 3, 0);
+    CHECK_EQ(ft.sh_pos, 0);
+    CHECK_EQ(rocc_ft_find(&ft, B)->count, 1);
+    CHECK_EQ(rocc_ft_find(&ft, C)->count, 2);
+    CHECK_EQ(rocc_ft_find(&ft, D)->count, 1);
+    CHECK_EQ(ft.n_evicted, 1);
+    CHECK_EQ(rocc_ft_select(&ft, 0, out, 8), 1);
+    CHECK_EQ(out[0], 3);
+    CHECK_EQ(ft.n_sampled, 8);
+    CHECK_EQ(ft.size_max, 4);
+    CHECK(table_consistent(&ft));
+    /* Bad AFD parameters; no rehash (fixed memory). */
+    CHECK_EQ(rocc_ft_rehash(&ft, store + 64, 16), -1);
+    p.shadow = 9;                                       /* > capacity */
+    CHECK_EQ(rocc_ft_mem_bytes(&p), 0);
+    CHECK_EQ(rocc_ft_init(&ft, &p, store), -1);
+    p.shadow = 0;
+    CHECK_EQ(rocc_ft_init(&ft, &p, store), -1);
+    p.shadow = 8; p.sample_one_in = 0;
+    CHECK_EQ(rocc_ft_init(&ft, &p, store), -1);
+    p.sample_one_in = 1; p.elephant_count = 0;
+    CHECK_EQ(rocc_ft_init(&ft, &p, store), -1);
+}
+
+/* The shadow buffer never holds more flows than samples: 8 distinct flows
+ * through a 4-sample shadow buffer in a 4-slot table, nothing refused. */
+TEST(afd_table_never_overflows)
+{
+    struct rocc_flowtable ft;
+    struct rocc_ft_params p;
+    unsigned i;
+
+    rocc_ft_params_default(&p, ROCC_FT_AFD, 4, 40 * US);
+    p.sample_one_in = 1;
+    p.shadow = 4;
+    CHECK_EQ(rocc_ft_init(&ft, &p, store), 0);
+    for (i = 0; i < 100; i++) {
+        rocc_ft_on_enqueue(&ft, key_of(2 + i % 8), i, 0);
+        CHECK(rocc_ft_size(&ft) <= 4);
+    }
+    CHECK_EQ(ft.n_full, 0);
+    CHECK_EQ(rocc_ft_size(&ft), 4);        /* the last 4 samples: 4 flows */
+    CHECK_EQ(ft.n_evicted, 96);
+    CHECK(table_consistent(&ft));
+}
+
+/* BubbleCache: a 3-entry ranked list, every packet sampled, report at 2. */
+TEST(bubble_ranks_and_bottom_replacement)
+{
+    struct rocc_flowtable ft;
+    struct rocc_ft_params p;
+    uint32_t out[8];
+    const uint64_t A = 0xa, B = 0xb, C = 0xc, D = 0xd, E = 0xe;
+
+    rocc_ft_params_default(&p, ROCC_FT_BUBBLE, 3, 40 * US);   /* any size */
+    p.sample_one_in = 1;
+    CHECK_EQ(rocc_ft_mem_bytes(&p), 3 * 24);
+    CHECK_EQ(rocc_ft_init(&ft, &p, store), 0);
+    rocc_ft_on_enqueue(&ft, A, 1, 0);               /* [A1] */
+    rocc_ft_on_enqueue(&ft, B, 2, 0);               /* [A1 B1] */
+    rocc_ft_on_enqueue(&ft, B, 2, 0);               /* B2 >= A1: [B2 A1] */
+    CHECK_EQ(ft.e[0].key, B); CHECK_EQ(ft.e[1].key, A);
+    CHECK_EQ(ft.n_bubbled, 1);
+    rocc_ft_on_enqueue(&ft, C, 3, 0);               /* [B2 A1 C1] */
+    rocc_ft_on_enqueue(&ft, D, 4, 0);               /* full: D takes C's slot: [B2 A1 D1] */
+    CHECK(rocc_ft_find(&ft, C) == NULL);
+    CHECK_EQ(ft.n_evicted, 1);
+    CHECK_EQ(ft.e[2].key, D);
+    rocc_ft_on_enqueue(&ft, D, 4, 0);               /* D2 >= A1: [B2 D2 A1] */
+    rocc_ft_on_enqueue(&ft, D, 44, 0);              /* D3 >= B2: [D3 B2 A1] */
+    CHECK_EQ(ft.e[0].key, D); CHECK_EQ(ft.e[0].count, 3); CHECK_EQ(ft.e[0].ref, 44);
+    CHECK_EQ(ft.e[1].key, B); CHECK_EQ(ft.e[2].key, A);
+    CHECK_EQ(ft.n_bubbled, 3);
+    rocc_ft_on_enqueue(&ft, A, 1, 0);               /* A2 >= B2: [D3 A2 B2] */
+    CHECK_EQ(ft.e[1].key, A); CHECK_EQ(ft.e[2].key, B);
+    rocc_ft_on_enqueue(&ft, E, 5, 0);               /* E takes B's slot: [D3 A2 E1] */
+    CHECK(rocc_ft_find(&ft, B) == NULL);
+    CHECK_EQ(rocc_ft_find(&ft, E)->count, 1);
+    CHECK_EQ(ft.n_evicted, 2);
+    CHECK_EQ(ft.n_inserted, 5);
+    CHECK_EQ(ft.n_probes, 0 + 1 + 2 + 2 + 3 + 3 + 2 + 3 + 3);   /* miss: size scanned; hit: rank + 1 */
+    rocc_ft_on_dequeue(&ft, D);                     /* no-op */
+    /* select: D, A in rank order; halve to D1 A1, E0 dropped. */
+    CHECK_EQ(rocc_ft_select(&ft, 0, out, 8), 2);
+    CHECK_EQ(out[0], 44); CHECK_EQ(out[1], 1);
+    CHECK_EQ(rocc_ft_size(&ft), 2);
+    CHECK_EQ(ft.e[0].key, D); CHECK_EQ(ft.e[0].count, 1);
+    CHECK_EQ(ft.e[1].key, A); CHECK_EQ(ft.e[1].count, 1);
+    CHECK_EQ(ft.e[2].count, 0);
+    CHECK_EQ(ft.n_evicted, 3);
+    /* truncation: out of room for the second pick */
+    rocc_ft_on_enqueue(&ft, A, 1, 0);               /* A2 >= D1: [A2 D1] */
+    rocc_ft_on_enqueue(&ft, D, 4, 0);               /* D2 >= A2: [D2 A2] */
+    CHECK_EQ(rocc_ft_select(&ft, 0, out, 1), 1);
+    CHECK_EQ(out[0], 4);
+    CHECK_EQ(ft.n_truncated, 1);
+    /* nothing above 1 now; the next select drops everything */
+    CHECK_EQ(rocc_ft_select(&ft, 0, out, 8), 0);
+    CHECK_EQ(rocc_ft_size(&ft), 0);
+    CHECK_EQ(ft.size_max, 3);
+    CHECK_EQ(rocc_ft_rehash(&ft, store + 8, 16), -1);
+    p.capacity = 0;
+    CHECK_EQ(rocc_ft_init(&ft, &p, store), -1);
+    p.capacity = ROCC_FT_BUBBLE_SIZE_MAX + 1;
+    CHECK_EQ(rocc_ft_mem_bytes(&p), 0);
+}
+
+/* One elephant carrying half the packets among 1000 mice (as etrap_run),
+ * for AFD and BUBBLE with their default sampling and sizes. */
+static void sampled_run(enum rocc_ft_kind kind, uint32_t cap, uint64_t seed, unsigned periods,
+                        unsigned *hits, unsigned *mice, uint64_t *nsampled)
+{
+    struct rocc_flowtable ft;
+    struct rocc_ft_params p;
+    uint32_t out[MAXCAP];
+    unsigned per, j;
+    size_t n, i;
+
+    rocc_ft_params_default(&p, kind, cap, 40 * US);
+    p.seed = seed;
+    rocc_ft_init(&ft, &p, store);
+    lcg_state = 0xfeedull;
+    *hits = *mice = 0;
+    for (per = 0; per < periods; per++) {
+        for (j = 0; j < 200; j++) {
+            if (j & 1) rocc_ft_on_enqueue(&ft, 0xe1e, 0xe1e, per);
+            else {
+                uint32_t m = (uint32_t)(rnd() % 1000);
+                rocc_ft_on_enqueue(&ft, 0x10000 + m, m, per);
+            }
+        }
+        n = rocc_ft_select(&ft, per, out, MAXCAP);
+        for (i = 0; i < n; i++) {
+            if (out[i] == 0xe1e) (*hits)++;
+            else (*mice)++;
+        }
+    }
+    *nsampled = ft.n_sampled;
+}
+
+TEST(afd_and_bubble_find_elephant_among_mice)
+{
+    unsigned hits, mice, hits2, mice2;
+    uint64_t s1, s2;
+
+    /* AFD: the elephant holds ~64 of the 128 samples; a mouse holds 2 with
+     * probability ~0.064^2/2 = 0.002, i.e. ~2 of 1000 mice per select. */
+    sampled_run(ROCC_FT_AFD, 128, 42, 500, &hits, &mice, &s1);
+    printf("  afd: elephant reported in %u/500 periods, %u mouse reports, %" PRIu64 " samples\n",
+           hits, mice, s1);
+    CHECK(hits >= 495);
+    CHECK(mice >= 200 && mice <= 2500);
+    CHECK_NEAR((double)s1, 500 * 200 / 20.0, 500);
+    sampled_run(ROCC_FT_AFD, 128, 42, 500, &hits2, &mice2, &s2);
+    CHECK_EQ(hits2, hits); CHECK_EQ(mice2, mice); CHECK(s2 == s1);
+    sampled_run(ROCC_FT_AFD, 128, 43, 500, &hits2, &mice2, &s2);
+    CHECK(s2 != s1);
+
+    /* BUBBLE: ~5 elephant samples per period, count ~10 at the top; a mouse
+     * needs two samples before a select (and before being pushed out). */
+    sampled_run(ROCC_FT_BUBBLE, 32, 42, 500, &hits, &mice, &s1);
+    printf("  bubble: elephant reported in %u/500 periods, %u mouse reports, %" PRIu64 " samples\n",
+           hits, mice, s1);
+    CHECK(hits >= 490);
+    CHECK(mice <= 25);
+    sampled_run(ROCC_FT_BUBBLE, 32, 42, 500, &hits2, &mice2, &s2);
+    CHECK_EQ(hits2, hits); CHECK_EQ(mice2, mice); CHECK(s2 == s1);
+    sampled_run(ROCC_FT_BUBBLE, 32, 43, 500, &hits2, &mice2, &s2);
+    CHECK(s2 != s1);
+    CHECK(hits2 >= 490);
+}
+
 /* Growing a QUEUE table keeps every flow and its packet count, and the
  * grown table keeps working (dequeues erase at 0, select lists all). */
 TEST(rehash_keeps_entries)
@@ -511,5 +731,9 @@ int main(void)
     RUN(etrap_lfu_eviction_pointer);
     RUN(etrap_select_halves_and_evicts);
     RUN(etrap_finds_elephant_among_mice);
+    RUN(afd_shadow_window);
+    RUN(afd_table_never_overflows);
+    RUN(bubble_ranks_and_bottom_replacement);
+    RUN(afd_and_bubble_find_elephant_among_mice);
     return test_summary();
 }

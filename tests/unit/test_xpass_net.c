@@ -12,7 +12,8 @@
 #include "test.h"
 #include "test_fabric.h"
 
-#include "net/xpass.h"
+#include "engine/ccreg.h"
+#include "transport/tp_expresspass.h"
 
 #define G40 40000000000ull
 #define US  PS_PER_US
@@ -38,7 +39,7 @@ static uint32_t xp_add_flow(struct net *n, uint32_t src, uint32_t dst, uint64_t 
     f.flags = FL_ENDLESS;
     f.start_ps = 0;
     f.stop_ps = SIMTIME_NEVER;
-    f.tp = &transport_xpass;
+    f.tp = cc_algo_expresspass.tp;
     f.cc_prm = &PRM;
     f.hash = hash;
     f.rhash = hash * 0x9e3779b97f4a7c15ull + 12345;
@@ -116,12 +117,12 @@ static int incast(uint32_t nsend, int mode, struct incast_result *res)
         double x = (double)(n.flows[i].rx_wire_bytes - b0[i]);
         sum += x;
         sq += x * x;
-        lost += (double)n.flows[i].cc.xp.rx.lost;
-        echoed += (double)n.flows[i].cc.xp.rx.echoed;
+        lost += (double)xp_state(&n.flows[i])->rx.lost;
+        echoed += (double)xp_state(&n.flows[i])->rx.echoed;
     }
     if (getenv("XP_DEBUG"))
         for (uint32_t i = 0; i < nsend; i++) {
-            const struct xp_flow *x = &n.flows[i].cc.xp;
+            const struct xp_flow *x = xp_state(&n.flows[i]);
             printf("    flow %u: %.2f Gb/s rate %.3g w %.4f lost %llu echoed %llu period %llu upd %llu dec %llu wasted %llu req %llu asym %llu\n",
                    i, (double)(n.flows[i].rx_wire_bytes - b0[i]) * 8 / 1800e-6 / 1e9, x->rx.rate_bps, x->rx.w,
                    (unsigned long long)x->rx.lost, (unsigned long long)x->rx.echoed,
@@ -249,7 +250,7 @@ static int mismatches(int symmetric, struct tally *t, int *asym_credits)
     *asym_credits = 0;
     for (uint32_t f = 0; f < MAXF; f++) {
         done += (n.flows[f].flags & FL_RX_DONE) != 0;
-        *asym_credits += (int)n.flows[f].cc.xp.asym_credits;
+        *asym_credits += (int)xp_state(&n.flows[f])->asym_credits;
         for (uint32_t p = 0; p < n.n_ports && p < 64; p++) {
             uint32_t a = n.ports[p].node, b = n.ports[n.ports[p].peer].node;
             if (n.nodes[a].kind != NODE_SWITCH || n.nodes[b].kind != NODE_SWITCH)

@@ -1,7 +1,11 @@
 /*
- * xpass.c -- ExpressPass NIC glue and credit limiter set-up (xpass.h).
+ * tp_expresspass.c -- ExpressPass (Cho et al., SIGCOMM'17) at the NIC and
+ * its switch side (tp_expresspass.h), and its registry entry: [expresspass]
+ * options, parameters per NIC speed, the per-port credit limiters.
  */
-#include "net/xpass.h"
+#include "transport/tp_expresspass.h"
+#include "engine/ccreg.h"
+#include "engine/scenario.h"
 #include "net/flowctl.h"
 
 #include <stdio.h>
@@ -72,7 +76,7 @@ static int credit_route(const struct net *n, const struct flow *f, struct packet
 
 static void arm(struct net *n, struct flow *f)
 {
-    const struct xp_flow *x = &f->cc.xp;
+    const struct xp_flow *x = xp_state(f);
     simtime_t t = SIMTIME_NEVER;
     if (x->rx.active)
         t = x->next_credit_ps;
@@ -94,7 +98,7 @@ static void send_request(struct net *n, struct flow *f)
     p->bytes = ETH_MIN_FRAME;
     p->prio = n->cfg.ctrl_prio;
     p->credit_kind = CREDIT_REQUEST;
-    f->cc.xp.req_sent++;
+    xp_state(f)->req_sent++;
     port_enqueue_ctrl(n, n->hosts[f->src].port, pi);
 }
 
@@ -102,7 +106,7 @@ static void send_request(struct net *n, struct flow *f)
 static void send_credit(struct net *n, struct flow *f)
 {
     const struct xp_net_params *prm = f->cc_prm;
-    struct xp_flow *x = &f->cc.xp;
+    struct xp_flow *x = xp_state(f);
     simtime_t now = n->el.now;
     uint32_t seq = xp_rx_credit(&x->rx, &prm->xp, now, &x->next_credit_ps);
     uint32_t pi = net_new_packet(n, PKT_CREDIT);
@@ -126,7 +130,7 @@ static void send_credit(struct net *n, struct flow *f)
 
 static void xp_start(struct net *n, struct flow *f)
 {
-    struct xp_flow *x = &f->cc.xp;
+    struct xp_flow *x = xp_state(f);
     *x = (struct xp_flow){ 0 };
     f->flags |= FL_CREDITED;
     f->tx_credits = 0;
@@ -149,7 +153,7 @@ static uint64_t seed_of(uint32_t fi)
 static void xp_on_credit(struct net *n, struct flow *f, const struct packet *p)
 {
     const struct xp_net_params *prm = f->cc_prm;
-    struct xp_flow *x = &f->cc.xp;
+    struct xp_flow *x = xp_state(f);
     if (p->credit_kind == CREDIT_REQUEST) {          /* at the receiver */
         if (x->rx.active || (f->flags & FL_RX_DONE))
             return;                                  /* a repeated request */
@@ -166,7 +170,7 @@ static void xp_on_credit(struct net *n, struct flow *f, const struct packet *p)
 
 static void xp_on_send(struct net *n, struct flow *f, const struct packet *p)
 {
-    struct xp_flow *x = &f->cc.xp;
+    struct xp_flow *x = xp_state(f);
     /* host.c sends a credited flow's frame only with a credit held. */
     uint32_t seq = xp_tx_use(&x->tx);
     /* The frame is the one being made (host_dequeue, not yet on the wire):
@@ -180,14 +184,14 @@ static void xp_on_send(struct net *n, struct flow *f, const struct packet *p)
 static void xp_on_rx_data(struct net *n, struct flow *f, const struct packet *p)
 {
     const struct xp_net_params *prm = f->cc_prm;
-    struct xp_flow *x = &f->cc.xp;
+    struct xp_flow *x = xp_state(f);
     if (x->rx.active)
         xp_rx_data(&x->rx, &prm->xp, p->credit_seq, n->el.now);
 }
 
 static void xp_on_timer(struct net *n, struct flow *f)
 {
-    struct xp_flow *x = &f->cc.xp;
+    struct xp_flow *x = xp_state(f);
     simtime_t now = n->el.now;
     if (x->rx.active && x->next_credit_ps <= now) {
         if (f->flags & FL_RX_DONE)
@@ -202,11 +206,95 @@ static void xp_on_timer(struct net *n, struct flow *f)
     arm(n, f);
 }
 
-const struct transport_ops transport_xpass = {
+static const struct transport_ops transport_xpass = {
     .name = "expresspass",
     .start = xp_start,
     .on_timer = xp_on_timer,
     .on_send = xp_on_send,
     .on_rx_data = xp_on_rx_data,
     .on_credit = xp_on_credit,
+};
+
+/* ---- registry entry: [expresspass] ---- */
+
+struct xp_opt {
+    uint64_t credit_class, queue_credits, min_rate, update_period;
+    double target_loss, w_init, w_max, w_min, alpha, jitter;
+    int feedback, limiter, symmetric, target_scaled;
+};
+
+#define TRY(x) do { if ((x) < 0) return -1; } while (0)
+
+static int xp_read(struct cfg *c, void *opt, struct cfg_err *err)
+{
+    struct xp_opt *o = opt;
+    static const char S[] = "expresspass";
+    TRY(cfg_u64(c, S, "credit_class", 6, &o->credit_class, err));        /* ours: a class of its own */
+    TRY(cfg_u64(c, S, "queue_credits", 8, &o->queue_credits, err));      /* §3.1: 8 credits */
+    TRY(cfg_double(c, S, "target_loss", 0.1, &o->target_loss, err));     /* §3.3: 10% */
+    TRY(cfg_double(c, S, "w_init", 1.0 / 16, &o->w_init, err));          /* authors' scripts */
+    TRY(cfg_double(c, S, "w_max", 0.5, &o->w_max, err));                 /* Alg. 1 */
+    TRY(cfg_double(c, S, "w_min", 0.01, &o->w_min, err));                /* Alg. 1, authors' scripts */
+    TRY(cfg_double(c, S, "alpha", 0.5, &o->alpha, err));                 /* initial rate = alpha * max_rate */
+    TRY(cfg_rate(c, S, "min_rate", 0, &o->min_rate, err));               /* 0: one credit per RTT */
+    TRY(cfg_double(c, S, "jitter", 0.1, &o->jitter, err));               /* +-10% of the gap */
+    TRY(cfg_time(c, S, "update_period", 0, &o->update_period, err));     /* 0: the measured RTT */
+    TRY(cfg_bool(c, S, "feedback", 1, &o->feedback, err));
+    TRY(cfg_bool(c, S, "limiter", 1, &o->limiter, err));
+    TRY(cfg_bool(c, S, "symmetric", 1, &o->symmetric, err));
+    TRY(cfg_bool(c, S, "target_scaled", 0, &o->target_scaled, err));
+    if (o->credit_class > 7)
+        return cfg_errorf(err, cfg_find(c, S, "credit_class"), "must be a class 0..7");
+    if (o->queue_credits < 1 || o->queue_credits > 65535)
+        return cfg_errorf(err, cfg_find(c, S, "queue_credits"), "must be 1..65535");
+    if (!(o->alpha > 0 && o->alpha <= 1))
+        return cfg_errorf(err, cfg_find(c, S, "alpha"), "must be in (0, 1]");
+    return 0;
+}
+
+static int xp_prm(const struct cc_ctx *x, const void *opt, void *prm, char *why, size_t nwhy)
+{
+    const struct xp_opt *o = opt;
+    struct xp_net_params *p = prm;
+    const struct net *n = &x->sc->net;
+    xp_params_default(&p->xp, x->line_bps, xpass_credit_wire(n), xpass_data_wire(n));
+    p->xp.init_rate_bps = (uint64_t)(o->alpha * (double)p->xp.max_rate_bps);
+    p->xp.min_rate_bps = o->min_rate;
+    p->xp.target_loss = o->target_loss;
+    p->xp.w_init = o->w_init;
+    p->xp.w_max = o->w_max;
+    p->xp.w_min = o->w_min;
+    p->xp.jitter = o->jitter;
+    p->xp.update_ps = o->update_period;
+    p->xp.queue_credits = (uint32_t)o->queue_credits;
+    p->xp.feedback = (uint8_t)o->feedback;
+    p->xp.target_scaled = (uint8_t)o->target_scaled;
+    p->credit_class = (uint8_t)o->credit_class;
+    p->symmetric = (uint8_t)o->symmetric;
+    return xp_params_check(&p->xp, why, nwhy);
+}
+
+static int xp_setup(struct scenario *sc, const void *opt, struct cfg *c, struct cfg_err *err)
+{
+    const struct xp_opt *o = opt;
+    struct net *n = &sc->net;
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        if (sc->groups[n->flows[i].group].algo == CC_ID_expresspass && n->flows[i].prio == o->credit_class)
+            return cfg_errorf(err, cfg_find(c, "expresspass", "credit_class"),
+                              "class %u carries an expresspass flow group's data: credits need a class of their own",
+                              (unsigned)o->credit_class);
+    if (o->credit_class == n->cfg.data_prio || o->credit_class == n->cfg.ctrl_prio)
+        return cfg_errorf(err, cfg_find(c, "expresspass", "credit_class"),
+                          "credit class %u must differ from the data (%u) and control (%u) classes",
+                          (unsigned)o->credit_class, n->cfg.data_prio, n->cfg.ctrl_prio);
+    char why[200];
+    if (o->limiter && xpass_setup_ports(n, (uint8_t)o->credit_class, (uint32_t)o->queue_credits, why, sizeof why))
+        return cfg_section_errorf(err, c, "expresspass", "%s", why);
+    return 0;
+}
+
+const struct cc_algo cc_algo_expresspass = {
+    .name = "expresspass", .tp = &transport_xpass, .sections = { "expresspass" }, .prm_section = "expresspass",
+    .opt_size = sizeof(struct xp_opt), .read = xp_read,
+    .prm_size = sizeof(struct xp_net_params), .params = xp_prm, .setup = xp_setup,
 };

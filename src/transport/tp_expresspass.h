@@ -1,7 +1,8 @@
 /*
- * xpass.h -- ExpressPass (Cho et al., SIGCOMM'17) in the fabric: the NIC
- * glue between the host and librocc's expresspass state machines, and the
- * set-up of the per-port credit limiters.  docs/expresspass.md.
+ * tp_expresspass.h -- ExpressPass (Cho et al., SIGCOMM'17) in the fabric: the NIC
+ * glue between the host and librocc's expresspass state machines, the
+ * set-up of the per-port credit limiters and the registry entry
+ * (cc_algo_expresspass, [expresspass]).  docs/expresspass.md.
  *
  * A flow with transport_xpass:
  *   - at start, the sender sets FL_CREDITED (it may send a data frame only
@@ -29,10 +30,18 @@
  * (net_drop_limited, counted in qlimit_drops).  The credit class is made a
  * strict-priority class on every switch.
  */
-#ifndef ROCC_NET_XPASS_H
-#define ROCC_NET_XPASS_H
+#ifndef ROCC_TP_EXPRESSPASS_H
+#define ROCC_TP_EXPRESSPASS_H
 
 #include "net/net.h"
+#include "expresspass.h"
+
+_Static_assert(sizeof(struct xp_flow) <= sizeof(((struct flow *)0)->cc), "struct xp_flow must fit in flow.cc");
+/* A transport_xpass flow's state (both its ends). */
+static inline struct xp_flow *xp_state(struct flow *f)
+{
+    return (struct xp_flow *)(void *)f->cc.raw;
+}
 
 /* f->cc_prm of a transport_xpass flow (one per NIC speed, owned by the
  * scenario). */
@@ -42,7 +51,7 @@ struct xp_net_params {
     uint8_t symmetric;          /* 1: credits retrace the data path (§3.1); 0 (what-if): ECMP on the reverse hash */
 };
 
-extern const struct transport_ops transport_xpass;
+/* Its NIC glue is cc_algo_expresspass.tp (engine/ccreg.h). */
 
 /* Wire bytes of a credit (a minimum frame + preamble and gap) and of a full
  * data frame in this fabric (the MTU payload + RoCEv2 headers + the

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# roccsim stability (docs/stability.md): the papers' claims (RoCC §5, RCC §IV)
+# as `stability check` PASS lines, values of single points, the tables'
+# shape, bad arguments (exit 2), and plots when gnuplot is installed.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/scenario/common.bash
+S="$ROCCSIM stability"
+$S check >"$tmp/check.txt" 2>&1; rc=$?
+ok check_exit_0 "[ $rc -eq 0 ]" "$tmp/check.txt"
+ok check_six_pass "[ \$(grep -c '^PASS' $tmp/check.txt) -eq 6 ] && ! grep -q '^FAIL' $tmp/check.txt" "$tmp/check.txt"
+ok conservative_21deg "grep -q '^PASS  RoCC 5.2.*min 21.14 deg at N = 2' $tmp/check.txt" "$tmp/check.txt"
+ok fig6_pair "grep -q '^PASS  RoCC Fig. 6.*N = 2: 49.32 deg, N = 10: -62.58 deg' $tmp/check.txt" "$tmp/check.txt"
+ok autotune_band_40g "grep -q '^PASS  RoCC 5.3, 40G.*auto-tune 35.76 .. 42.66 deg' $tmp/check.txt" "$tmp/check.txt"
+ok rcc_chosen_point "grep -q '^PASS  RCC.*39.80 deg' $tmp/check.txt" "$tmp/check.txt"
+ok rcc_region_diff "grep -q '^DIFF  RCC Fig. 4 text: .*min -7.55 deg at Kp 10000, Kd 1000' $tmp/check.txt" "$tmp/check.txt"
+# One point, by hand in tests/unit/test_stability.c: 0.3:3 at N = 2 and 10.
+$S point --alpha 0.3 --beta 3 --n 2,10 >"$tmp/pt.txt" 2>&1
+ok point_n2 "grep -Eq '^2	1	0.3	3	3.125e\+07	2380.95	13332.6	2121.96	49.319	[0-9.]+	stable$' $tmp/pt.txt" "$tmp/pt.txt"
+ok point_n10 "grep -Eq '^10	1	.*	-62.577	[0-9.]+	unstable$' $tmp/pt.txt" "$tmp/pt.txt"
+# Auto-tune in point mode divides by the level's ratio: N = 10 -> ratio 8.
+$S point --alpha 0.3 --beta 1.5 --n 10 --auto-tune >"$tmp/pa.txt" 2>&1
+ok point_autotune "grep -Eq '^10	8	0.0375	0.1875	' $tmp/pa.txt" "$tmp/pa.txt"
+# Fig. 7 table: header with the six pairs and auto; 2 tables of the same rows.
+$S n >"$tmp/n.txt" 2>&1
+ok fig7_pairs "grep -q '^N	0.3:3	0.15:1.5	0.075:0.75	0.0375:0.375	0.01875:0.1875	0.009375:0.09375	auto$' $tmp/n.txt" "$tmp/n.txt"
+ok fig7_rows "[ \$(grep -c '^128	' $tmp/n.txt) -eq 2 ]" "$tmp/n.txt"
+# Suggest: the paper's ratio 5 at 30 deg gives 0.4434:2.217 whatever the link.
+$S suggest --ratio 5 --pm 30 >"$tmp/sg.txt" 2>&1; rc=$?
+ok suggest_ok "[ $rc -eq 0 ] && grep -q '^alpha~ = 0.4434, beta~ = 2.217' $tmp/sg.txt" "$tmp/sg.txt"
+ok suggest_six_levels "[ \$(grep -Ec '^[1-6]	(1|2|4|8|16|32)	' $tmp/sg.txt) -eq 6 ]" "$tmp/sg.txt"
+$S suggest --ratio 5 --pm 89 >"$tmp/sg2.txt" 2>&1; rc=$?
+ok suggest_impossible "[ $rc -eq 1 ] && grep -q 'no alpha~' $tmp/sg2.txt" "$tmp/sg2.txt"
+# Bad arguments: exit 2 and the option named.
+$S point --alpha -1 >"$tmp/b1.txt" 2>&1; rc=$?
+ok bad_alpha "[ $rc -eq 2 ] && grep -q -- '--alpha -1: must be > 0' $tmp/b1.txt" "$tmp/b1.txt"
+$S warp >"$tmp/b2.txt" 2>&1; rc=$?
+ok bad_mode "[ $rc -eq 2 ] && grep -q \"unknown rocc mode 'warp'\" $tmp/b2.txt" "$tmp/b2.txt"
+$S sweep --alpha-range 1:0.1:5 >"$tmp/b3.txt" 2>&1; rc=$?
+ok bad_range "[ $rc -eq 2 ] && grep -q 'want 0 < LO < HI' $tmp/b3.txt" "$tmp/b3.txt"
+$S n --n 0:5 >"$tmp/b4.txt" 2>&1; rc=$?
+ok bad_n "[ $rc -eq 2 ] && grep -q -- '--n 0:5' $tmp/b4.txt" "$tmp/b4.txt"
+if need_cmd gnuplot "stability --plot draws with gnuplot"; then
+    $S n --plot "$tmp/fig/f7" >"$tmp/p.txt" 2>&1; rc=$?
+    ok plot_files "[ $rc -eq 0 ] && [ -s $tmp/fig/f7.png ] && [ -s $tmp/fig/f7.svg ]" "$tmp/p.txt"
+    $S rcc sweep --plot "$tmp/fig/f4" >"$tmp/p4.txt" 2>&1; rc=$?
+    ok plot_rcc "[ $rc -eq 0 ] && [ -s $tmp/fig/f4.png ]" "$tmp/p4.txt"
+fi
