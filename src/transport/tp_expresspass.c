@@ -82,9 +82,7 @@ static void arm(struct net *n, struct flow *f)
         t = x->next_credit_ps;
     if (x->retry_ps && x->tx.credits == 0 && x->retry_at < t)
         t = x->retry_at;
-    f->cc_deadline = t;
-    if (t != SIMTIME_NEVER)
-        flow_timer_arm(n, flow_index(n, f));
+    flow_set_cc_deadline(n, f, t);
 }
 
 static void send_request(struct net *n, struct flow *f)

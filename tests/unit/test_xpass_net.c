@@ -8,6 +8,10 @@
  * the limiter (no xpass_setup_ports), the feedback (no updates, credits at
  * max_rate), the source route (credits by ECMP on the reverse hash); see
  * the `off` variants below, which assert the failure.
+ *
+ * XP_EXPLORE=1 build/tests/test_xpass_net prints the incast sweep of
+ * docs/expresspass.md (2..16 senders, 1 and 10 us links) instead of
+ * testing; XP_DEBUG=1 adds each flow's receiver and sender state.
  */
 #include "test.h"
 #include "test_fabric.h"
