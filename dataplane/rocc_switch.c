@@ -181,6 +181,7 @@ static void print_stats(const struct sw *s)
     pfc_print_final(s);
     esc_print_final(s);
     oq_print_final(s);
+    delay_print(s, stdout);
     dp_cap_print_final(&s->cap, s->pcap_path);
     fflush(stdout);
 }
@@ -225,7 +226,8 @@ static void run(struct sw *s)
         }
         for (uint16_t p = 0; p < s->nports; p++) {
             work += tx_port(s, p, tsc);
-            queued |= !data_empty(&s->eg[p]) || s->eg[p].ch != s->eg[p].ct || s->eg[p].eh != s->eg[p].et;
+            queued |= !data_empty(&s->eg[p]) || s->eg[p].ch != s->eg[p].ct || s->eg[p].eh != s->eg[p].et ||
+                      !delay_empty(&s->eg[p]);
         }
         end_round(s);
         if (rep_every && tsc - last_rep >= rep_every) {
@@ -384,6 +386,7 @@ out:
         for (uint16_t i = 0; i < s->nports; i++)
             if (s->eg[i].cp) { free(s->eg[i].cp->ft_mem); free(s->eg[i].cp); }
     if (s) esc_free(s);
+    if (s) delay_free(s);
     if (s) oq_free(s);
     if (s) { free(s->eg); free(s->nb); }
     free(s);

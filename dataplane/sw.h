@@ -21,6 +21,8 @@
  *   sw_esc.c       Escape (--escape, needs --pfc): tokens (ETF) sent and
  *                  received, the per-port escape queue, extraction from the
  *                  data FIFO; the decisions are src/cc/escape.c's
+ *   sw_delay.c     --delay PORT=US: a delay line after the port's shaper (a
+ *                  long-haul link in software)
  *   sw_oq.c        OpenQueue (--openqueue PORT=FILE): a compiled policy
  *                  (src/openqueue) in place of a port's data FIFO; the
  *                  classification step is sw_oqclass.c (no DPDK)
@@ -59,7 +61,8 @@
 #define CP_TIME_EVERY 64           /* --cp-timing: one tracked packet in 64 is timed */
 #define ESLOTS      1024          /* escape queue slots per port (power of two; >= --esc-pool) */
 #define ESC_OUT_MAX 256           /* tokens one TRIGGERESCAPE may emit */
-#define NB_MBUF     (MAX_PORTS * (QSLOTS + CSLOTS + ESLOTS) / 2 + NEIGH_CAP * 2 + 4095)
+#define DSLOTS      4096          /* --delay line slots per port (power of two): 1 Gb/s x 45 ms of 1500 B frames */
+#define NB_MBUF     (MAX_PORTS * (QSLOTS + CSLOTS + ESLOTS) / 2 + 2 * DSLOTS + NEIGH_CAP * 2 + 4095)
 
 /* What a frame is, for the FIFO it joins and the counter it lands in. */
 enum kind { K_DATA, K_TRANSIT_CNP, K_OWN_CNP, K_ARP, K_PFC, K_ETF };
@@ -155,6 +158,8 @@ struct egress {
     /* --openqueue (sw_oq.c): the policy's runtime in place of the data
      * FIFO (q[] unused); NULL on a built-in FIFO port */
     struct oqport *oq;
+    /* --delay (sw_delay.c): frames sent but not yet due on the wire; NULL: none */
+    struct delayline *dl;
 };
 
 struct route { uint32_t net, mask, via; uint16_t port; uint8_t mac[6]; bool has_mac; };
@@ -388,6 +393,15 @@ static inline void pfc_on_dequeue(struct sw *s, const struct qent *q)
     in = &s->eg[q->in_port];
     if (pfc_ingress_sub(&in->pin, &in->pfc, q->cls, q->len)) pfc_send(s, q->in_port, 0, (uint8_t)(1u << q->cls), false);
 }
+
+/* ---- sw_delay.c --------------------------------------------------------- */
+int delay_setup(struct sw *s, uint16_t port, uint64_t us);
+void delay_free(struct sw *s);
+unsigned delay_push(struct egress *e, struct rte_mbuf **tx, unsigned n, uint64_t tsc);
+unsigned delay_flush(struct sw *s, struct egress *e, uint16_t port, uint64_t tsc);
+uint64_t delay_wait(const struct egress *e, uint64_t tsc);
+bool delay_empty(const struct egress *e);
+void delay_print(const struct sw *s, FILE *f);
 
 /* ---- sw_esc.c ----------------------------------------------------------- */
 /* State and escape queues from the options; 0, or -1 (said on stderr). */

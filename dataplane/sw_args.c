@@ -36,7 +36,8 @@ void usage(FILE *out, const char *prg)
         "  [--openqueue PORT=FILE ...]  (an OpenQueue policy of one port in place of PORT's FIFO)\n"
         "  [--oq-value dscp|tos|const:V (dscp)] [--oq-value-map DSCP=V[,DSCP=V...]]\n"
         "  [--oq-processing N|uniform:LO-HI|psn:K (1)] [--oq-processing-map DSCP=N[,DSCP=N...]]\n"
-        "  [--oq-cycle-ns NS (0: processing takes no time)] [--oq-seed N (1)] [--oq-timing]\n",
+        "  [--oq-cycle-ns NS (0: processing takes no time)] [--oq-seed N (1)] [--oq-timing]\n"
+        "  [--delay PORT=US ...]  (a delay line after PORT's shaper: a long-haul link, 1..1000000 us)\n",
         prg);
 }
 
@@ -174,7 +175,7 @@ int parse_args(struct sw *s, int argc, char **argv)
         {"oq-value-map", required_argument, NULL, 47}, {"oq-processing", required_argument, NULL, 48},
         {"oq-processing-map", required_argument, NULL, 49}, {"oq-cycle-ns", required_argument, NULL, 50},
         {"oq-seed", required_argument, NULL, 51}, {"oq-timing", no_argument, NULL, 52},
-        {"esc-reclaim-mode", required_argument, NULL, 54}, {"esc-queued-check", required_argument, NULL, 55},
+        {"delay", required_argument, NULL, 56}, {"esc-reclaim-mode", required_argument, NULL, 54}, {"esc-queued-check", required_argument, NULL, 55},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end = NULL;
@@ -300,6 +301,16 @@ int parse_args(struct sw *s, int argc, char **argv)
             else if (!strcmp(optarg, "one")) s->esc_reclaim_one = true;
             else goto bad;
             break;
+        case 56: {   /* --delay PORT=US (sw_delay.c) */
+            char *eq = strchr(optarg, '=');
+            uint16_t port;
+            uint64_t us;
+            if (!eq) goto bad;
+            *eq++ = 0;
+            if (parse_port(s, optarg, &port) || parse_u64(eq, &us, 1, 1000000)) goto bad;
+            if (delay_setup(s, port, us)) { fprintf(stderr, "--delay: out of memory\n"); return -1; }
+            break;
+        }
         case 55:   /* escape.h C10 */
             if (!strcmp(optarg, "on")) s->esc_no_queued = false;
             else if (!strcmp(optarg, "off")) s->esc_no_queued = true;

@@ -197,7 +197,8 @@ static unsigned tx_burst(struct sw *s, struct egress *e, uint16_t port, uint64_t
         tx[n++] = q->m;
     }
     if (!n) return 0;
-    sent = dp_tx_burst(port, tx, (uint16_t)n, &s->cap, tsc);
+    /* --delay: the frames leave the port now and reach the PMD later. */
+    sent = e->dl ? (uint16_t)delay_push(e, tx, n, tsc) : dp_tx_burst(port, tx, (uint16_t)n, &s->cap, tsc);
     *full = sent < n;
     for (unsigned i = sent; i < n; i++) {
         rte_pktmbuf_free(tx[i]);
@@ -248,6 +249,7 @@ unsigned tx_port(struct sw *s, uint16_t port, uint64_t tsc)
         e->tokens += (double)(dt < dmax ? dt : dmax) * (double)e->rate_bps / 8.0 / (double)s->hz;
     }
     e->last_tsc = tsc;
+    if (e->dl) total += delay_flush(s, e, port, tsc);
     if (e->pout.paused) (void)pfc_egress_paused(&e->pout, now_ps(s));   /* pauses that ran out end */
     for (int r = 0; r < TX_ROUNDS && !full; r++) {
         n = tx_burst(s, e, port, tsc, &full);
@@ -272,10 +274,15 @@ unsigned tx_port(struct sw *s, uint16_t port, uint64_t tsc)
  * receive rings to overflow. */
 uint64_t credit_wait(const struct sw *s)
 {
-    uint64_t best = UINT64_MAX;
+    uint64_t best = UINT64_MAX, now = rte_rdtsc();
 
     for (uint16_t p = 0; p < s->nports; p++) {
         const struct egress *e = &s->eg[p];
+        if (e->dl) {
+            uint64_t w = delay_wait(e, now);
+            if (!w) return 0;
+            if (w < best) best = w;
+        }
         if (e->ch != e->ct || e->eh != e->et) return 0;
         if (e->oq) {
             uint64_t w = oq_wait(s, e);

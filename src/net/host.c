@@ -147,6 +147,8 @@ static void reply_ctrl(struct net *n, struct host *h, struct flow *f, enum pkt_t
         p->flags = PF_INT;
         p->nhop = nhop;
     }
+    if (f->tp->on_rx_ctrl)
+        f->tp->on_rx_ctrl(n, f, p);
     port_enqueue_ctrl(n, h->port, data);
 }
 

@@ -71,6 +71,9 @@ void net_free(struct net *n)
         if (n->agents[i].ops->destroy)
             n->agents[i].ops->destroy(n->agents[i].state);
     free(n->agents);
+    for (uint32_t i = 0; i < n->n_hstate; i++)
+        free(n->hstate[i].mem);
+    free(n->hstate);
     free(n->intr);
     free(n->fc_gates);
     free(n->route_off);
@@ -591,6 +594,22 @@ int net_flows_ready(struct net *n)
     if (n->n_flows)
         return net_schedule(n, n->flows[n->start_order[0]].start_ps, EV_FLOW_START, 0);
     return 0;
+}
+
+void *net_host_state(struct net *n, const void *key, size_t size)
+{
+    for (uint32_t i = 0; i < n->n_hstate; i++)
+        if (n->hstate[i].key == key)
+            return n->hstate[i].mem;
+    struct host_state *hs = realloc(n->hstate, (n->n_hstate + 1) * sizeof *hs);
+    if (!hs)
+        return NULL;
+    n->hstate = hs;
+    void *mem = calloc(n->n_hosts ? n->n_hosts : 1, size ? size : 1);
+    if (!mem)
+        return NULL;
+    hs[n->n_hstate++] = (struct host_state){ key, mem };
+    return mem;
 }
 
 uint32_t net_add_agent(struct net *n, uint32_t port, const struct port_agent_ops *ops, void *state)

@@ -170,14 +170,20 @@ struct transport_ops {
     void (*on_cnp)(struct net *n, struct flow *f, const struct packet *p);
     void (*on_timer)(struct net *n, struct flow *f);    /* at f->cc_deadline */
     void (*on_send)(struct net *n, struct flow *f, const struct packet *p); /* a data frame left */
-    /* Receiver-driven transports (ExpressPass):
-     *   on_rx_data: at the flow's receiver, a data frame of f arrived (before
-     *     its ACK is made; p is the frame; packets may be made here);
-     *   on_credit: a PKT_CREDIT of f reached one of its ends (the sender: a
-     *     credit grant; the receiver: a credit request); consumed after.
+    /* Receiver-side hooks (receiver-driven transports: RCC, ExpressPass;
+     * NULL: none).
+     * on_rx_data: every data frame of f arriving at f's destination NIC,
+     * before the NIC acknowledges it (f->rcv_nxt is still the value before
+     * this frame); it may make packets (host.c reloads p after it).
+     * on_rx_ctrl: an ACK/NAK of f was just made at the receiver and is
+     * about to be queued; the transport may write its feedback into the
+     * fields ACKs leave unused (rate_units, cp_id).
+     * on_credit: a PKT_CREDIT of f reached one of its ends (the sender: a
+     * credit grant; the receiver: a credit request); consumed after.
      * A flow with FL_CREDITED set sends a data frame only while tx_credits
      * > 0 (the transport keeps the count: host.c only reads it). */
     void (*on_rx_data)(struct net *n, struct flow *f, const struct packet *p);
+    void (*on_rx_ctrl)(struct net *n, struct flow *f, struct packet *p);
     void (*on_credit)(struct net *n, struct flow *f, const struct packet *p);
     uint8_t np_cnp;          /* the receiver answers ECN marks with CNPs (DCQCN NP) */
     uint8_t int_telemetry;   /* data frames collect INT (HPCC) */
@@ -371,7 +377,18 @@ struct net {
     struct rp_trace_rec *rp_trace;
     uint32_t n_rp_trace, cap_rp_trace;
     uint64_t rp_trace_lost;      /* records not kept (RP_TRACE_MAX or no memory) */
+    /* per-host transport state (net_host_state) */
+    struct host_state { const void *key; void *mem; } *hstate;
+    uint32_t n_hstate;
 };
+
+/* Per-host state of a transport (a receiver-driven transport's receiver:
+ * RCC's N and B_R, a grant scheduler, ...): one zeroed array of n_hosts
+ * elements of `size` bytes per `key` (an address the transport owns), made
+ * on the first call for that key (after net_finalize) and freed by
+ * net_free.  NULL without memory.  Look it up at set-up or flow start and
+ * keep the pointer: the lookup walks a short list. */
+void *net_host_state(struct net *n, const void *key, size_t size);
 
 /* Record an RP event of flow f if it is traced (transport.c). */
 void net_rp_trace(struct net *n, const struct flow *f, int timer, uint32_t cp_id, uint32_t rate_units, int accepted);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/scenario/experiments.sh -- every experiment in experiments/{rocc,compare,datacenter,escape,openqueue}/*.ini (sweep files aside)
+# tests/scenario/experiments.sh -- every experiment in experiments/{rocc,compare,datacenter,escape,openqueue,rcc}/*.ini (sweep files aside)
 # must run to completion and meet its own [expect] section.
 #
 # One line per experiment: "PASS scenario.<name>" when roccsim exits 0 with
@@ -13,7 +13,7 @@ ROCCSIM=${ROCCSIM:-$BUILD/roccsim}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
-for ini in experiments/rocc/*.ini experiments/compare/*.ini experiments/datacenter/*.ini experiments/escape/*.ini experiments/openqueue/*.ini; do
+for ini in experiments/rocc/*.ini experiments/compare/*.ini experiments/datacenter/*.ini experiments/escape/*.ini experiments/openqueue/*.ini experiments/rcc/*.ini; do
     case "$ini" in *.sweep.ini) continue ;; esac
     [ -f "$ini" ] || continue
     name=$(basename "$ini" .ini)

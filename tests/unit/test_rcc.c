@@ -254,6 +254,30 @@ TEST(stay_in_pid)
     CHECK_EQ(c.in_pid, 0);
 }
 
+/* What Eqs. 4-5 do to two flows that see the same delays (docs/rcc.md,
+ * Fig. 8b): both windows are scaled by the same 1 - tanh u, so their ratio
+ * stays what it was -- nothing in the PID pulls them to equal shares. */
+TEST(pid_keeps_ratio)
+{
+    setup();
+    struct rcc_conn a, b;
+    uint64_t cap = 1000000, t = 0;
+    rcc_conn_init(&a, 10000);
+    rcc_conn_init(&b, 30000);
+    static const double d_us[] = { 10, 13, 13, 13, 15, 12, 10.5, 11, 11.5, 12, 10, 10, 14, 11 };
+    for (size_t i = 0; i < sizeof d_us / sizeof d_us[0]; i++) {
+        uint64_t d = (uint64_t)(d_us[i] * (double)US);
+        t += 8 * US;
+        /* Windows from before PID: the fair share is each flow's own. */
+        rcc_conn_on_sample(&a, &P, d, a.in_pid ? cap : 10000, 0, t);
+        rcc_conn_on_sample(&b, &P, d, b.in_pid ? cap : 30000, 0, t);
+    }
+    CHECK(a.in_pid && b.in_pid);
+    CHECK(a.n_pid_steps >= 10);
+    CHECK(fabs(a.w_bytes - 10000) > 100);        /* the windows did move */
+    CHECK_NEAR(b.w_bytes / a.w_bytes, 3.0, 1e-9);
+}
+
 /* §III-G RCC-sender: the receiver feeds back N and B_R; the same conn
  * machine runs at the sender on RTTs (base 12 us, above > 14.4 us). */
 TEST(sender_variant)
@@ -307,6 +331,7 @@ int main(void)
     RUN(pid_steps);
     RUN(tanh_scaling);
     RUN(stay_in_pid);
+    RUN(pid_keeps_ratio);
     RUN(sender_variant);
     return test_summary();
 }
