@@ -25,9 +25,9 @@ void xp_params_default(struct xp_params *p, uint64_t link_bps, uint32_t credit_w
      * ns-2 configurations (alpha_ 0.5); the paper's evaluation also runs
      * smaller alphas (§6.3). */
     p->init_rate_bps = p->max_rate_bps / 2;
-    /* Ours: the paper gives no floor; 1/1000 of max_rate keeps a flow
-     * probing while a thousand share a link. */
-    p->min_rate_bps = p->max_rate_bps / 1000 ? p->max_rate_bps / 1000 : 1;
+    /* 0: one credit per update period (RTT), the authors' ns-2 floor; the
+     * paper's Alg. 1 names min_rate without a value. */
+    p->min_rate_bps = 0;
     p->w_init = 1.0 / 16;      /* Alg. 1 w_init; authors' ns-2 scripts w_init 0.0625 */
     p->w_max = 0.5;            /* Alg. 1: w is bounded by 0.5 */
     p->w_min = 0.01;           /* Alg. 1 w_min; authors' scripts min_w_ 0.01 */
@@ -36,6 +36,8 @@ void xp_params_default(struct xp_params *p, uint64_t link_bps, uint32_t credit_w
     p->update_ps = 0;          /* Alg. 1: update every RTT (measured) */
     p->credit_wire_bytes = credit_wire;
     p->queue_credits = 8;      /* §3.1: a credit queue of 8 credits */
+    p->feedback = 1;
+    p->target_scaled = 0;      /* Alg. 1: a constant target */
 }
 
 int xp_params_check(const struct xp_params *p, char *why, size_t why_len)
@@ -43,9 +45,9 @@ int xp_params_check(const struct xp_params *p, char *why, size_t why_len)
     const char *bad = NULL;
     if (p->max_rate_bps == 0)
         bad = "max_rate must be > 0";
-    else if (p->min_rate_bps == 0 || p->min_rate_bps > p->max_rate_bps)
-        bad = "min_rate must be in (0, max_rate]";
-    else if (p->init_rate_bps < p->min_rate_bps || p->init_rate_bps > p->max_rate_bps)
+    else if (p->min_rate_bps > p->max_rate_bps)
+        bad = "min_rate must be in [0, max_rate] (0: one credit per RTT)";
+    else if (p->init_rate_bps == 0 || p->init_rate_bps < p->min_rate_bps || p->init_rate_bps > p->max_rate_bps)
         bad = "init_rate must be in [min_rate, max_rate]";
     else if (!(p->w_min > 0 && p->w_min <= p->w_max && p->w_max <= 1))
         bad = "need 0 < w_min <= w_max <= 1";
@@ -85,7 +87,7 @@ static uint64_t xs64(uint64_t *s)
 void xp_rx_start(struct xp_rx *r, const struct xp_params *p, uint64_t now, uint64_t seed)
 {
     *r = (struct xp_rx){ 0 };
-    r->rate_bps = (double)p->init_rate_bps;
+    r->rate_bps = (double)(p->feedback ? p->init_rate_bps : p->max_rate_bps);
     r->w = p->w_init;
     r->active = 1;
     r->period_start = now;
@@ -101,32 +103,54 @@ void xp_rx_stop(struct xp_rx *r)
 
 void xp_rx_update(struct xp_rx *r, const struct xp_params *p, uint64_t now)
 {
+    if (!p->feedback) {
+        r->p_got = r->p_lost = r->p_sent = 0;
+        r->period_start = now;
+        return;
+    }
     uint32_t known = r->p_got + r->p_lost;
+    uint32_t mark2 = r->mark1;      /* next_seq when the previous period began */
+    r->mark1 = r->mark0;
+    r->mark0 = r->next_seq;
     double loss;
-    if (known)
+    if (known) {
         loss = (double)r->p_lost / known;
-    else if (r->p_sent)
-        loss = 1.0;                 /* credits went out, none came back as data */
-    else
-        loss = 0.0;
+    } else if ((int32_t)(r->expect_seq - mark2) < 0) {
+        loss = 1.0;                 /* credits sent two periods ago or before, none echoed since */
+    } else {
+        /* Nothing learned this period (no echo, nothing overdue): no step. */
+        r->p_sent = 0;
+        r->period_start = now;
+        return;
+    }
     double maxr = (double)p->max_rate_bps;
-    if (loss <= p->target_loss) {
+    /* The loss tolerated: constant (Alg. 1), or shrinking to 0 as the rate
+     * nears max_rate (target_scaled; the public ns-2 ExpressPass code). */
+    double target = p->target_scaled ? p->target_loss * (1 - r->rate_bps / maxr) : p->target_loss;
+    if (target < 0)
+        target = 0;
+    if (loss <= target) {
         /* Alg. 1, increasing phase. */
         if (r->prev_increase)
             r->w = (r->w + p->w_max) / 2;
-        r->rate_bps = (1 - r->w) * r->rate_bps + r->w * maxr * (1 + p->target_loss);
+        r->rate_bps = (1 - r->w) * r->rate_bps + r->w * maxr * (1 + target);
         r->prev_increase = 1;
     } else {
         /* Alg. 1, decreasing phase. */
-        r->rate_bps = r->rate_bps * (1 - loss) * (1 + p->target_loss);
+        r->rate_bps = r->rate_bps * (1 - loss) * (1 + target);
         r->w = r->w / 2 > p->w_min ? r->w / 2 : p->w_min;
         r->prev_increase = 0;
         r->decreases++;
     }
     if (r->rate_bps > maxr)
         r->rate_bps = maxr;
-    if (r->rate_bps < (double)p->min_rate_bps)
-        r->rate_bps = (double)p->min_rate_bps;
+    double minr = (double)p->min_rate_bps;
+    if (minr == 0 && r->period_ps)          /* one credit per period (per RTT) */
+        minr = (double)p->credit_wire_bytes * 8 * (double)PS_PER_S / (double)r->period_ps;
+    if (minr > maxr)
+        minr = maxr;
+    if (r->rate_bps < minr)
+        r->rate_bps = minr;
     r->p_got = r->p_lost = r->p_sent = 0;
     r->period_start = now;
     r->updates++;
@@ -168,8 +192,11 @@ int xp_rx_data(struct xp_rx *r, const struct xp_params *p, uint32_t seq, uint64_
     r->p_got++;
     r->echoed++;
     r->expect_seq = seq + 1;
-    if (seq == 0 && !r->have_rtt) {
-        r->period_ps = now - r->first_credit_ps;   /* one credit-to-data loop: the RTT */
+    if (!r->have_rtt) {
+        /* One credit-to-data loop: the RTT (from credit 0; when credit 0
+         * was lost, from the first credit that came back, an overestimate
+         * by the gaps between them). */
+        r->period_ps = now - r->first_credit_ps;
         if (r->period_ps == 0)
             r->period_ps = 1;
         r->have_rtt = 1;
@@ -186,15 +213,31 @@ int xp_rx_data(struct xp_rx *r, const struct xp_params *p, uint32_t seq, uint64_
 
 /* ---- sender ---- */
 
-int xp_tx_credit(struct xp_tx *t, int has_data)
+int xp_tx_credit(struct xp_tx *t, uint32_t seq, int has_data)
 {
     t->credits++;
-    if (!has_data) {
+    if (!has_data || t->count == XP_TX_RING) {
         t->wasted++;
         return 0;
     }
-    t->used++;
+    t->ring[(t->head + t->count) % XP_TX_RING] = seq;
+    t->count++;
     return 1;
+}
+
+uint32_t xp_tx_use(struct xp_tx *t)
+{
+    uint32_t seq = t->ring[t->head];
+    t->head = (uint8_t)((t->head + 1) % XP_TX_RING);
+    t->count--;
+    t->used++;
+    return seq;
+}
+
+void xp_tx_flush(struct xp_tx *t)
+{
+    t->wasted += t->count;
+    t->count = 0;
 }
 
 /* ---- limiter ---- */

@@ -47,7 +47,7 @@
 
 struct xp_params {
     uint64_t max_rate_bps;   /* credit bits/s a path can carry: link*credit/(credit+data) (§3.1) */
-    uint64_t min_rate_bps;   /* floor of the feedback control */
+    uint64_t min_rate_bps;   /* floor of the feedback control (0: one credit per update period) */
     uint64_t init_rate_bps;  /* cur_rate when credits start (alpha * max_rate) */
     double   w_init;         /* aggressiveness factor at start (Alg. 1 line 1) */
     double   w_max;          /* upper bound of w (Alg. 1) */
@@ -57,6 +57,8 @@ struct xp_params {
     uint64_t update_ps;      /* feedback period; 0 = one RTT, measured from the first credit's loop */
     uint32_t credit_wire_bytes;  /* bytes of one credit on the wire (rate -> gap) */
     uint32_t queue_credits;  /* credit queue of a limited port, in credits (§3.1) */
+    uint8_t  feedback;       /* 1: Alg. 1 runs; 0 (what-if): credits at max_rate, never adjusted */
+    uint8_t  target_scaled;  /* 1: target = target_loss*(1 - cur/max) (public ns-2 code); 0: constant (Alg. 1) */
 };
 
 /* Defaults for a link of link_bps whose data frames are data_wire bytes on
@@ -79,6 +81,7 @@ struct xp_rx {
     uint32_t next_seq;        /* sequence number of the next credit */
     uint32_t expect_seq;      /* next credit sequence number expected back on data */
     uint32_t p_got, p_lost, p_sent;   /* this period: credits echoed, found lost, sent */
+    uint32_t mark0, mark1;    /* next_seq at the start of this period and of the one before */
     uint64_t period_start, period_ps;
     uint64_t first_credit_ps; /* when credit 0 left (RTT sample) */
     uint64_t rng;             /* xorshift64 state of the jitter */
@@ -97,21 +100,43 @@ uint32_t xp_rx_credit(struct xp_rx *r, const struct xp_params *p, uint64_t now, 
  * the period's update if it has ended.  Returns 1 if an update ran. */
 int      xp_rx_data(struct xp_rx *r, const struct xp_params *p, uint32_t seq, uint64_t now);
 /* Algorithm 1 on the period's counts (called by the two above when the
- * period ends; exposed for tests).  A period without any echo but with
- * credits sent counts as loss 1. */
+ * period ends; exposed for tests).  Loss = credits found missing / credits
+ * whose fate is known (echoed or found missing).  A period in which no
+ * echo came counts as loss 1 if a credit sent before the previous period
+ * began is still unanswered, and otherwise changes nothing. */
 void     xp_rx_update(struct xp_rx *r, const struct xp_params *p, uint64_t now);
 /* Inter-credit gap at rate_bps without jitter. */
 uint64_t xp_gap_ps(const struct xp_params *p, double rate_bps);
 
 /* ---- sender: one data frame per credit ---- */
+#define XP_TX_RING 16          /* credits a sender holds before its NIC turns them into frames */
 struct xp_tx {
+    uint32_t ring[XP_TX_RING];    /* sequence numbers of credits not yet used, oldest first */
+    uint8_t  head, count;
+    uint8_t  pad_[6];
     uint64_t credits;         /* received */
     uint64_t used;            /* turned into a data frame */
-    uint64_t wasted;          /* arrived with no data to send (§3.3 credit waste) */
+    uint64_t wasted;          /* arrived with no data to send, or with XP_TX_RING already held */
 };
-/* A credit arrived; has_data: the flow has bytes left to send.  1: send one
- * data frame for it. */
-int xp_tx_credit(struct xp_tx *t, int has_data);
+/* Credit `seq` arrived; has_data: the flow has bytes left to send.  1: it is
+ * held for a data frame (xp_tx_use), 0: wasted (§3.3 credit waste). */
+int      xp_tx_credit(struct xp_tx *t, uint32_t seq, int has_data);
+/* A data frame leaves for the oldest held credit: its sequence number, to
+ * echo in the frame (call only with count > 0). */
+uint32_t xp_tx_use(struct xp_tx *t);
+/* Held credits dropped because the data ran out (each counted wasted). */
+void     xp_tx_flush(struct xp_tx *t);
+
+/* Both ends of one flow, as a simulator keeps them in one record, with the
+ * glue's timers (the receiver's next credit, the sender's request retry). */
+struct xp_flow {
+    struct xp_rx rx;
+    struct xp_tx tx;
+    uint64_t next_credit_ps;  /* receiver: when the next credit is due */
+    uint64_t retry_ps, retry_at;  /* sender: credit request retry period (0: none), next retry */
+    uint64_t req_sent;        /* credit requests sent */
+    uint64_t asym_credits;    /* credits that could not retrace the data path (ECMP instead) */
+};
 
 /* ---- per-port credit limiter (switch egress, NIC) ---- */
 struct xp_lim {

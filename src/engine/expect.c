@@ -36,6 +36,8 @@ static const struct metric_def {
     { "drops", U_NUM, SEL_NONE },       { "pfc_pauses", U_NUM, SEL_NONE },
     { "timeouts", U_NUM, SEL_NONE },    { "retx_bytes", U_BYTES, SEL_NONE },
     { "cnps", U_NUM, SEL_NONE },
+    { "credit_loss", U_FRAC, SEL_NONE },     /* credits dropped / credits made (ExpressPass; packet totals) */
+    { "qlimit_drops", U_NUM, SEL_NONE },     /* frames dropped by design at class queue limits (credits) */
     { "escape_outstanding", U_NUM, SEL_NONE },  { "escape_frames", U_NUM, SEL_NONE },   /* fcsel_escape.c */
     { "escape_order_risk", U_NUM, SEL_NONE },
     { "oq_value", U_NUM, SEL_NONE },  { "oq_value_share", U_FRAC, SEL_NONE },   /* oqsel.c: OpenQueue ports */
@@ -191,7 +193,8 @@ static void parse_one(const struct cfg_entry *e, void *arg)
             x.m = &metrics[i];
     if (!x.m) {
         pc->rc = cfg_errorf(pc->err, e, "unknown metric '%s' (rate, rate_mean, jain, rate_ratio, completed, cnp_reached, queue_mean, "
-                            "queue_p99, queue_max, fair_rate, settle, util, md, drops, pfc_pauses, timeouts, retx_bytes, cnps, "
+                            "queue_p99, queue_max, fair_rate, settle, util, md, drops, pfc_pauses, timeouts, retx_bytes, cnps, credit_loss, "
+                            "qlimit_drops, "
                             "maxmin_error, fct_avg, fct_p99, slowdown_avg, slowdown_p99, deadlock, out_of_order, xbar_drops, "
                             "xbar_voq_drops, xbar_xp_drops, xbar_oq_drops, xbar_sent, xbar_in_blocked, xbar_out_blocked, "
                             "xbar_voq_max)",
@@ -450,6 +453,10 @@ int expect_eval(const struct expectations *ex, const struct scenario *sc, struct
                 }
                 if (!strcmp(mn, "out_of_order"))
                     tot = (double)n->out_of_order;
+                if (!strcmp(mn, "qlimit_drops"))
+                    tot = (double)n->qlimit_drops;
+                if (!strcmp(mn, "credit_loss"))
+                    tot = n->created[PKT_CREDIT] ? (double)n->dropped[PKT_CREDIT] / (double)n->created[PKT_CREDIT] : 0;
                 if (!strcmp(mn, "cnps"))
                     for (uint32_t a = 0; a < n->n_agents; a++)
                         if (n->agents[a].ops == &rocc_agent_ops)

@@ -312,6 +312,9 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
     fprintf(out, "\npackets: %llu created, %llu delivered, %llu dropped, %u in flight at the end; conservation %s\n",
             (unsigned long long)created, (unsigned long long)consumed, (unsigned long long)dropped, n->pool.live,
             ri->conservation);
+    if (n->qlimit_drops)
+        fprintf(out, "  of the drops, %llu by design: credits beyond a credit queue (ExpressPass, qlimit_drops)\n",
+                (unsigned long long)n->qlimit_drops);
     fcsel_loopbreak_print(out, n);
     if (ri->n_results) {
         fprintf(out, "\nexpectations:\n");

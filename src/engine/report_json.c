@@ -22,7 +22,7 @@
 #include "engine/report_parts.h"
 #include "net/agent_rocc.h"
 
-static const char *type_names[PKT_NTYPES] = { "data", "ack", "nack", "cnp", "pfc", "fctl", "grant" };
+static const char *type_names[PKT_NTYPES] = { "data", "ack", "nack", "cnp", "pfc", "fctl", "grant", "credit" };
 
 /* JSON number: NaN/inf become null. */
 static void jnum(FILE *f, double v)
@@ -166,6 +166,8 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
             (unsigned long long)n->cnp_filtered_host);
     if (n->fc_drops)
         fprintf(f, ", \"fc_drops\": %llu", (unsigned long long)n->fc_drops);
+    if (n->qlimit_drops)
+        fprintf(f, ", \"qlimit_drops\": %llu", (unsigned long long)n->qlimit_drops);
     if (n->created[PKT_FCTL] || n->fctl_bad)
         fprintf(f, ", \"fctl_refused\": %llu", (unsigned long long)n->fctl_bad);
     fprintf(f, "},\n");

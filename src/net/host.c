@@ -109,6 +109,14 @@ static inline int flow_has_data(const struct flow *f)
     return f->snd_nxt < f->size;
 }
 
+/* The flow may not send now whatever its pacer says: its window is full,
+ * or it sends against credits (FL_CREDITED) and holds none. */
+static inline int flow_held(const struct flow *f)
+{
+    return (f->window && f->snd_nxt - f->snd_una >= f->window) ||
+           (__builtin_expect(f->flags & FL_CREDITED, 0) && f->tx_credits == 0);
+}
+
 /* ACK or NAK for `data` (the packet that triggered it): echoes its send
  * timestamp (RTT for TIMELY), the CE marks seen since the last ACK (ECE, for
  * DCTCP) and its INT record (HPCC). */
@@ -216,7 +224,7 @@ static simtime_t scan_flows(const struct net *n, const struct host *h, const str
         const struct flow *f = &n->flows[h->active[slot]];
         if (!flow_has_data(f) || ((pt->paused | pt->gated) & (1u << f->prio)))
             continue;
-        if (f->window && f->snd_nxt - f->snd_una >= f->window)
+        if (flow_held(f))
             continue;
         if (pick && *pick == NONE32 && f->next_avail <= now) {
             *pick = slot;
@@ -330,8 +338,7 @@ uint32_t host_dequeue(struct net *n, struct host *h)
     f->next_avail = due + gap;
     if (__builtin_expect(due < now, 0))
         pacer_late(n, f);
-    if (flow_has_data(f) && f->next_avail < earliest &&
-        !(f->window && f->snd_nxt - f->snd_una >= f->window))
+    if (flow_has_data(f) && f->next_avail < earliest && !flow_held(f))
         earliest = f->next_avail;
     h->next_ready = earliest;
     if (n->cfg.rto_ps && f->rto_deadline == SIMTIME_NEVER) {
@@ -414,7 +421,7 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
     simtime_t now = n->el.now;
     switch ((enum pkt_type)p->type) {
     case PKT_DATA:
-        if (f->tp->on_rx_data) {
+        if (__builtin_expect(f->tp->on_rx_data != NULL, 0)) {
             f->tp->on_rx_data(n, f, p);
             p = pkt(&n->pool, pi);      /* it may have made packets */
         }
@@ -541,6 +548,20 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
         if (flow_has_data(f))
             port_kick(n, h->port);
         return;
+    case PKT_CREDIT: {              /* a credit (at the sender) or credit request (at the receiver) */
+        int held0 = flow_held(f);
+        if (f->tp->on_credit)
+            f->tp->on_credit(n, f, p);
+        net_consume(n, pi);
+        if (f->src == (uint32_t)(h - n->hosts) && held0 && !flow_held(f) && flow_has_data(f)) {
+            /* Waiting for a credit is the network's time, not the NIC's:
+             * the pacer banks none of it (as for a shut window). */
+            if (f->next_avail < now)
+                f->next_avail = now;
+            port_kick(n, h->port);
+        }
+        return;
+    }
     case PKT_PFC:
     case PKT_FCTL:                  /* link-local to switches: a host has no scheme */
     case PKT_NTYPES:

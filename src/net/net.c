@@ -780,6 +780,15 @@ void net_drop(struct net *n, uint32_t port, uint32_t pi)
     pool_put(&n->pool, pi);
 }
 
+void net_drop_limited(struct net *n, uint32_t port, uint32_t pi)
+{
+    struct packet *p = pkt(&n->pool, pi);
+    n->dropped[p->type]++;
+    n->qlimit_drops++;
+    n->ports[port].st.qlimit_drops++;
+    pool_put(&n->pool, pi);
+}
+
 static void start_flows(struct net *n)
 {
     simtime_t now = n->el.now;
@@ -860,9 +869,10 @@ int net_check_conservation(const struct net *n, char *why, size_t why_len)
     uint64_t dropped_all = 0;
     for (int t = 0; t < PKT_NTYPES; t++)
         dropped_all += n->dropped[t];
-    if (n->fc_drops + n->failure_drops > dropped_all) {
-        snprintf(why, why_len, "drop accounting violated: %llu scheme drops + %llu failure drops but only %llu "
-                 "packets dropped", (unsigned long long)n->fc_drops, (unsigned long long)n->failure_drops,
+    if (n->fc_drops + n->failure_drops + n->qlimit_drops > dropped_all) {
+        snprintf(why, why_len, "drop accounting violated: %llu scheme drops + %llu failure drops + %llu queue-limit "
+                 "drops but only %llu packets dropped", (unsigned long long)n->fc_drops,
+                 (unsigned long long)n->failure_drops, (unsigned long long)n->qlimit_drops,
                  (unsigned long long)dropped_all);
         return -1;
     }

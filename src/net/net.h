@@ -67,6 +67,7 @@ struct port_stats {
     uint64_t max_queue_bytes;
     /* rare */
     uint64_t drops, drop_bytes;
+    uint64_t qlimit_drops;                  /* dropped by design at a class queue limit (switch_cfg.qcap: credits) */
     uint64_t pfc_sent, pfc_rcvd;            /* XOFF frames */
     uint64_t paused_ps[NCLASS];             /* time this port was paused, per class */
 };
@@ -137,6 +138,12 @@ struct switch_cfg {
     /* RED-style ECN marking on data classes, at dequeue (0 disables). */
     uint64_t ecn_kmin, ecn_kmax;
     double   ecn_pmax;
+    /* Queue limit per class in frames, for classes in qcap_mask: a frame
+     * arriving for an egress class queue that already holds qcap[class]
+     * frames is dropped by design (net_drop_limited), whatever the buffer.
+     * ExpressPass's credit queue (§3.1: a few credits, drop beyond). */
+    uint8_t  qcap_mask;
+    uint16_t qcap[NCLASS];
 };
 
 struct fc_ops;
@@ -172,15 +179,21 @@ struct transport_ops {
     void (*on_cnp)(struct net *n, struct flow *f, const struct packet *p);
     void (*on_timer)(struct net *n, struct flow *f);    /* at f->cc_deadline */
     void (*on_send)(struct net *n, struct flow *f, const struct packet *p); /* a data frame left */
-    /* Receiver-side hooks (receiver-driven transports, RCC; NULL: none).
+    /* Receiver-side hooks (receiver-driven transports: RCC, ExpressPass;
+     * NULL: none).
      * on_rx_data: every data frame of f arriving at f's destination NIC,
      * before the NIC acknowledges it (f->rcv_nxt is still the value before
      * this frame).  It may make packets (Homa's GRANTs): the pool may move,
      * the NIC re-reads the frame after.  on_rx_ctrl: an ACK/NAK of f was just made at the
      * receiver and is about to be queued; the transport may write its
-     * feedback into the fields ACKs leave unused (rate_units, cp_id). */
+     * feedback into the fields ACKs leave unused (rate_units, cp_id).
+     * on_credit: a PKT_CREDIT of f reached one of its ends (the sender: a
+     * credit grant; the receiver: a credit request); consumed after.
+     * A flow with FL_CREDITED set sends a data frame only while tx_credits
+     * > 0 (the transport keeps the count: host.c only reads it). */
     void (*on_rx_data)(struct net *n, struct flow *f, const struct packet *p);
     void (*on_rx_ctrl)(struct net *n, struct flow *f, struct packet *p);
+    void (*on_credit)(struct net *n, struct flow *f, const struct packet *p);
     uint8_t np_cnp;          /* the receiver answers ECN marks with CNPs (DCQCN NP) */
     uint8_t int_telemetry;   /* data frames collect INT (HPCC) */
     uint8_t cp_cnp;          /* switch CPs other than RoCC's send this flow CNPs (QCN) */
@@ -194,7 +207,8 @@ struct transport_ops {
  * 272-byte struct hpcc; a bigger one must grow this. */
 #define FLOW_CC_STATE_WORDS 34
 
-enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_ENDLESS = 16 };
+enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_ENDLESS = 16,
+                 FL_CREDITED = 32 /* sends only against credits (tx_credits; transport_ops) */ };
 
 /* Field order is by use (large fabrics do not keep their flows in cache):
  * the first cache line holds what a switch (ECMP hashes) and the sender's
@@ -219,6 +233,7 @@ struct flow {
     uint64_t rx_wire_bytes;     /* in-order data received, in wire bytes */
     uint32_t since_ack;
     uint8_t  ece;               /* CE seen since the last ACK (echoed as ECE) */
+    uint16_t tx_credits;        /* FL_CREDITED: data frames the flow may still send */
     uint64_t nack_for;          /* rcv_nxt value last NACKed (UINT64_MAX none) */
     /* timers (a lazily re-armed single event per flow), ACK bookkeeping */
     simtime_t cc_deadline, rto_deadline, timer_armed;
@@ -373,6 +388,7 @@ struct net {
     uint64_t delivered_bytes;
     uint64_t failure_drops;      /* packets lost to link failures (flushed or unroutable) */
     uint64_t fc_drops;           /* frames a flow-control scheme dropped by design (Loop Breaker) */
+    uint64_t qlimit_drops;       /* frames a class queue limit dropped by design (credits; net_drop_limited) */
     uint64_t cnp_filtered_sw;    /* RoCC/junk CNPs a switch dropped (cnp_filter) */
     uint64_t cnp_filtered_host;  /* RoCC/junk CNPs a host refused (cnp_filter, or junk) */
     uint64_t flows_done;
@@ -481,6 +497,10 @@ uint32_t net_route(const struct net *n, uint32_t node, uint32_t dst_host, uint64
 uint32_t net_new_packet(struct net *n, enum pkt_type type);
 void     net_consume(struct net *n, uint32_t pi);
 void     net_drop(struct net *n, uint32_t port, uint32_t pi);
+/* Drop pi at `port` by design (a class queue limit, switch_cfg.qcap, or a
+ * NIC's credit queue): counted by type and in qlimit_drops (net and port),
+ * not in the port's drops, which count losses. */
+void     net_drop_limited(struct net *n, uint32_t port, uint32_t pi);
 void     port_kick(struct net *n, uint32_t port);
 void     port_enqueue_ctrl(struct net *n, uint32_t port, uint32_t pi);
 void     port_tx_done(struct net *n, uint32_t port);

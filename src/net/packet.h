@@ -30,6 +30,7 @@ enum pkt_type {
     PKT_FCTL,       /* a flow-control scheme's link-local frame (fc_sub says which; flowctl.h) */
     PKT_GRANT,      /* receiver-driven transport (Homa): receiver -> sender, seq = bytes of the
                      * message the sender may send, grant_prio = their class (docs/homa.md) */
+    PKT_CREDIT,     /* a receiver-driven transport's credit or credit request (credit_kind; ExpressPass) */
     PKT_NTYPES
 };
 /* Frames that end at the next hop (MAC control, flow-control schemes). */
@@ -54,10 +55,16 @@ struct packet {
     uint32_t  next;         /* FIFO / free-list link */
     uint32_t  flow;         /* flow index (PFC: unused) */
     uint64_t  seq;          /* DATA: byte offset; ACK: cumulative; NACK: expected */
-    simtime_t ts;           /* DATA: time the sender started it (RTT, FCT) */
+    union {
+        simtime_t ts;       /* DATA: time the sender started it (RTT, FCT) */
+        uint8_t   route[8]; /* PF_SRCROUTE: egress port (local index) at the 1st..8th switch */
+    };
     simtime_t due;          /* when it leaves the wire / a delay line */
     uint32_t  dst;          /* destination node (PFC: unused) */
-    uint32_t  cp_id;        /* CNP: CP identity */
+    union {
+        uint32_t  cp_id;        /* CNP: CP identity */
+        uint32_t  credit_seq;   /* CREDIT: its sequence number; DATA of a credited flow: the credit it answers */
+    };
     uint32_t  rate_units;   /* CNP: fair rate in ΔF units */
     uint16_t  bytes;        /* frame bytes */
     uint16_t  payload;      /* DATA: payload bytes */
@@ -70,7 +77,10 @@ struct packet {
     uint8_t   nhop;         /* INT hops recorded (see struct int_rec) */
     uint8_t   flags;        /* PF_* */
     uint8_t   hops;         /* Escape header (DATA): != 0 while escaping; FCTL: the token's hops */
-    uint8_t   fc_sub;       /* FCTL: the scheme's frame subtype */
+    union {
+        uint8_t   fc_sub;       /* FCTL: the scheme's frame subtype */
+        uint8_t   credit_kind;  /* CREDIT: enum credit_kind */
+    };
     union {                 /* by type: */
         uint8_t cnp_form;   /* RoCC CNP: enum rocc_cnp_form (rocc_cnp.h). For the host
                              * forms of §3.6, rate_units = F before the CP's update and
@@ -100,6 +110,13 @@ enum pkt_flag {
     PF_ESC_HERE  = 8,   /* Escape: extracted by the switch holding it, not yet sent (fc_escape.c; not on the wire) */
     PF_ESC_WAIT  = 16,  /* Escape: waits behind its flow at its token's origin holding the token (C9; not on the wire) */
     PF_LAST      = 32,  /* DATA: the last frame of its message when it was made (BTH opcode Last/Only in captures) */
+    PF_SRCROUTE  = 64,  /* switches forward by route[nhop++] instead of ECMP (switch.c); nhop counts switches passed */
+};
+
+/* What a PKT_CREDIT is (ExpressPass, Cho et al. SIGCOMM'17 §3). */
+enum credit_kind {
+    CREDIT_GRANT   = 0,   /* receiver -> sender: one data frame may go (credit_seq = its number) */
+    CREDIT_REQUEST = 1,   /* sender -> receiver: start sending credits */
 };
 
 /* In-band telemetry, one record per hop (HPCC SIGCOMM'19 §3.2): kept beside

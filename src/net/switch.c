@@ -252,6 +252,18 @@ static inline uint64_t flow_hash_for(const struct net *n, const struct packet *p
     return p->type == PKT_DATA ? f->hash : f->rhash;
 }
 
+/* A source-routed frame (PF_SRCROUTE: an ExpressPass credit retracing its
+ * flow's data path backwards) leaves by the port its route names for this
+ * switch, the route's next entry; NONE32 (dropped as unroutable) past the
+ * route's end or at a port this switch does not have. */
+static uint32_t srcroute_port(const struct net *n, const struct sw *s, struct packet *p)
+{
+    uint32_t hop = p->nhop++;
+    if (hop >= sizeof p->route || p->route[hop] >= n->nodes[s->node].n_ports)
+        return NONE32;
+    return n->nodes[s->node].first_port + p->route[hop];
+}
+
 /* Forged-CNP filter (docs/rocc.md "Forged CNPs"): a RoCC CNP (or junk of
  * its ICMP type) that arrives from a host (hosts never send them), claims
  * this switch as its source (only we send those), is junk (wrong length or
@@ -273,11 +285,18 @@ void switch_receive(struct net *n, struct sw *s, uint32_t port, uint32_t pi)
         net_consume(n, pi);
         return;
     }
-    uint32_t out = net_route(n, s->node, p->dst, flow_hash_for(n, p));
+    uint32_t out = __builtin_expect(p->flags & PF_SRCROUTE, 0) ? srcroute_port(n, s, p)
+                   : net_route(n, s->node, p->dst, flow_hash_for(n, p));
     uint32_t local = n->ports[port].local;
     if (out == NONE32 || n->ports[out].down) {   /* no route after a link failure */
         net_drop(n, port, pi);
         n->failure_drops++;
+        return;
+    }
+    /* A class queue limit (switch_cfg.qcap: ExpressPass's credit queue)
+     * drops beyond it by design, before any buffer is charged. */
+    if (__builtin_expect(s->cfg.qcap_mask >> p->prio & 1, 0) && n->ports[out].q[p->prio].count >= s->cfg.qcap[p->prio]) {
+        net_drop_limited(n, out, pi);
         return;
     }
     if (__builtin_expect(s->fc_flags & FCB_ADMIT, 0)) {

@@ -20,7 +20,7 @@ static void setup(struct xp_rx *r)
     P = (struct xp_params){
         .max_rate_bps = 1000000000, .min_rate_bps = 1000000, .init_rate_bps = 500000000,
         .w_init = 1.0 / 16, .w_max = 0.5, .w_min = 0.01, .target_loss = 0.1, .jitter = 0,
-        .update_ps = 10 * US, .credit_wire_bytes = 84, .queue_credits = 8,
+        .update_ps = 10 * US, .credit_wire_bytes = 84, .queue_credits = 8, .feedback = 1,
     };
     xp_rx_start(r, &P, 0, 1);
 }
@@ -31,13 +31,14 @@ TEST(defaults)
     xp_params_default(&p, 100000000000ull, XP_CREDIT_WIRE_BYTES, XP_DATA_WIRE_BYTES);
     CHECK_EQ(p.max_rate_bps, 5178791615ull);          /* 100G * 84/1622 */
     CHECK_EQ(p.init_rate_bps, 5178791615ull / 2);
-    CHECK_EQ(p.min_rate_bps, 5178791ull);
+    CHECK_EQ(p.min_rate_bps, 0);
     CHECK_NEAR(p.w_init, 0.0625, 0);
     CHECK_NEAR(p.w_max, 0.5, 0);
     CHECK_NEAR(p.w_min, 0.01, 0);
     CHECK_NEAR(p.target_loss, 0.1, 0);
     CHECK_EQ(p.queue_credits, 8);
     CHECK_EQ(p.update_ps, 0);
+    CHECK_EQ(p.feedback, 1);
     CHECK_EQ(xp_params_check(&p, NULL, 0), 0);
     /* the simulator's 1000 B payload: 1062 B frames, 1082 B on the wire */
     CHECK_EQ(xp_credit_rate_bps(25000000000ull, 84, 1082), 1801029159ull);
@@ -73,11 +74,13 @@ TEST(increase_sequence)
     static const double w[] = { 0.0625, 0.28125, 0.390625, 0.4453125, 0.47265625 };
     static const double rate[] = { 537500000.0, 695703125.0, 853631591.796875, 963342523.5748291, 1e9 };
     for (int i = 0; i < 5; i++) {
+        r.p_got = 3;                               /* three credits came back, none lost */
         xp_rx_update(&r, &P, (uint64_t)(i + 1) * 10 * US);
         CHECK_NEAR(r.w, w[i], 0);
         CHECK_NEAR(r.rate_bps, rate[i], 1e-6);
         CHECK_EQ(r.prev_increase, 1);
     }
+    r.p_got = 1;
     xp_rx_update(&r, &P, 60 * US);
     CHECK_NEAR(r.rate_bps, 1e9, 0);           /* stays capped */
     CHECK_EQ(r.updates, 6);
@@ -108,6 +111,7 @@ TEST(decrease_on_gaps)
     CHECK_EQ(r.echoed, 8);
     CHECK_EQ(r.p_got + r.p_lost + r.p_sent, 0);  /* a new period */
     /* next period without loss: no w increase right after a decrease */
+    r.p_got = 4;
     xp_rx_update(&r, &P, 20 * US);
     CHECK_NEAR(r.w, 1.0 / 32, 0);
     CHECK_NEAR(r.rate_bps, 460625000.0, 1e-6);   /* 31/32*4.4e8 + 1/32*1.1e9 */
@@ -142,14 +146,52 @@ TEST(w_floor_and_rate_floor)
         xp_rx_update(&r, &P, (uint64_t)(i + 1) * 10 * US);
         CHECK_NEAR(r.w, w[i], 0);
     }
-    /* credits sent, nothing echoed in a whole period: loss 1, rate -> floor */
-    r.p_sent = 5;
+    /* Five credits sent before 50 µs, none ever echoed: no step while they
+     * may still be on their way (50, 60 µs), loss 1 once they were sent
+     * before the previous period began (70 µs): rate -> floor. */
+    r.next_seq = 5;
+    double before = r.rate_bps;
     xp_rx_update(&r, &P, 50 * US);
+    xp_rx_update(&r, &P, 60 * US);
+    CHECK_NEAR(r.rate_bps, before, 0);
+    CHECK_EQ(r.updates, 4);
+    xp_rx_update(&r, &P, 70 * US);
     CHECK_NEAR(r.rate_bps, 1e6, 0);
     CHECK_EQ(r.decreases, 5);
-    /* an idle period (nothing sent, nothing echoed) is loss 0 */
-    xp_rx_update(&r, &P, 60 * US);
-    CHECK_EQ(r.prev_increase, 1);
+    CHECK_EQ(r.updates, 5);
+    /* an echo of credit 4 answers them: later empty periods change nothing */
+    CHECK_EQ(xp_rx_data(&r, &P, 4, 71 * US), 0);
+    xp_rx_update(&r, &P, 80 * US);                 /* 4 lost, 1 echoed: a cut, at the floor */
+    xp_rx_update(&r, &P, 90 * US);
+    xp_rx_update(&r, &P, 100 * US);
+    CHECK_EQ(r.updates, 6);
+    CHECK_NEAR(r.rate_bps, 1e6, 0);
+}
+
+/* Feedback off (what-if): credits start and stay at max_rate. */
+TEST(feedback_off)
+{
+    struct xp_rx r;
+    setup(&r);
+    P.feedback = 0;
+    xp_rx_start(&r, &P, 0, 1);
+    CHECK_NEAR(r.rate_bps, 1e9, 0);
+    r.p_lost = 9;
+    r.p_got = 1;
+    xp_rx_update(&r, &P, 10 * US);
+    CHECK_NEAR(r.rate_bps, 1e9, 0);
+    CHECK_EQ(r.updates, 0);
+}
+
+/* min_rate 0: the floor is one credit per period, 672 bits / 10 µs. */
+TEST(floor_one_credit_per_period)
+{
+    struct xp_rx r;
+    setup(&r);
+    P.min_rate_bps = 0;
+    r.p_lost = 3;                                  /* loss 1: rate * 0 * 1.1 */
+    xp_rx_update(&r, &P, 10 * US);
+    CHECK_NEAR(r.rate_bps, 67200000.0, 1e-6);
 }
 
 /* update_ps = 0: the period is the first credit's loop (credit 0 sent at
@@ -175,6 +217,23 @@ TEST(rtt_from_first_loop)
     /* an echo older than expected (reordered) is ignored */
     CHECK_EQ(xp_rx_data(&r, &P, 1, 25 * US), 0);
     CHECK_EQ(r.echoed, 3);
+}
+
+/* Credit 0 lost: the RTT sample comes from the first echo (credit 2 here),
+ * and the two credits before it count as lost in the first period. */
+TEST(rtt_when_first_credit_lost)
+{
+    struct xp_rx r;
+    setup(&r);
+    P.update_ps = 0;
+    xp_rx_start(&r, &P, 0, 1);
+    uint64_t next, t = 0;
+    for (int i = 0; i < 20; i++, t = next)
+        xp_rx_credit(&r, &P, t, &next);
+    CHECK_EQ(xp_rx_data(&r, &P, 2, 15 * US), 0);
+    CHECK_EQ(r.have_rtt, 1);
+    CHECK_EQ(r.period_ps, 15 * US);
+    CHECK_EQ(r.lost, 2);
 }
 
 /* Gaps with jitter stay within gap*(1 +- 0.1), differ, and average to the gap. */
@@ -206,15 +265,32 @@ TEST(jitter)
     CHECK_EQ(next, next1);
 }
 
+/* One frame per credit, oldest credit first; no data or a full ring wastes. */
 TEST(sender_one_frame_per_credit)
 {
     struct xp_tx t = { 0 };
-    CHECK_EQ(xp_tx_credit(&t, 1), 1);
-    CHECK_EQ(xp_tx_credit(&t, 1), 1);
-    CHECK_EQ(xp_tx_credit(&t, 0), 0);
+    CHECK_EQ(xp_tx_credit(&t, 4, 1), 1);
+    CHECK_EQ(xp_tx_credit(&t, 6, 1), 1);
+    CHECK_EQ(xp_tx_credit(&t, 7, 0), 0);
+    CHECK_EQ(t.count, 2);
+    CHECK_EQ(xp_tx_use(&t), 4);
+    CHECK_EQ(xp_tx_use(&t), 6);
+    CHECK_EQ(t.count, 0);
     CHECK_EQ(t.credits, 3);
     CHECK_EQ(t.used, 2);
     CHECK_EQ(t.wasted, 1);
+    for (uint32_t i = 0; i < XP_TX_RING; i++)
+        CHECK_EQ(xp_tx_credit(&t, 100 + i, 1), 1);
+    CHECK_EQ(xp_tx_credit(&t, 200, 1), 0);     /* ring full */
+    CHECK_EQ(xp_tx_use(&t), 100);              /* wraps around the ring */
+    CHECK_EQ(xp_tx_credit(&t, 201, 1), 1);
+    for (uint32_t i = 1; i < XP_TX_RING; i++)
+        CHECK_EQ(xp_tx_use(&t), 100 + i);
+    CHECK_EQ(xp_tx_use(&t), 201);
+    CHECK_EQ(xp_tx_credit(&t, 300, 1), 1);
+    xp_tx_flush(&t);
+    CHECK_EQ(t.count, 0);
+    CHECK_EQ(t.wasted, 3);
 }
 
 /* 1 Gb/s, a bucket of two 84 B credits, 8 queued at most: a credit costs
@@ -255,7 +331,10 @@ int main(void)
     RUN(decrease_on_gaps);
     RUN(target_boundary);
     RUN(w_floor_and_rate_floor);
+    RUN(feedback_off);
+    RUN(floor_one_credit_per_period);
     RUN(rtt_from_first_loop);
+    RUN(rtt_when_first_credit_lost);
     RUN(jitter);
     RUN(sender_one_frame_per_credit);
     RUN(limiter);

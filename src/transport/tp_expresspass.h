@@ -1,0 +1,67 @@
+/*
+ * tp_expresspass.h -- ExpressPass (Cho et al., SIGCOMM'17) in the fabric: the NIC
+ * glue between the host and librocc's expresspass state machines, the
+ * set-up of the per-port credit limiters and the registry entry
+ * (cc_algo_expresspass, [expresspass]).  docs/expresspass.md.
+ *
+ * A flow with transport_xpass:
+ *   - at start, the sender sets FL_CREDITED (it may send a data frame only
+ *     against a credit) and sends a credit request (PKT_CREDIT,
+ *     CREDIT_REQUEST, control class) to the receiver;
+ *   - the receiver's NIC then paces credits (PKT_CREDIT, CREDIT_GRANT, 64 B
+ *     frames in the credit class) at the feedback-controlled rate, on the
+ *     flow's timer (cc_deadline), until the flow's last byte has arrived
+ *     (the paper's credit stop, which the sender sends with its last data
+ *     frame, arrives then);
+ *   - every credit is source-routed (PF_SRCROUTE) over the reverse of the
+ *     switches the flow's data crosses (ECMP by f->hash, walked from the
+ *     sender), so credits and data share their links (symmetric routing,
+ *     §3.1); a path longer than 8 switches or a switch port index above
+ *     254 falls back to ECMP on the reverse hash;
+ *   - the sender holds each credit that finds data (xp_tx_credit) and its
+ *     NIC sends one frame per held credit, stamping the credit's number in
+ *     the frame (credit_seq); the receiver counts the gaps (xp_rx_data) and
+ *     runs Algorithm 1 every RTT.
+ * The limiters (xpass_setup_ports): on every switch egress port and every
+ * host NIC port the credit class is rate-gated (flowctl.h fc_set_rate) at
+ * the credit share of the port's link; switches queue at most
+ * queue_credits credits per port (switch_cfg.qcap) and NICs as many in
+ * their credit queue (this file); the rest are dropped by design
+ * (net_drop_limited, counted in qlimit_drops).  The credit class is made a
+ * strict-priority class on every switch.
+ */
+#ifndef ROCC_TP_EXPRESSPASS_H
+#define ROCC_TP_EXPRESSPASS_H
+
+#include "net/net.h"
+#include "expresspass.h"
+
+_Static_assert(sizeof(struct xp_flow) <= sizeof(((struct flow *)0)->cc), "struct xp_flow must fit in flow.cc");
+/* A transport_xpass flow's state (both its ends). */
+static inline struct xp_flow *xp_state(struct flow *f)
+{
+    return (struct xp_flow *)(void *)f->cc.raw;
+}
+
+/* f->cc_prm of a transport_xpass flow (one per NIC speed, owned by the
+ * scenario). */
+struct xp_net_params {
+    struct xp_params xp;        /* state machines' parameters for the flow's NIC speed */
+    uint8_t credit_class;       /* 802.1p class of credits */
+    uint8_t symmetric;          /* 1: credits retrace the data path (§3.1); 0 (what-if): ECMP on the reverse hash */
+};
+
+/* Its NIC glue is cc_algo_expresspass.tp (engine/ccreg.h). */
+
+/* Wire bytes of a credit (a minimum frame + preamble and gap) and of a full
+ * data frame in this fabric (the MTU payload + RoCEv2 headers + the
+ * flow-control header, if any, + preamble and gap). */
+uint32_t xpass_credit_wire(const struct net *n);
+uint32_t xpass_data_wire(const struct net *n);
+
+/* Credit limiters of class cls on every switch egress and host NIC port
+ * (see the header comment), qcap credits per switch queue.  After
+ * net_finalize.  -1 with why: a bad class, no memory. */
+int xpass_setup_ports(struct net *n, uint8_t cls, uint32_t qcap, char *why, size_t why_len);
+
+#endif
