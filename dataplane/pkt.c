@@ -363,3 +363,106 @@ size_t pkt_build_pfc(uint8_t *f, size_t cap, const uint8_t src[6], uint8_t vec, 
 {
     return rf_build_pfc(f, cap, src, vec, quanta);
 }
+
+/* ---- RCC (pkt.h) ---- */
+
+static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) << 32 | rd32(p + 4); }
+static void wr64(uint8_t *p, uint64_t v) { wr32(p, (uint32_t)(v >> 32)); wr32(p + 4, (uint32_t)v); }
+
+static size_t bth_off(const struct pkt_info *pi) { return (size_t)pi->l4_off + PKT_UDP_LEN + (pi->has_esc ? PKT_ESC_LEN : 0); }
+
+int pkt_parse_rcc_data(const uint8_t *f, const struct pkt_info *pi, struct pkt_rcc_data *o)
+{
+    size_t esc = pi->has_esc ? PKT_ESC_LEN : 0;
+    const uint8_t *x;
+
+    memset(o, 0, sizeof *o);
+    if (!pi->is_roce) return PKT_RCC_ENOTROCE;
+    if (f[bth_off(pi)] != RF_OP_WRITE_ONLY) return PKT_RCC_EOPCODE;
+    /* The extension and the ICRC inside the UDP length (which pkt_parse
+     * checked against the IPv4 total length). */
+    if (rd16(f + pi->l4_off + 4) < PKT_UDP_LEN + esc + PKT_BTH_LEN + PKT_RCC_DATA_LEN + PKT_ICRC_LEN) return PKT_RCC_ELEN;
+    x = f + bth_off(pi) + PKT_BTH_LEN;
+    if (rd16(x) != PKT_RCC_MAGIC) return PKT_RCC_EMAGIC;
+    if (x[2] != PKT_RCC_T_DATA) return PKT_RCC_ETYPE;
+    if (x[3] & ~PKT_RCC_F_LAST) return PKT_RCC_EFLAGS;
+    o->last = x[3] & PKT_RCC_F_LAST;
+    o->ts_ns = rd64(x + 4);
+    return PKT_RCC_OK;
+}
+
+int pkt_parse_rcc_ack(const uint8_t *f, const struct pkt_info *pi, struct pkt_rcc_ack *o)
+{
+    size_t esc = pi->has_esc ? PKT_ESC_LEN : 0;
+    const uint8_t *bth, *x;
+
+    memset(o, 0, sizeof *o);
+    if (!pi->is_roce) return PKT_RCC_ENOTROCE;
+    bth = f + bth_off(pi);
+    if (bth[0] != RF_OP_ACK) return PKT_RCC_EOPCODE;
+    /* Exactly our ACK: UDP length and IPv4 payload both. */
+    if (rd16(f + pi->l4_off + 4) != PKT_RCC_ACK_UDP + esc || pi->l4_len != PKT_RCC_ACK_UDP + esc) return PKT_RCC_ELEN;
+    if (bth[PKT_BTH_LEN] != RF_AETH_ACK) return PKT_RCC_EAETH;
+    x = bth + PKT_BTH_LEN + RF_AETH_LEN;
+    if (rd16(x) != PKT_RCC_MAGIC) return PKT_RCC_EMAGIC;
+    if (x[2] != PKT_RCC_T_WIN && x[2] != PKT_RCC_T_BR) return PKT_RCC_ETYPE;
+    if (x[3]) return PKT_RCC_EFLAGS;
+    o->type = x[2];
+    o->value = rd32(x + 4);
+    o->n_flows = rd32(x + 8);
+    o->echo_ns = rd64(x + 12);
+    o->qpn = pi->dest_qpn;
+    o->psn = pi->psn;
+    if (o->type == PKT_RCC_T_WIN && o->value == 0) return PKT_RCC_EVALUE;
+    return PKT_RCC_OK;
+}
+
+const char *pkt_rcc_strerror(int r)
+{
+    static const char *const names[PKT_RCC_NRESULTS] = {"ok", "notroce", "opcode", "len", "aeth", "magic",
+                                                        "type", "flags", "value"};
+    return r >= 0 && r < PKT_RCC_NRESULTS ? names[r] : "unknown";
+}
+
+size_t pkt_build_roce_rcc(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                          uint32_t src_ip, uint32_t dst_ip, uint16_t sport, uint32_t dest_qpn, uint32_t psn,
+                          uint32_t payload_len, int esc, uint64_t ts_ns, int last)
+{
+    uint8_t ext[PKT_RCC_DATA_LEN];
+    struct rf_roce r = {.src_ip = src_ip, .dst_ip = dst_ip, .sport = sport, .opcode = RF_OP_WRITE_ONLY,
+                        .dest_qpn = dest_qpn, .psn = psn, .pre_bth = (uint16_t)(esc ? PKT_ESC_LEN : 0),
+                        .ext = ext, .ext_len = PKT_RCC_DATA_LEN, .payload = payload_len - PKT_RCC_DATA_LEN};
+
+    if (payload_len < PKT_RCC_DATA_LEN) return 0;
+    wr16(ext, PKT_RCC_MAGIC);
+    ext[2] = PKT_RCC_T_DATA;
+    ext[3] = last ? PKT_RCC_F_LAST : 0;
+    wr64(ext + 4, ts_ns);
+    memcpy(r.src_mac, src_mac, 6);
+    memcpy(r.dst_mac, dst_mac, 6);
+    return rf_build_roce(f, cap, &r);
+}
+
+void pkt_rcc_set_ts(uint8_t *f, int esc, uint64_t ts_ns)
+{
+    wr64(f + PKT_ETH_LEN + PKT_IP4_LEN + PKT_UDP_LEN + (esc ? PKT_ESC_LEN : 0) + PKT_BTH_LEN + 4, ts_ns);
+}
+
+size_t pkt_build_rcc_ack(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                         uint32_t src_ip, uint32_t dst_ip, uint16_t sport, int esc, const struct pkt_rcc_ack *a)
+{
+    uint8_t ext[PKT_RCC_ACK_EXT];
+    struct rf_roce r = {.src_ip = src_ip, .dst_ip = dst_ip, .sport = sport, .opcode = RF_OP_ACK,
+                        .dest_qpn = a->qpn, .psn = a->psn, .has_aeth = 1, .syndrome = RF_AETH_ACK,
+                        .pre_bth = (uint16_t)(esc ? PKT_ESC_LEN : 0), .ext = ext, .ext_len = PKT_RCC_ACK_EXT};
+
+    wr16(ext, PKT_RCC_MAGIC);
+    ext[2] = a->type;
+    ext[3] = 0;
+    wr32(ext + 4, a->value);
+    wr32(ext + 8, a->n_flows);
+    wr64(ext + 12, a->echo_ns);
+    memcpy(r.src_mac, src_mac, 6);
+    memcpy(r.dst_mac, dst_mac, 6);
+    return rf_build_roce(f, cap, &r);
+}

@@ -214,6 +214,62 @@ static inline unsigned pkt_ip4_dscp_class(const uint8_t *f, const struct pkt_inf
     return (unsigned)(f[pi->l3_off + 1] >> 5);
 }
 
+/* --- RCC (Zhang et al., ICNP 2021; rocc-host --cc rcc|rcc_sender) ------------
+ * The paper gives no wire format (docs/rcc.md "Data plane"); ours, inside
+ * ordinary RoCEv2 frames (Escape header before the BTH when has_esc):
+ *
+ *   Data: RDMA WRITE Only (BTH opcode 0x0A) whose first 12 payload bytes are
+ *     the RCC data extension -- magic 0x5243 ("RC"), type 1, flags (bit 0:
+ *     the message's last frame, §III-D's Last opcode; other bits 0), the
+ *     send time in ns on the sending machine's CLOCK_MONOTONIC (64 bits).
+ *     The frame keeps its length: the extension takes payload bytes.
+ *   ACK: RC Acknowledge (opcode 0x11; dest QPN = the data frame's, PSN = the
+ *     data frame's), AETH (syndrome 0x1f: ACK), then the 20-byte RCC ACK
+ *     extension -- magic 0x5243, type 2 (rcc: value = the window in bytes,
+ *     >= 1) or 3 (rcc_sender: value = B_R in Mb/s), flags 0, value (32),
+ *     N (32: messages the receiver counts), the data frame's send time
+ *     echoed (64, ns), then the ICRC.  82 bytes (84 with --escape).
+ * All fields big endian.  pkt_parse_rcc_data/_ack take a frame pkt_parse
+ * (or pkt_parse_esc) accepted and refuse anything else with a reason the
+ * caller counts; a refused frame has no effect on RCC. */
+#define PKT_RCC_MAGIC     0x5243
+#define PKT_RCC_DATA_LEN  12
+#define PKT_RCC_ACK_EXT   20
+#define PKT_RCC_ACK_UDP   (PKT_UDP_LEN + PKT_BTH_LEN + 4 + PKT_RCC_ACK_EXT + PKT_ICRC_LEN)   /* 48 */
+#define PKT_RCC_ACK_FRAME_LEN (PKT_ETH_LEN + PKT_IP4_LEN + PKT_RCC_ACK_UDP)                 /* 82 */
+#define PKT_RCC_F_LAST    1
+enum { PKT_RCC_T_DATA = 1, PKT_RCC_T_WIN = 2, PKT_RCC_T_BR = 3 };
+enum pkt_rcc_result {
+    PKT_RCC_OK = 0,
+    PKT_RCC_ENOTROCE,    /* not a RoCEv2 frame (pkt_parse's is_roce) */
+    PKT_RCC_EOPCODE,     /* data: BTH opcode not WRITE Only; ACK: not Acknowledge */
+    PKT_RCC_ELEN,        /* data: payload shorter than the extension; ACK: UDP/IP length not exact */
+    PKT_RCC_EAETH,       /* ACK: AETH syndrome not 0x1f (ACK) */
+    PKT_RCC_EMAGIC,      /* extension magic not 0x5243 */
+    PKT_RCC_ETYPE,       /* type not 1 (data) / 2 or 3 (ACK) */
+    PKT_RCC_EFLAGS,      /* reserved flag bits set */
+    PKT_RCC_EVALUE,      /* ACK type 2 with a window of 0 */
+    PKT_RCC_NRESULTS
+};
+struct pkt_rcc_data { uint64_t ts_ns; uint8_t last; };
+struct pkt_rcc_ack  { uint8_t type; uint32_t value, n_flows, qpn, psn; uint64_t echo_ns; };
+int pkt_parse_rcc_data(const uint8_t *f, const struct pkt_info *pi, struct pkt_rcc_data *o);
+int pkt_parse_rcc_ack(const uint8_t *f, const struct pkt_info *pi, struct pkt_rcc_ack *o);
+/* Short name of a reason, for counters ("len", "magic", ...). */
+const char *pkt_rcc_strerror(int r);
+/* pkt_build_roce (esc: with the Escape header) whose payload starts with
+ * the RCC data extension; payload_len >= PKT_RCC_DATA_LEN, else 0. */
+size_t pkt_build_roce_rcc(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                          uint32_t src_ip, uint32_t dst_ip, uint16_t sport, uint32_t dest_qpn, uint32_t psn,
+                          uint32_t payload_len, int esc, uint64_t ts_ns, int last);
+/* Rewrite the send time of a frame pkt_build_roce_rcc built (stamped
+ * just before it is handed to the PMD). */
+void pkt_rcc_set_ts(uint8_t *f, int esc, uint64_t ts_ns);
+/* The ACK above from src to dst for a->qpn/a->psn (esc: Escape header,
+ * hops 0).  Its length, or 0 if cap is too small. */
+size_t pkt_build_rcc_ack(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                         uint32_t src_ip, uint32_t dst_ip, uint16_t sport, int esc, const struct pkt_rcc_ack *a);
+
 /* "A.B.C.D" -> host-order address; 0 on success. */
 int pkt_parse_ip(const char *s, uint32_t *ip);
 /* "A.B.C.D/LEN" -> prefix (masked) and mask; 0 on success. */

@@ -9,6 +9,7 @@
 
 #include "pcap.h"
 #include "pkt.h"
+#include "roce_frame.h"
 #include "rocc_hostcp.h"
 
 static int fails;
@@ -320,6 +321,77 @@ int main(void)
         k[0] = 0x01; k[6] = 0x01;
         CHECK(pkt_parse_etf(k, ESC_ETF_BYTES_NOFCS, src, &u) == PKT_ETF_ESRC);
         CHECK(!strcmp(pkt_etf_strerror(PKT_ETF_ENEIGH), "neigh") && !strcmp(pkt_etf_strerror(99), "unknown-reason"));
+    }
+    /* RCC data extension and ACK (pkt.h): round trip, every field, each
+     * malformed variant refused with its reason, with and without Escape. */
+    {
+        struct pkt_rcc_data rd;
+        struct pkt_rcc_ack ra, rb = {.type = PKT_RCC_T_WIN, .value = 37500, .n_flows = 2, .qpn = 9,
+                                     .psn = 0xabcdef, .echo_ns = 0x0102030405060708ull};
+        for (int esc = 0; esc <= 1; esc++) {
+            int (*prs)(const uint8_t *, size_t, struct pkt_info *) = esc ? pkt_parse_esc : pkt_parse;
+            size_t x = PKT_ETH_LEN + PKT_IP4_LEN + PKT_UDP_LEN + (esc ? PKT_ESC_LEN : 0) + PKT_BTH_LEN;   /* extension */
+            n = pkt_build_roce_rcc(f, sizeof f, a, b, 0x0a630102, 0x0a630402, 0xC001, 9, 77, 1000, esc,
+                                   0x1122334455667788ull, 1);
+            CHECK(n == PKT_ROCE_HDRS + (esc ? PKT_ESC_LEN : 0) + 1000);    /* same length as without RCC */
+            CHECK(prs(f, n, &pi) == PKT_OK && pi.is_roce && pi.dest_qpn == 9 && pi.psn == 77);
+            CHECK(pkt_parse_rcc_data(f, &pi, &rd) == PKT_RCC_OK && rd.ts_ns == 0x1122334455667788ull && rd.last == 1);
+            pkt_rcc_set_ts(f, esc, 5);
+            CHECK(pkt_parse_rcc_data(f, &pi, &rd) == PKT_RCC_OK && rd.ts_ns == 5);
+            CHECK(pkt_parse_rcc_ack(f, &pi, &ra) == PKT_RCC_EOPCODE);          /* data is no ACK */
+            memcpy(g, f, n); g[x + 3] = 2;
+            CHECK(pkt_parse_rcc_data(g, &pi, &rd) == PKT_RCC_EFLAGS);
+            memcpy(g, f, n); g[x + 2] = PKT_RCC_T_WIN;
+            CHECK(pkt_parse_rcc_data(g, &pi, &rd) == PKT_RCC_ETYPE);
+            memcpy(g, f, n); g[x] ^= 1;
+            CHECK(pkt_parse_rcc_data(g, &pi, &rd) == PKT_RCC_EMAGIC);
+            memcpy(g, f, n); g[x - PKT_BTH_LEN] = RF_OP_SEND_ONLY;
+            CHECK(pkt_parse_rcc_data(g, &pi, &rd) == PKT_RCC_EOPCODE);
+            CHECK(pkt_build_roce_rcc(f, sizeof f, a, b, 1, 2, 3, 4, 5, PKT_RCC_DATA_LEN - 1, esc, 0, 0) == 0);
+            n = pkt_build_roce_rcc(f, sizeof f, a, b, 1, 2, 3, 4, 5, PKT_RCC_DATA_LEN, esc, 9, 0);
+            CHECK(n && prs(f, n, &pi) == PKT_OK && pkt_parse_rcc_data(f, &pi, &rd) == PKT_RCC_OK && rd.ts_ns == 9 && !rd.last);
+            n = pkt_build_roce(f, sizeof f, a, b, 1, 2, 3, 4, 5, PKT_RCC_DATA_LEN - 1);   /* too short to hold it */
+            if (!esc) CHECK(prs(f, n, &pi) == PKT_OK && pkt_parse_rcc_data(f, &pi, &rd) == PKT_RCC_ELEN);
+            n = pkt_build_roce(f, sizeof f, a, b, 1, 2, 3, 4, 5, 1000);                   /* no extension: zeros */
+            if (!esc) CHECK(prs(f, n, &pi) == PKT_OK && pkt_parse_rcc_data(f, &pi, &rd) == PKT_RCC_EMAGIC);
+
+            n = pkt_build_rcc_ack(f, sizeof f, a, b, 0x0a630402, 0x0a630102, 0xC009, esc, &rb);
+            CHECK(n == PKT_RCC_ACK_FRAME_LEN + (esc ? PKT_ESC_LEN : 0));
+            CHECK(prs(f, n, &pi) == PKT_OK && pi.is_roce && rocc_inet_checksum(f + PKT_ETH_LEN, PKT_IP4_LEN) == 0);
+            CHECK(pkt_parse_rcc_ack(f, &pi, &ra) == PKT_RCC_OK && ra.type == PKT_RCC_T_WIN && ra.value == 37500 &&
+                  ra.n_flows == 2 && ra.qpn == 9 && ra.psn == 0xabcdef && ra.echo_ns == 0x0102030405060708ull);
+            CHECK(pkt_parse_rcc_data(f, &pi, &rd) == PKT_RCC_EOPCODE);          /* an ACK is no data */
+            x += 4;                                                            /* past the AETH */
+            memcpy(g, f, n); g[x - 4] = RF_AETH_NAK_PSN_SEQ;
+            CHECK(pkt_parse_rcc_ack(g, &pi, &ra) == PKT_RCC_EAETH);
+            memcpy(g, f, n); g[x + 1] ^= 0x80;
+            CHECK(pkt_parse_rcc_ack(g, &pi, &ra) == PKT_RCC_EMAGIC);
+            memcpy(g, f, n); g[x + 2] = PKT_RCC_T_DATA;
+            CHECK(pkt_parse_rcc_ack(g, &pi, &ra) == PKT_RCC_ETYPE);
+            memcpy(g, f, n); g[x + 2] = 4;
+            CHECK(pkt_parse_rcc_ack(g, &pi, &ra) == PKT_RCC_ETYPE);
+            memcpy(g, f, n); g[x + 3] = 0x80;
+            CHECK(pkt_parse_rcc_ack(g, &pi, &ra) == PKT_RCC_EFLAGS);
+            memcpy(g, f, n); memset(g + x + 4, 0, 4);
+            CHECK(pkt_parse_rcc_ack(g, &pi, &ra) == PKT_RCC_EVALUE);            /* window 0 */
+            g[x + 2] = PKT_RCC_T_BR;
+            CHECK(pkt_parse_rcc_ack(g, &pi, &ra) == PKT_RCC_OK && ra.type == PKT_RCC_T_BR && ra.value == 0);   /* B_R 0 is fine */
+            {   /* one byte more in the IPv4 and UDP lengths (padding in the frame): refused */
+                struct pkt_info pj;
+                memcpy(g, f, n); g[n] = 0;
+                g[PKT_ETH_LEN + 3]++; g[PKT_ETH_LEN + PKT_IP4_LEN + 5]++;
+                g[PKT_ETH_LEN + 11]--;   /* checksum not checked by pkt_parse: no need to fix it */
+                CHECK(prs(g, n + 1, &pj) == PKT_OK && pj.is_roce && pkt_parse_rcc_ack(g, &pj, &ra) == PKT_RCC_ELEN);
+            }
+            {   /* a non-RoCE frame */
+                struct pkt_info pj;
+                size_t m = pkt_build_arp(g, sizeof g, PKT_ARP_REQUEST, a, a, 1, b, 2);
+                memset(&pj, 0, sizeof pj); (void)m;
+                CHECK(pkt_parse_rcc_ack(g, &pj, &ra) == PKT_RCC_ENOTROCE && pkt_parse_rcc_data(g, &pj, &rd) == PKT_RCC_ENOTROCE);
+            }
+            CHECK(pkt_build_rcc_ack(f, PKT_RCC_ACK_FRAME_LEN - 1 + (esc ? PKT_ESC_LEN : 0), a, b, 1, 2, 3, esc, &rb) == 0);
+        }
+        CHECK(!strcmp(pkt_rcc_strerror(PKT_RCC_EMAGIC), "magic") && !strcmp(pkt_rcc_strerror(99), "unknown"));
     }
     return fails != 0;
 }

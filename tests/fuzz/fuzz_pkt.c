@@ -33,7 +33,13 @@
  * it re-encodes (tagged when the policy has a key) into a CNP that passes
  * again with the same fields; the host's rate (rocc_hostcp_rate, a
  * two-CP registry) is within [Fmin, Fmax] of the parameters used, and
- * equals what rocc_cp_compute gives for them. */
+ * equals what rocc_cp_compute gives for them.
+ * RCC (rocc-host --cc rcc|rcc_sender): every frame pkt_parse or
+ * pkt_parse_esc accepts through pkt_parse_rcc_data and pkt_parse_rcc_ack:
+ * a reason for every refusal; an accepted ACK has its exact length, a
+ * known type and a window >= 1, and rebuilds byte for byte (pkt_build_rcc_ack
+ * from the parsed fields and the frame's own addresses); an accepted data
+ * extension reads back its fields after pkt_rcc_set_ts rewrote the time. */
 #include <math.h>
 
 #include "pkt.h"
@@ -260,6 +266,47 @@ static void fuzz_oqclass_opts(const char *s)
     if (strlen(desc) >= sizeof desc) abort();
 }
 
+/* RCC data extension and ACK of an accepted frame (see the header). */
+static void fuzz_rcc(const uint8_t *data, size_t size, const struct pkt_info *pi)
+{
+    struct pkt_rcc_data d;
+    struct pkt_rcc_ack a;
+    int esc = pi->has_esc;
+    int r = pkt_parse_rcc_data(data, pi, &d);
+    if (r < 0 || r >= PKT_RCC_NRESULTS || !strcmp(pkt_rcc_strerror(r), "unknown")) abort();
+    if (r == PKT_RCC_OK) {
+        uint8_t *f = malloc(size);
+        struct pkt_rcc_data e;
+        if (d.last > 1) abort();
+        if (f) {
+            memcpy(f, data, size);
+            pkt_rcc_set_ts(f, esc, d.ts_ns ^ 0x5a5a5a5a5a5aull);
+            if (pkt_parse_rcc_data(f, pi, &e) != PKT_RCC_OK || e.ts_ns != (d.ts_ns ^ 0x5a5a5a5a5a5aull) ||
+                e.last != d.last)
+                abort();
+            free(f);
+        }
+    }
+    r = pkt_parse_rcc_ack(data, pi, &a);
+    if (r < 0 || r >= PKT_RCC_NRESULTS || !strcmp(pkt_rcc_strerror(r), "unknown")) abort();
+    if (r == PKT_RCC_OK) {
+        uint8_t g[PKT_RCC_ACK_FRAME_LEN + PKT_ESC_LEN];
+        size_t n;
+        if (a.type != PKT_RCC_T_WIN && a.type != PKT_RCC_T_BR) abort();
+        if (a.type == PKT_RCC_T_WIN && a.value == 0) abort();
+        if (pi->l4_len != PKT_RCC_ACK_UDP + (esc ? PKT_ESC_LEN : 0)) abort();
+        n = pkt_build_rcc_ack(g, sizeof g, data + 6, data, pi->src_ip, pi->dst_ip, pi->sport, esc, &a);
+        if (n != (size_t)pi->l4_off + pi->l4_len) abort();
+        /* Same bytes from the UDP header on (the IPv4 header's id, flags,
+         * TTL and ToS may differ from what we build); the Escape hops is
+         * built as 0. */
+        for (size_t i = pi->l4_off; i < n; i++)
+            if (g[i] != data[i] && !(esc && i >= (size_t)pi->l4_off + PKT_UDP_LEN && i < (size_t)pi->l4_off + PKT_UDP_LEN + PKT_ESC_LEN)
+                && !(i == (size_t)pi->l4_off + 6 || i == (size_t)pi->l4_off + 7))   /* UDP checksum: built as 0 */
+                abort();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct pkt_info pi;
@@ -270,9 +317,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_pfc(data, size);
     fuzz_cnp(data, size, 0x0a630001u, 0x0a630102u);     /* the input as an ICMP message */
     fuzz_etf(data, size);
-    if (pkt_parse_esc(data, size, &pi) == PKT_OK) fuzz_oqclass(data, size, &pi);
+    if (pkt_parse_esc(data, size, &pi) == PKT_OK) {
+        fuzz_oqclass(data, size, &pi);
+        fuzz_rcc(data, size, &pi);
+    }
     if (pkt_parse(data, size, &pi) == PKT_OK) {
         fuzz_oqclass(data, size, &pi);
+        fuzz_rcc(data, size, &pi);
         if ((size_t)pi.l3_off + PKT_IP4_LEN > size || pi.l4_off > size || pi.l4_off + (size_t)pi.l4_len > size) abort();
         if (pi.proto == 1) {
             (void)rocc_cnp_decode(data + pi.l4_off, pi.l4_len, &cnp);
