@@ -5,6 +5,7 @@
  *                (build_due), reports and final counters
  *   host_args.c  the command line (usage, --flow, --cp-reg, every option)
  *   host_ctl.c   pacing arithmetic, CNPs (RoCC RP), ARP, ICMP echo, PFC
+ *   host_rcc.c   --cc rcc|rcc_sender: RCC's receiver and sender glue
  *
  * One struct host is passed explicitly everywhere (no globals but the
  * signal handler's stop flag in rocc_host.c).
@@ -24,6 +25,7 @@
 #include "rocc_hostcp.h"
 #include "rocc_rp.h"
 #include "pfc.h"
+#include "host_rcc.h"
 
 #define MAX_FLOWS 64
 #define MAX_SINK  256
@@ -54,6 +56,7 @@ struct flow {
     uint64_t cnps;
     bool done;
     struct rocc_rp rp;
+    struct rcc_flow rf;          /* --cc rcc|rcc_sender: window and pacing (host_rcc.c) */
 };
 
 struct sink {
@@ -115,6 +118,7 @@ struct host {
     uint8_t pfc_cls;
     struct pfc_egress pout;
     uint64_t pfc_rx, pfc_rx_xoff, pfc_rx_xon, pfc_bad[PKT_PFC_NRESULTS];
+    struct host_rcc rcc;         /* --cc (host_rcc.c) */
 };
 
 /* host_args.c: 0, 1 after --help (printed), -1 after a message on stderr. */

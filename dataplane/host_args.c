@@ -27,6 +27,11 @@ static void usage(FILE *out, const char *prg)
         "                            inputs and compute F here; host = both forms)\n"
         "  [--cp-reg ID=QREF:QMID:QMAX:FMIN:FMAX:ALPHA_Q16:BETA_Q16:FLAGS ...]  (registry entry of CP ID, as\n"
         "                            rocc-switch prints it: reg=...; needed by host_registry)\n"
+        "  [--cc rocc|none|rcc|rcc_sender (rocc)]  (rocc: the RoCC RP applies CNPs; none: no congestion control,\n"
+        "                            CNPs denied; rcc, rcc_sender: RCC, ICNP 2021 -- both ends: docs/rcc.md \"Data plane\")\n"
+        "  [--rcc-base-rtt-us US (12 us x 25 Gb/s / --line-gbps)] [--rcc-n N (3)] [--rcc-delta D (0.2)]\n"
+        "  [--rcc-eta E (0.95)] [--rcc-kp K (1e4 x 12 us / T)] [--rcc-kd K (1e5 x 12 us / T)]\n"
+        "  [--rcc-pid-us US (T)] [--rcc-w-min BYTES (1000)] [--rcc-ack-every N (1)]\n"
         "  --help, -h: this text\n", prg);
 }
 
@@ -154,6 +159,12 @@ int host_parse_args(struct host *h, int argc, char **argv)
         {"pfc", no_argument, NULL, 8}, {"pfc-class", required_argument, NULL, 9},
         {"escape", no_argument, NULL, 10},
         {"rate-at", required_argument, NULL, 11}, {"cp-reg", required_argument, NULL, 12},
+        {"cc", required_argument, NULL, HOST_OPT_CC}, {"rcc-base-rtt-us", required_argument, NULL, HOST_OPT_RCC_T},
+        {"rcc-n", required_argument, NULL, HOST_OPT_RCC_N}, {"rcc-delta", required_argument, NULL, HOST_OPT_RCC_DELTA},
+        {"rcc-eta", required_argument, NULL, HOST_OPT_RCC_ETA}, {"rcc-kp", required_argument, NULL, HOST_OPT_RCC_KP},
+        {"rcc-kd", required_argument, NULL, HOST_OPT_RCC_KD}, {"rcc-pid-us", required_argument, NULL, HOST_OPT_RCC_PID},
+        {"rcc-w-min", required_argument, NULL, HOST_OPT_RCC_WMIN},
+        {"rcc-ack-every", required_argument, NULL, HOST_OPT_RCC_ACK},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end;
@@ -209,6 +220,10 @@ int host_parse_args(struct host *h, int argc, char **argv)
             else goto bad;
             break;
         case 12: if (parse_cp_reg(h, optarg)) goto bad; break;
+        case HOST_OPT_CC: case HOST_OPT_RCC_T: case HOST_OPT_RCC_N: case HOST_OPT_RCC_DELTA: case HOST_OPT_RCC_ETA:
+        case HOST_OPT_RCC_KP: case HOST_OPT_RCC_KD: case HOST_OPT_RCC_PID: case HOST_OPT_RCC_WMIN: case HOST_OPT_RCC_ACK:
+            if (host_rcc_opt(h, c, optarg)) goto bad;
+            break;
         case 'h': usage(stdout, argv[0]); return 1;   /* asked for: not an error */
         case 'f': if (parse_flow(h, optarg)) goto bad; break;
         case 'a':

@@ -12,6 +12,7 @@ uint64_t flow_rate_bps(const struct host *h, const struct flow *f)
 {
     uint64_t r = rocc_rp_rate_bps(&f->rp, &h->rpp);
     if (f->app_bps && f->app_bps < r) r = f->app_bps;
+    if ((h->rcc.mode == HOST_CC_RCC || h->rcc.mode == HOST_CC_RCC_SENDER) && f->rf.pace_bps < r) r = f->rf.pace_bps;
     return r;
 }
 
@@ -63,6 +64,11 @@ void handle_cnp(struct host *h, const uint8_t *f, const struct pkt_info *pi, uin
 {
     struct rocc_cnp c;
 
+    /* --cc none: no congestion control at all; CNPs count as denied. */
+    if (h->rcc.mode == HOST_CC_NONE) {
+        h->cnp_denied++;
+        return;
+    }
     /* Only CPs we trust may throttle us: a forged CNP is a DoS lever. */
     if (!h->have_allow || (pi->src_ip & h->allow_mask) != h->allow_net) {
         h->cnp_denied++;

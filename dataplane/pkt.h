@@ -257,6 +257,11 @@ int pkt_parse_rcc_data(const uint8_t *f, const struct pkt_info *pi, struct pkt_r
 int pkt_parse_rcc_ack(const uint8_t *f, const struct pkt_info *pi, struct pkt_rcc_ack *o);
 /* Short name of a reason, for counters ("len", "magic", ...). */
 const char *pkt_rcc_strerror(int r);
+/* The BTH opcode of a frame pkt_parse/pkt_parse_esc accepted with is_roce. */
+static inline uint8_t pkt_bth_opcode(const uint8_t *f, const struct pkt_info *pi)
+{
+    return f[pi->l4_off + PKT_UDP_LEN + (pi->has_esc ? PKT_ESC_LEN : 0)];
+}
 /* pkt_build_roce (esc: with the Escape header) whose payload starts with
  * the RCC data extension; payload_len >= PKT_RCC_DATA_LEN, else 0. */
 size_t pkt_build_roce_rcc(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],

@@ -64,6 +64,7 @@
 #include <rte_pause.h>
 
 #include "host.h"
+#include "roce_frame.h"
 
 /* The one global: the signal handler's stop request (DPDK examples idiom). */
 static volatile bool force_quit;
@@ -88,6 +89,7 @@ static void handle_rx(struct host *h, struct rte_mbuf *m, uint64_t tsc)
     struct pkt_info pi;
     const uint8_t *f;
     int r;
+    bool rcc = h->rcc.mode == HOST_CC_RCC || h->rcc.mode == HOST_CC_RCC_SENDER;
 
     dp_cap_rx(&h->cap, m, tsc);
     /* af_packet delivers single-segment mbufs; anything else is not parsed
@@ -113,6 +115,10 @@ static void handle_rx(struct host *h, struct rte_mbuf *m, uint64_t tsc)
         handle_cnp(h, f, &pi, tsc);
         return;
     }
+    if (pi.is_roce && rcc && pkt_bth_opcode(f, &pi) == RF_OP_ACK) {
+        host_rcc_on_ack(h, f, &pi, h->rcc.now_ns, tsc);
+        return;
+    }
     if (pi.is_roce) {
         struct sink *s = sink_get(h, pi.src_ip, pi.dest_qpn);
         if (!s) { h->sink_full++; return; }
@@ -134,6 +140,9 @@ static void handle_rx(struct host *h, struct rte_mbuf *m, uint64_t tsc)
         s->pkts++;
         s->ce += pkt_ip4_ecn(f, &pi) == PKT_ECN_CE;
         s->wire += rte_pktmbuf_pkt_len(m) + PKT_WIRE_OVERHEAD;
+        if (rcc)
+            host_rcc_on_data(h, (unsigned)(s - h->sinks), f, &pi, rte_pktmbuf_pkt_len(m) + PKT_WIRE_OVERHEAD,
+                             h->rcc.now_ns, tsc);
         return;
     }
     h->rx_other++;
@@ -147,6 +156,7 @@ static unsigned build_due(struct host *h, uint64_t tsc, struct rte_mbuf **out, u
     bool progress = true;
     uint64_t slack = dp_us_to_cycles(CATCHUP_US, h->hz);
     uint32_t flen = PKT_ROCE_HDRS + (h->escape ? PKT_ESC_LEN : 0) + h->payload;
+    bool rcc = h->rcc.mode == HOST_CC_RCC || h->rcc.mode == HOST_CC_RCC_SENDER;
 
     while (progress && n < max) {
         progress = false;
@@ -164,14 +174,18 @@ static unsigned build_due(struct host *h, uint64_t tsc, struct rte_mbuf **out, u
                     if (f->next_tsc > tsc) continue;
                 }
             }
+            if (rcc && !host_rcc_may_send(h, f, tsc)) continue;   /* the window is full */
             if (tsc - f->next_tsc > slack) f->next_tsc = tsc - slack;
             f->last_sched = f->next_tsc;
             m = rte_pktmbuf_alloc(h->pool);
             if (!m) { h->alloc_fail++; return n; }
             p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)flen);
-            if (!p || (h->escape ? pkt_build_roce_esc : pkt_build_roce)(p, flen, h->mac, h->gw_mac, h->local_ip,
-                                                                          f->dst_ip, f->sport, f->qpn, f->psn,
-                                                                          h->payload) != flen) {
+            if (!p || (rcc ? pkt_build_roce_rcc(p, flen, h->mac, h->gw_mac, h->local_ip, f->dst_ip, f->sport, f->qpn,
+                                                f->psn, h->payload, h->escape, host_rcc_mono_ns(),
+                                                f->size_bytes && f->sent_payload + h->payload >= f->size_bytes)
+                           : (h->escape ? pkt_build_roce_esc : pkt_build_roce)(p, flen, h->mac, h->gw_mac, h->local_ip,
+                                                                               f->dst_ip, f->sport, f->qpn, f->psn,
+                                                                               h->payload)) != flen) {
                 rte_pktmbuf_free(m);
                 h->alloc_fail++;
                 return n;
@@ -217,6 +231,7 @@ static void report(struct host *h, uint64_t tsc, uint64_t dt_cycles)
                (double)(s->wire - s->last_rep_wire) * 8 / dt / 1e6);
         s->last_rep_wire = s->wire;
     }
+    host_rcc_report(h, t);
     fflush(stdout);
 }
 
@@ -265,6 +280,7 @@ static void final_stats(struct host *h)
         for (int r = 1; r < PKT_PFC_NRESULTS; r++) printf(" bad_%s=%" PRIu64, pkt_pfc_strerror(r), h->pfc_bad[r]);
         printf("\n");
     }
+    host_rcc_final(h);
     dp_cap_print_final(&h->cap, h->pcap_path);
     fflush(stdout);
 }
@@ -281,10 +297,12 @@ static void run(struct host *h)
         unsigned nb;
         bool paused;
 
+        if (nrx && h->rcc.mode >= HOST_CC_RCC) h->rcc.now_ns = host_rcc_mono_ns();   /* the frames' arrival */
         for (uint16_t i = 0; i < nrx; i++) {
             handle_rx(h, rx[i], tsc);
             rte_pktmbuf_free(rx[i]);
         }
+        host_rcc_flush(h, tsc);                               /* RCC ACKs of this burst */
         /* CNPs whose NIC reaction delay has passed. */
         while (h->cq_h != h->cq_t && h->cq[h->cq_h & (CNPQ - 1)].due_tsc <= tsc) {
             const struct pending_cnp *pc = &h->cq[h->cq_h++ & (CNPQ - 1)];
@@ -327,7 +345,11 @@ static void run(struct host *h)
         }
         if (nrx == 0 && nb == 0) {
             for (unsigned i = 0; i < h->nflows && h->have_gw; i++)
-                if (!h->flows[i].done && h->flows[i].next_tsc < earliest) earliest = h->flows[i].next_tsc;
+                if (!h->flows[i].done) {
+                    /* A flow whose window is full waits for an ACK: look again in 20 us. */
+                    uint64_t nx = h->flows[i].rf.blocked ? tsc + dp_us_to_cycles(20, h->hz) : h->flows[i].next_tsc;
+                    if (nx < earliest) earliest = nx;
+                }
             /* A CNP waiting out the NIC delay is applied on time: spin
              * (15 µs per CNP), where a sleep would take 60-80 µs here. */
             if (h->cq_h != h->cq_t) rte_pause();
@@ -362,6 +384,7 @@ int main(int argc, char **argv)
     h->pcap_snaplen = DP_PCAP_SNAPLEN_DEFAULT;
     ret = host_parse_args(h, argc, argv);
     if (ret) { rte_eal_cleanup(); free(h); return ret > 0 ? 0 : 2; }   /* > 0: --help */
+    if (host_rcc_setup(h)) { rte_eal_cleanup(); free(h); return 2; }
     if (!rte_eth_dev_is_valid_port(h->port)) {
         fprintf(stderr, "port %u not available (pass --vdev net_af_packet0,iface=...)\n", h->port);
         rte_eal_cleanup(); free(h); return 1;
@@ -403,10 +426,11 @@ int main(int argc, char **argv)
         for (uint32_t m = h->allow_mask; m & 0x80000000u; m <<= 1) plen++;
         if (h->have_allow) pkt_ip_str(h->allow_net, an, sizeof an);
         printf("ready host flows=%u line_mbps=%" PRIu64 " f_unit_mbps=%u recovery_us=%" PRIu64
-               " cnp_delay_us=%" PRIu64 " cp_bind=%zu cnp_key=%s rate_at=%s cp_reg=%zu gw=%s cp_allow=%s",
+               " cnp_delay_us=%" PRIu64 " cp_bind=%zu cnp_key=%s rate_at=%s cp_reg=%zu gw=%s cc=%s cp_allow=%s",
                h->nflows, h->line_bps / 1000000, h->rpp.f_unit_mbps, h->rpp.recovery_ps / 1000000,
                h->cnp_delay_us, h->cnp_pol.nbind, h->cnp_pol.key ? "yes" : "no",
-               h->rate_at ? h->rate_at : "switch", h->reg.n, h->gw_static ? "static" : h->gw_ip ? "arp" : "none", an);
+               h->rate_at ? h->rate_at : "switch", h->reg.n, h->gw_static ? "static" : h->gw_ip ? "arp" : "none",
+               host_cc_name(h->rcc.mode), an);
         if (h->have_allow) printf("/%u", plen);
         printf("\n");
     }

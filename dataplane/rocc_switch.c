@@ -231,10 +231,14 @@ static void run(struct sw *s)
         }
         end_round(s);
         if (rep_every && tsc - last_rep >= rep_every) {
-            for (uint16_t p = 0; p < s->nports; p++)
+            for (uint16_t p = 0; p < s->nports; p++) {
                 printf("stat t=%.3f port=%u rx_pkts=%" PRIu64 " tx_pkts=%" PRIu64 " drops_qfull=%" PRIu64
-                       " drops_tx=%" PRIu64 " ctl_fwd=%" PRIu64 "\n", (double)(tsc - s->t0) / (double)s->hz, p,
-                       s->eg[p].rx_pkts, s->eg[p].tx_pkts, s->eg[p].drop_qfull, s->eg[p].drop_tx, s->eg[p].ctl_fwd);
+                       " drops_tx=%" PRIu64 " ctl_fwd=%" PRIu64 " q_bytes=%" PRIu64 " q_max=%" PRIu64 "\n",
+                       (double)(tsc - s->t0) / (double)s->hz, p, s->eg[p].rx_pkts, s->eg[p].tx_pkts,
+                       s->eg[p].drop_qfull, s->eg[p].drop_tx, s->eg[p].ctl_fwd, s->eg[p].qbytes,
+                       s->eg[p].qbytes_rep_max);
+                s->eg[p].qbytes_rep_max = s->eg[p].qbytes;   /* q_max: the maximum over the next interval */
+            }
             for (uint16_t p = 0; p < s->nports; p++) {
                 const struct cpstate *cp = s->eg[p].cp;
                 if (cp)

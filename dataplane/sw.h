@@ -132,6 +132,7 @@ struct egress {
     struct qent q[QSLOTS];        /* data FIFO */
     uint32_t qh, qt;              /* head (next out), tail (next in); free-running */
     uint64_t qbytes, qbytes_max;
+    uint64_t qbytes_rep_max;     /* data queue maximum since the last stat line (q_max=) */
     struct cent c[CSLOTS];        /* control FIFO, strict priority */
     uint32_t ch, ct;
     uint64_t rate_bps;            /* 0: unshaped */

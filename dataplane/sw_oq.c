@@ -149,6 +149,7 @@ void oq_enqueue_frame(struct sw *s, struct egress *e, struct rte_mbuf *m, const 
     if (oq_enqueue(o->rt, &p, now_ps(s)) == OQ_ADMITTED) {
         e->qbytes += len;
         if (e->qbytes > e->qbytes_max) e->qbytes_max = e->qbytes;
+        if (e->qbytes > e->qbytes_rep_max) e->qbytes_rep_max = e->qbytes;
     }
     o->arrival = 0;
     if (timed) {

@@ -114,6 +114,7 @@ static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const 
     out->qt++;
     out->qbytes += len;
     if (out->qbytes > out->qbytes_max) out->qbytes_max = out->qbytes;
+    if (out->qbytes > out->qbytes_rep_max) out->qbytes_rep_max = out->qbytes;
 }
 
 int enqueue_ctl(struct sw *s, uint16_t port, struct rte_mbuf *m, enum kind k)
