@@ -116,8 +116,8 @@ run_sim() {  # run_sim NAME PAIRING(dst list)
         echo "link leaf0 leaf1 300Mbps ${DELAY_US}us"
         echo "link r0 leaf1 300Mbps 1us"; echo "link r1 leaf1 300Mbps 1us"
     } >"$L/fig8s.topo"
-    printf '[sim]\nduration = %ss\nmeasure_start = %ss\n\n[topology]\ntype = file\nfile = fig8s.topo\n\n[cc]\nalgorithm = rcc\n\n[rcc]\nbase_rtt = %sus\nkp = %s\nkd = %s\n\n[flows.f]\nsrc = s0, s1\ndst = %s\npairing = zip\n' \
-        "$(awk -v d="$DURATION" 'BEGIN { print (d < 3 ? 3 : d) }')" "$WARMUP" "${T_US:-1000}" "${KP:-120}" "${KD:-1200}" "$dsts" >"$L/sim.ini"
+    printf '[sim]\nduration = %ss\nmeasure_start = %ss\n\n[topology]\ntype = file\nfile = fig8s.topo\n\n[cc]\nalgorithm = %s\n\n[rcc]\nbase_rtt = %sus\nkp = %s\nkd = %s\n\n[flows.f]\nsrc = s0, s1\ndst = %s\npairing = zip\n' \
+        "$(awk -v d="$DURATION" 'BEGIN { print (d < 3 ? 3 : d) }')" "$WARMUP" "$CC" "${T_US:-1000}" "${KP:-120}" "${KD:-1200}" "$dsts" >"$L/sim.ini"
     "$ROCCSIM" run "$L/sim.ini" -o "$L/sim" -q >"$L/sim.log" 2>&1 || { fail "rocc_rcc.$name: roccsim failed"; cat "$L/sim.log"; return 1; }
     sim1=$(awk -F, '$2 == "f[0]" { printf "%.1f", $12 * 1000 }' "$L/sim/flows.csv")
     sim2=$(awk -F, '$2 == "f[1]" { printf "%.1f", $12 * 1000 }' "$L/sim/flows.csv")
