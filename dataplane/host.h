@@ -4,6 +4,7 @@
  *   rocc_host.c  main, the poll loop, the receive path (sinks), the pacer
  *                (build_due), reports and final counters
  *   host_args.c  the command line (usage, --flow, --cp-reg, every option)
+ *   host_dcqcn.c --cc dcqcn: DCQCN's RP driven by RoCEv2 CNPs (LSCC's local sources)
  *   host_ctl.c   pacing arithmetic, CNPs (RoCC RP), ARP, ICMP echo, PFC
  *
  * One struct host is passed explicitly everywhere (no globals but the
@@ -115,6 +116,7 @@ struct host {
     uint8_t pfc_cls;
     struct pfc_egress pout;
     uint64_t pfc_rx, pfc_rx_xoff, pfc_rx_xon, pfc_bad[PKT_PFC_NRESULTS];
+    struct host_dcqcn *dc;       /* --cc dcqcn (host_dcqcn.c); NULL: off */
 };
 
 /* host_args.c: 0, 1 after --help (printed), -1 after a message on stderr. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "host.h"
+#include "host_dcqcn.h"
 
 static void usage(FILE *out, const char *prg)
 {
@@ -27,6 +28,8 @@ static void usage(FILE *out, const char *prg)
         "                            inputs and compute F here; host = both forms)\n"
         "  [--cp-reg ID=QREF:QMID:QMAX:FMIN:FMAX:ALPHA_Q16:BETA_Q16:FLAGS ...]  (registry entry of CP ID, as\n"
         "                            rocc-switch prints it: reg=...; needed by host_registry)\n"
+        "  [--cc dcqcn|none (none)] [--dcqcn rai=MBPS,rhai=MBPS,rmin=MBPS,timer=US,k=US,bc=BYTES,f=N,g=X]\n"
+        "                            (DCQCN's RP on RoCEv2 CNPs; defaults: the paper's, dcqcn.h)\n"
         "  --help, -h: this text\n", prg);
 }
 
@@ -154,6 +157,7 @@ int host_parse_args(struct host *h, int argc, char **argv)
         {"pfc", no_argument, NULL, 8}, {"pfc-class", required_argument, NULL, 9},
         {"escape", no_argument, NULL, 10},
         {"rate-at", required_argument, NULL, 11}, {"cp-reg", required_argument, NULL, 12},
+        {"cc", required_argument, NULL, 13}, {"dcqcn", required_argument, NULL, 14},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end;
@@ -209,6 +213,8 @@ int host_parse_args(struct host *h, int argc, char **argv)
             else goto bad;
             break;
         case 12: if (parse_cp_reg(h, optarg)) goto bad; break;
+        case 13: if (hdc_opt_cc(h, optarg)) goto bad; break;      /* host_dcqcn.c */
+        case 14: if (hdc_opt_params(h, optarg)) goto bad_nomsg; break;
         case 'h': usage(stdout, argv[0]); return 1;   /* asked for: not an error */
         case 'f': if (parse_flow(h, optarg)) goto bad; break;
         case 'a':
