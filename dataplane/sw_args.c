@@ -183,12 +183,13 @@ int parse_args(struct sw *s, int argc, char **argv)
         {"oq-seed", required_argument, NULL, 51}, {"oq-timing", no_argument, NULL, 52},
         {"delay", required_argument, NULL, 56}, {"esc-reclaim-mode", required_argument, NULL, 54}, {"esc-queued-check", required_argument, NULL, 55},
         {"rate-at", required_argument, NULL, 57},
-        {"lscc", required_argument, NULL, 58}, {"lscc-rtt-us", required_argument, NULL, 59},
-        {"lscc-period-us", required_argument, NULL, 60}, {"lscc-qref", required_argument, NULL, 61},
-        {"lscc-qsref", required_argument, NULL, 62}, {"lscc-dr-bps", required_argument, NULL, 63},
-        {"lscc-rmin-bps", required_argument, NULL, 64}, {"lscc-f-unit-bps", required_argument, NULL, 65},
-        {"lscc-cnp-us", required_argument, NULL, 66}, {"lscc-long-bytes", required_argument, NULL, 67},
-        {"lscc-n", required_argument, NULL, 68},
+        /* --lscc*: ids from 200 (58 and 63 are getopt's ':' and '?' returns) */
+        {"lscc", required_argument, NULL, 200}, {"lscc-rtt-us", required_argument, NULL, 201},
+        {"lscc-period-us", required_argument, NULL, 202}, {"lscc-qref", required_argument, NULL, 203},
+        {"lscc-qsref", required_argument, NULL, 204}, {"lscc-dr-bps", required_argument, NULL, 205},
+        {"lscc-rmin-bps", required_argument, NULL, 206}, {"lscc-f-unit-bps", required_argument, NULL, 207},
+        {"lscc-cnp-us", required_argument, NULL, 208}, {"lscc-long-bytes", required_argument, NULL, 209},
+        {"lscc-n", required_argument, NULL, 210},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end = NULL;
@@ -337,22 +338,22 @@ int parse_args(struct sw *s, int argc, char **argv)
             else if (!strcmp(optarg, "host_registry")) s->cnp_form = ROCC_CNP_FORM_HOST_REG;
             else goto bad;
             break;
-        case 58: {   /* --lscc PORT (sw_lscc.c) */
+        case 200: {   /* --lscc PORT (sw_lscc.c) */
             uint16_t port;
             if (parse_port(s, optarg, &port)) goto bad;
             s->lscc_on[port] = true;
             break;
         }
-        case 59: if (parse_u64(optarg, &s->o_lscc_rtt_us, 1, 10000000)) goto bad; break;
-        case 60: if (parse_u64(optarg, &s->o_lscc_period_us, 1, 10000000)) goto bad; break;
-        case 61: if (parse_u64(optarg, &s->o_lscc_qref, 1, 1ull << 40)) goto bad; break;
-        case 62: if (parse_u64(optarg, &s->o_lscc_qsref, 1, 1ull << 40)) goto bad; break;
-        case 63: if (parse_u64(optarg, &s->o_lscc_dr_bps, 1, 1ull << 48)) goto bad; break;
-        case 64: if (parse_u64(optarg, &s->o_lscc_rmin_bps, 1, 1ull << 48)) goto bad; break;
-        case 65: if (parse_u64(optarg, &s->o_lscc_funit_bps, 1, 1ull << 48)) goto bad; break;
-        case 66: if (parse_u64(optarg, &s->o_lscc_cnp_us, 1, 10000000)) goto bad; break;
-        case 67: if (parse_u64(optarg, &s->o_lscc_long_bytes, 1, UINT32_MAX)) goto bad; break;
-        case 68: if (parse_u64(optarg, &s->o_lscc_n, 1, LSCC_MAX_N)) goto bad; break;
+        case 201: if (parse_u64(optarg, &s->o_lscc_rtt_us, 1, 10000000)) goto bad; break;
+        case 202: if (parse_u64(optarg, &s->o_lscc_period_us, 1, 10000000)) goto bad; break;
+        case 203: if (parse_u64(optarg, &s->o_lscc_qref, 1, 1ull << 40)) goto bad; break;
+        case 204: if (parse_u64(optarg, &s->o_lscc_qsref, 1, 1ull << 40)) goto bad; break;
+        case 205: if (parse_u64(optarg, &s->o_lscc_dr_bps, 1, 1ull << 48)) goto bad; break;
+        case 206: if (parse_u64(optarg, &s->o_lscc_rmin_bps, 1, 1ull << 48)) goto bad; break;
+        case 207: if (parse_u64(optarg, &s->o_lscc_funit_bps, 1, 1ull << 48)) goto bad; break;
+        case 208: if (parse_u64(optarg, &s->o_lscc_cnp_us, 1, 10000000)) goto bad; break;
+        case 209: if (parse_u64(optarg, &s->o_lscc_long_bytes, 1, UINT32_MAX)) goto bad; break;
+        case 210: if (parse_u64(optarg, &s->o_lscc_n, 1, LSCC_MAX_N)) goto bad; break;
         case 33: if (parse_u64(optarg, &s->pfc_xoff, 1, UINT32_MAX)) goto bad; break;
         case 34: if (parse_u64(optarg, &s->pfc_xon, 1, UINT32_MAX)) goto bad; break;
         case 35: if (parse_u64(optarg, &s->pfc_quanta, 1, PFC_QUANTA_MAX)) goto bad; break;
