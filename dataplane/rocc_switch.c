@@ -28,6 +28,7 @@
  *       [--openqueue PORT=FILE ...] [--oq-value ...] [--oq-value-map ...] [--oq-processing ...]
  *       [--oq-processing-map ...] [--oq-cycle-ns NS] [--oq-seed N] [--oq-timing]
  *                                         an OpenQueue policy in place of a port's FIFO (sw_oq.c)
+ *       [--lscc PORT ...] [--lscc-* ...]  LSCC's two modules on a long-haul port (sw_lscc.c)
  *
  * Why a software queue: af_packet over veth has no link rate of its own, so
  * the bottleneck queue the CP must watch is created here, by draining each

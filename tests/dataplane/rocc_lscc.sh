@@ -18,7 +18,8 @@
 # paper's 1 Gb/s scales to 1.5 Mb/s (rocc-switch's default here), which is
 # above §III-C's upper bound M·T·R_ai/T_i = 0.44 Mb/s for M = 2 flows
 # (Eq. 12; lscc_guide_check); the test uses 0.3 Mb/s, inside it (DR_BPS=
-# overrides).  With 1.5 Mb/s (tried: DR_BPS=1500000) the loop oscillates
+# overrides); §IV-A's own testbed likewise sets dR by Eq. 12 (50 Mb/s, 0.5%
+# of its 10 Gb/s hosts; 0.3 Mb/s is 0.5% of ours).  With 1.5 Mb/s (tried: DR_BPS=1500000) the loop oscillates
 # with a period of about 1 s: 15.4 + 15.2 Mb/s of 60 in the 2-flow phase,
 # Q* 130-240 KB, the remote ingress queue swinging 0..170 KB -- the phase
 # checks fail (docs/crossdc.md "Data plane").
