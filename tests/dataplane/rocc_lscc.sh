@@ -38,7 +38,9 @@
 #     the window) and Q* (lsA) within [0.25, 3] x their 30 KB references;
 #   - at most 1% of the frames dropped at lsB's bottleneck port (a stall
 #     of a switch on a busy machine can cost a few); feedback frames flowed
-#     both ways and none was refused; direct CNPs were sent and accepted.
+#     both ways and none was refused at lsB; direct CNPs were sent and
+#     accepted; seven forged or malformed feedback frames injected at lsA
+#     (below) were refused, each by its reason.
 # Tried once with LSCC off (LSCC=0 bash tests/dataplane/rocc_lscc.sh: no
 # --lscc on either switch): the senders never hear a CNP and stay at line
 # rate; drop-tail at lsB shares unfairly (46.3 + 13.7 Mb/s with 2 flows,
@@ -53,7 +55,7 @@ DP=${DP:-build/dp}
 LSCC=${LSCC:-1}
 PHASE=2.5
 . tests/dataplane/netns.bash
-dp_setup rocc_lscc lscc "lsA lsB lsh lsr" "rocc-switch rocc-host"
+dp_setup rocc_lscc lscc "lsA lsB lsh lsr" "rocc-switch rocc-host lsccforge"
 
 MA0=02:97:00:00:01:01 MH=02:97:00:00:01:02      # lsA port 0 <-> lsh
 MA1=02:97:00:00:03:01 MB0=02:97:00:00:03:02     # lsA port 1 <-> lsB port 0 (long-haul)
@@ -89,7 +91,20 @@ dp_start h lsh "$DP/rocc-host" $(eal 0 h eth0) -- --local-ip 10.98.1.2 --gw-mac 
     --flow dst=10.98.2.2,rate=line,size=inf,qpn=2,start=2500,on=7500,off=1000000 \
     --flow dst=10.98.2.2,rate=line,size=inf,qpn=3,start=5000,on=2500,off=1000000 \
     --report-ms 100 || exit 1
-sleep 13
+sleep 11
+# Forged and malformed feedback frames (pkt.h "LSCC"), injected from the
+# kernel beside the apps (AF_PACKET, tests/dataplane/lsccforge.c) in phase
+# 5: into lsA's long-haul port from lsB's side of the link -- not from the
+# neighbour's MAC, above Rmax
+# (from it), an old sequence number (a replay, from it), version 2, nonzero
+# padding, 64 bytes -- and a valid-looking one into lsA's host port (not an
+# --lscc port).  Each must be refused by its reason (final lscc_bad), one
+# each; the run's other checks show they changed nothing.
+if [ "$LSCC" = 1 ]; then
+    ip netns exec lsB "$DP/lsccforge" b0 $MB0 neigh rate seq magic pad len || fail "rocc_lscc: lsccforge on b0 failed"
+    ip netns exec lsh "$DP/lsccforge" eth0 $MH valid || fail "rocc_lscc: lsccforge on lsh failed"
+fi
+sleep 2
 share_A=$(cpu_share "$PID_A") share_B=$(cpu_share "$PID_B")
 for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
 for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
@@ -178,8 +193,12 @@ elif [ "$LSCC" = 1 ]; then
 fi
 drops=$(field "$LOG/B.log" '^final port 1 ' drops_qfull)
 fbA=$(field "$LOG/A.log" '^final lscc port=1 ' fb_rx) fbB=$(field "$LOG/B.log" '^final lscc port=0 ' fb_rx)
-badA=$(grep '^final lscc_bad' "$LOG/A.log" | tr ' ' '\n' | awk -F= 'NF == 2 { s += $2 } END { print s + 0 }')
+badA=$(grep '^final lscc_bad' "$LOG/A.log" | cut -d' ' -f3-)
+# lsB's packet socket on b0 also sees the six frames injected there leaving
+# (AF_PACKET delivers outgoing frames to every socket on the interface): they
+# are refused there too, and nothing else may be.
 badB=$(grep '^final lscc_bad' "$LOG/B.log" | tr ' ' '\n' | awk -F= 'NF == 2 { s += $2 } END { print s + 0 }')
+[ "$LSCC" = 1 ] && badB=$((badB - 6))
 dcnp=$(field "$LOG/A.log" '^final lscc port=1 ' direct_cnps) cok=$(field "$LOG/h.log" '^final dcqcn_cnp' ok)
 # Drops at the bottleneck: at most 1% of what it sent.  Not 0: a switch
 # descheduled for ~20 ms on a busy machine (seen once: lsA's feedback count
@@ -190,10 +209,13 @@ txb=$(field "$LOG/B.log" '^final port 1 ' tx_pkts)
 if [ -n "$drops" ] && [ -n "$txb" ] && [ "$((drops * 100))" -le "$txb" ]; then
     pass "rocc_lscc: $drops frames dropped at the bottleneck port, <= 1% of the $txb it sent"
 else fail "rocc_lscc: ${drops:-?} frames dropped at the bottleneck port (want <= 1% of ${txb:-?})"; fi
-if [ "${fbA:-0}" -gt 1000 ] && [ "${fbB:-0}" -gt 1000 ] && [ "$badA" = 0 ] && [ "$badB" = 0 ] &&
+want_badA="len=1 dst=0 magic=1 units=0 pad=1 src=0 port=1 neigh=1 rate=1 seq=1"
+if [ "$badA" = "$want_badA" ]; then pass "rocc_lscc: forged and malformed feedback frames at lsA refused by reason: $badA"
+else fail "rocc_lscc: forged feedback frames at lsA: lscc_bad $badA (want $want_badA)"; fi
+if [ "${fbA:-0}" -gt 1000 ] && [ "${fbB:-0}" -gt 1000 ] && [ "$badB" = 0 ] &&
    [ "${dcnp:-0}" -gt 0 ] && [ "${cok:-0}" -gt 0 ]; then
-    pass "rocc_lscc: feedback frames accepted A=$fbA B=$fbB, refused 0; direct CNPs sent $dcnp, accepted by DCQCN $cok"
+    pass "rocc_lscc: feedback frames accepted A=$fbA B=$fbB, none refused at B; direct CNPs sent $dcnp, accepted by DCQCN $cok"
 else
-    fail "rocc_lscc: feedback accepted A=${fbA:-?} B=${fbB:-?} refused A=$badA B=$badB; direct CNPs ${dcnp:-?}, accepted ${cok:-?}"
+    fail "rocc_lscc: feedback accepted A=${fbA:-?} B=${fbB:-?} refused at B ${badB:-?}; direct CNPs ${dcnp:-?}, accepted ${cok:-?}"
 fi
 [ "${fails:-0}" = 0 ]
