@@ -4,6 +4,7 @@
  *   rocc_host.c  main, the poll loop, the receive path (sinks), the pacer
  *                (build_due), reports and final counters
  *   host_args.c  the command line (usage, --flow, --cp-reg, every option)
+ *   host_dcqcn.c --cc dcqcn: DCQCN's RP driven by RoCEv2 CNPs (LSCC's local sources)
  *   host_ctl.c   pacing arithmetic, CNPs (RoCC RP), ARP, ICMP echo, PFC
  *   host_rcc.c   --cc rcc|rcc_sender: RCC's receiver and sender glue
  *
@@ -119,6 +120,7 @@ struct host {
     struct pfc_egress pout;
     uint64_t pfc_rx, pfc_rx_xoff, pfc_rx_xon, pfc_bad[PKT_PFC_NRESULTS];
     struct host_rcc rcc;         /* --cc (host_rcc.c) */
+    struct host_dcqcn *dc;       /* --cc dcqcn (host_dcqcn.c); NULL: off */
 };
 
 /* host_args.c: 0, 1 after --help (printed), -1 after a message on stderr. */

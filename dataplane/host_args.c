@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "host.h"
+#include "host_dcqcn.h"
 
 static void usage(FILE *out, const char *prg)
 {
@@ -27,11 +28,14 @@ static void usage(FILE *out, const char *prg)
         "                            inputs and compute F here; host = both forms)\n"
         "  [--cp-reg ID=QREF:QMID:QMAX:FMIN:FMAX:ALPHA_Q16:BETA_Q16:FLAGS ...]  (registry entry of CP ID, as\n"
         "                            rocc-switch prints it: reg=...; needed by host_registry)\n"
-        "  [--cc rocc|none|rcc|rcc_sender (rocc)]  (rocc: the RoCC RP applies CNPs; none: no congestion control,\n"
-        "                            CNPs denied; rcc, rcc_sender: RCC, ICNP 2021 -- both ends: docs/rcc.md \"Data plane\")\n"
+        "  [--cc rocc|none|dcqcn|rcc|rcc_sender (rocc)]  (rocc: the RoCC RP applies CNPs; none: no congestion\n"
+        "                            control, CNPs denied; dcqcn: below; rcc, rcc_sender: RCC, ICNP 2021 -- both ends:\n"
+        "                            docs/rcc.md \"Data plane\")\n"
         "  [--rcc-base-rtt-us US (12 us x 25 Gb/s / --line-gbps)] [--rcc-n N (3)] [--rcc-delta D (0.2)]\n"
         "  [--rcc-eta E (0.95)] [--rcc-kp K (1e4 x 12 us / T)] [--rcc-kd K (1e5 x 12 us / T)]\n"
         "  [--rcc-pid-us US (T)] [--rcc-w-min BYTES (1000)] [--rcc-ack-every N (1)]\n"
+        "  [--dcqcn rai=MBPS,rhai=MBPS,rmin=MBPS,timer=US,k=US,bc=BYTES,f=N,g=X]\n"
+        "                            (DCQCN's RP on RoCEv2 CNPs; defaults: the paper's, dcqcn.h)\n"
         "  --help, -h: this text\n", prg);
 }
 
@@ -165,6 +169,7 @@ int host_parse_args(struct host *h, int argc, char **argv)
         {"rcc-kd", required_argument, NULL, HOST_OPT_RCC_KD}, {"rcc-pid-us", required_argument, NULL, HOST_OPT_RCC_PID},
         {"rcc-w-min", required_argument, NULL, HOST_OPT_RCC_WMIN},
         {"rcc-ack-every", required_argument, NULL, HOST_OPT_RCC_ACK},
+        {"dcqcn", required_argument, NULL, 14},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end;
@@ -222,8 +227,14 @@ int host_parse_args(struct host *h, int argc, char **argv)
         case 12: if (parse_cp_reg(h, optarg)) goto bad; break;
         case HOST_OPT_CC: case HOST_OPT_RCC_T: case HOST_OPT_RCC_N: case HOST_OPT_RCC_DELTA: case HOST_OPT_RCC_ETA:
         case HOST_OPT_RCC_KP: case HOST_OPT_RCC_KD: case HOST_OPT_RCC_PID: case HOST_OPT_RCC_WMIN: case HOST_OPT_RCC_ACK:
+            if (c == HOST_OPT_CC && !strcmp(optarg, "dcqcn")) {   /* host_dcqcn.c; the RoCC RP stays as it was */
+                if (hdc_opt_cc(h, optarg) || host_rcc_opt(h, c, "rocc")) goto bad;
+                break;
+            }
+            if (c == HOST_OPT_CC && hdc_opt_cc(h, "none")) goto bad;
             if (host_rcc_opt(h, c, optarg)) goto bad;
             break;
+        case 14: if (hdc_opt_params(h, optarg)) goto bad_nomsg; break;
         case 'h': usage(stdout, argv[0]); return 1;   /* asked for: not an error */
         case 'f': if (parse_flow(h, optarg)) goto bad; break;
         case 'a':

@@ -7,12 +7,14 @@
 #include <rte_ethdev.h>
 
 #include "host.h"
+#include "host_dcqcn.h"
 
 uint64_t flow_rate_bps(const struct host *h, const struct flow *f)
 {
     uint64_t r = rocc_rp_rate_bps(&f->rp, &h->rpp);
     if (f->app_bps && f->app_bps < r) r = f->app_bps;
     if ((h->rcc.mode == HOST_CC_RCC || h->rcc.mode == HOST_CC_RCC_SENDER) && f->rf.pace_bps < r) r = f->rf.pace_bps;
+    if (h->dc && hdc_rate_bps(h, f) < r) r = hdc_rate_bps(h, f);   /* --cc dcqcn */
     return r;
 }
 

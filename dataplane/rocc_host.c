@@ -64,6 +64,7 @@
 #include <rte_pause.h>
 
 #include "host.h"
+#include "host_dcqcn.h"
 #include "roce_frame.h"
 
 /* The one global: the signal handler's stop request (DPDK examples idiom). */
@@ -117,6 +118,10 @@ static void handle_rx(struct host *h, struct rte_mbuf *m, uint64_t tsc)
     }
     if (pi.is_roce && rcc && pkt_bth_opcode(f, &pi) == RF_OP_ACK) {
         host_rcc_on_ack(h, f, &pi, h->rcc.now_ns, tsc);
+        return;
+    }
+    if (h->dc && pi.is_roce && pi.bth_opcode == RF_OP_CNP) {   /* --cc dcqcn: a RoCEv2 CNP */
+        hdc_on_cnp(h, f, rte_pktmbuf_data_len(m), &pi, tsc);
         return;
     }
     if (pi.is_roce) {
@@ -202,6 +207,7 @@ static unsigned build_due(struct host *h, uint64_t tsc, struct rte_mbuf **out, u
             f->sent_pkts++;
             f->sent_payload += h->payload;
             f->sent_wire += frame_wire(h);
+            if (h->dc) hdc_on_sent(h, i, frame_wire(h), tsc);
             f->last_tsc = tsc;
             f->next_tsc += gap_cycles(h, f, frame_wire(h));
             if (f->size_bytes && f->sent_payload >= f->size_bytes) f->done = true;
@@ -281,6 +287,7 @@ static void final_stats(struct host *h)
         printf("\n");
     }
     host_rcc_final(h);
+    if (h->dc) hdc_print_final(h);
     dp_cap_print_final(&h->cap, h->pcap_path);
     fflush(stdout);
 }
@@ -325,6 +332,7 @@ static void run(struct host *h)
                 repace(h, f, old_bps);
             }
         }
+        if (h->dc) hdc_timers(h, tps);   /* --cc dcqcn: increase timers */
         /* PFC: nothing is built while the gateway pauses our class; on
          * resume, departures that fell inside the pause move to now. */
         paused = h->pout.paused && (pfc_egress_paused(&h->pout, tps) & (1u << h->pfc_cls));
@@ -350,6 +358,7 @@ static void run(struct host *h)
                     uint64_t nx = h->flows[i].rf.blocked ? tsc + dp_us_to_cycles(20, h->hz) : h->flows[i].next_tsc;
                     if (nx < earliest) earliest = nx;
                 }
+            if (h->dc && hdc_next_tsc(h) < earliest) earliest = hdc_next_tsc(h);
             /* A CNP waiting out the NIC delay is applied on time: spin
              * (15 µs per CNP), where a sleep would take 60-80 µs here. */
             if (h->cq_h != h->cq_t) rte_pause();
@@ -393,6 +402,7 @@ int main(int argc, char **argv)
     if (h->f_unit_mbps) h->rpp.f_unit_mbps = h->f_unit_mbps;
     if (h->recovery_us) h->rpp.recovery_ps = h->recovery_us * 1000000ull;
     for (unsigned i = 0; i < h->nflows; i++) rocc_rp_init(&h->flows[i].rp);
+    if (h->dc && hdc_init(h)) { rte_eal_cleanup(); free(h->dc); free(h); return 2; }
 
     h->pool = rte_pktmbuf_pool_create("host_pool", NB_MBUF, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
                                       rte_socket_id());
@@ -442,6 +452,7 @@ int main(int argc, char **argv)
     final_stats(h);
     dp_port_close(h->port);
     rte_eal_cleanup();
+    free(h->dc);
     free(h);
     return rc;
 }
