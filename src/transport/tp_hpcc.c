@@ -56,7 +56,6 @@ static const struct transport_ops transport_hpcc = {
     .name = "hpcc", .start = hpcc_t_start, .on_ack = hpcc_t_on_ack, .int_telemetry = 1,
 };
 
-#define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
 int hpcc_opt_read(struct cfg *c, void *opt, struct cfg_err *err)
 {
