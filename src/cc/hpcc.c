@@ -227,24 +227,21 @@ static void sim_update(struct hpcc *s, const struct hpcc_params *p, int rtt_end)
     }
 }
 
-void hpcc_on_ack(struct hpcc *s, const struct hpcc_params *p, uint64_t ack_seq, uint64_t snd_nxt,
-                 const struct hpcc_int_hop *hops, unsigned nhop, uint64_t now_ps)
+int hpcc_on_int(struct hpcc *s, const struct hpcc_params *p, int rtt_end,
+                const struct hpcc_int_hop *hops, unsigned nhop)
 {
-    int rtt_end = ack_seq > s->last_update_seq;      /* Alg. 1 line 22 */
     int sim = p->profile == HPCC_PROFILE_SIM;
     int any = 0;
     double umax = 0.0;
     uint64_t tau = 0;
 
-    (void)now_ps;
-    s->n_acks++;
     if (nhop > HPCC_MAX_HOPS || (nhop > 0 && !hops)) {
         s->n_bad_int++;
-        return;
+        return -1;
     }
     if (!rtt_end && !p->fast_react) {
         s->n_ignored++;
-        return;
+        return -1;
     }
 
     if (s->nrec == 0 || s->nrec != nhop) {
@@ -273,11 +270,7 @@ void hpcc_on_ack(struct hpcc *s, const struct hpcc_params *p, uint64_t ack_seq, 
 
     if (!any) {
         s->n_no_sample++;
-        /* Simulator: the first ACK, and any RTT-closing ACK, advance
-         * lastUpdateSeq even without a sample. */
-        if (sim && rtt_end)
-            s->last_update_seq = snd_nxt > ack_seq ? snd_nxt : ack_seq;
-        return;
+        return 0;
     }
 
     /* Lines 8-9: tau = min(tau, T); U = (1 - tau/T)·U + (tau/T)·u. */
@@ -294,8 +287,23 @@ void hpcc_on_ack(struct hpcc *s, const struct hpcc_params *p, uint64_t ack_seq, 
         sim_update(s, p, rtt_end);
     else
         paper_update(s, p, rtt_end);
-    if (rtt_end)
-        s->last_update_seq = snd_nxt > ack_seq ? snd_nxt : ack_seq;   /* line 24 */
+    return 1;
+}
+
+void hpcc_on_ack(struct hpcc *s, const struct hpcc_params *p, uint64_t ack_seq, uint64_t snd_nxt,
+                 const struct hpcc_int_hop *hops, unsigned nhop, uint64_t now_ps)
+{
+    int rtt_end = ack_seq > s->last_update_seq;      /* Alg. 1 line 22 */
+    int r;
+
+    (void)now_ps;
+    s->n_acks++;
+    r = hpcc_on_int(s, p, rtt_end, hops, nhop);
+    /* Line 24: lastUpdateSeq = snd_nxt on the ACK that closes an RTT.  The
+     * simulator also advances it on an RTT-closing ACK without a sample
+     * (the first ACK included). */
+    if (rtt_end && (r == 1 || (r == 0 && p->profile == HPCC_PROFILE_SIM)))
+        s->last_update_seq = snd_nxt > ack_seq ? snd_nxt : ack_seq;
 }
 
 void hpcc_on_timer(struct hpcc *s, const struct hpcc_params *p, uint64_t now_ps)

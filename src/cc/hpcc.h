@@ -172,6 +172,16 @@ void hpcc_init(struct hpcc *s, const struct hpcc_params *p, uint64_t line_bps, u
 void hpcc_on_ack(struct hpcc *s, const struct hpcc_params *p, uint64_t ack_seq, uint64_t snd_nxt,
                  const struct hpcc_int_hop *hops, unsigned nhop, uint64_t now_ps);
 
+/* The sample half of NewAck, for a caller that decides itself when a
+ * reference update is due (HPCC*'s near-source loop, hpcc_star.h):
+ * MeasureInflight and ComputeWind on hops[0..nhop), with rtt_end = 1 making
+ * it a reference update (W^c / R^c and incStage, as an RTT-closing ACK).
+ * Returns -1 if ignored (bad INT, or rtt_end = 0 with fast_react = 0), 0
+ * without a sample (records stored), 1 if W/R were recomputed.  Touches
+ * neither lastUpdateSeq nor n_acks (hpcc_on_ack = this + those). */
+int hpcc_on_int(struct hpcc *s, const struct hpcc_params *p, int rtt_end,
+                const struct hpcc_int_hop *hops, unsigned nhop);
+
 /* One hop's sample from its previous record: returns 1 and sets
  * *tx_rate_bps = Δbytes·8/Δts and *u = u_j (profile's formula), or returns
  * 0 if there is no usable delta (ts not after prev, tx_bytes went back,

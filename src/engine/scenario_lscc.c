@@ -11,12 +11,15 @@
 
 #include "engine/scenario_sections.h"
 #include "net/agent_lscc.h"
+#include "net/agent_lscc_int.h"
 
 int scenario_lscc(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 {
     static const char *const modes[] = { "none", "longhaul", NULL };
-    int mode;
+    static const char *const locals[] = { "cnp", "int", NULL };
+    int mode, local;
     TRY(cfg_enum(c, "lscc", "enable", modes, 0, &mode, err));
+    TRY(cfg_enum(c, "lscc", "local", locals, 0, &local, err));   /* int: HPCC*'s direct INT (§III-D) */
     struct net *n = &sc->net;
     uint64_t period, q_ref, dr, r_min, f_unit, qs_ref, cnp_iv, long_flow, table, idle, mult = 10;
     /* Defaults for the keys come from lscc_*_params_default for each link;
@@ -42,6 +45,12 @@ int scenario_lscc(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         return cfg_errorf(err, cfg_find(c, "lscc", "long_flow"), "must be at most 4294967295 B (TxBytes is 32 bits, Table I)");
     if (mode == 0)
         return 0;
+    if (local == 1)
+        for (uint32_t i = 0; i < n->n_flows; i++)
+            if (n->flows[i].tp->int_telemetry && !n->flows[i].tp->direct_int)
+                return cfg_errorf(err, cfg_find(c, "lscc", "local"), "local = int clears the INT of every frame "
+                                  "that crosses a long-haul link, but flow %u uses %s, which takes no direct INT "
+                                  "(use hpcc_star, or local = cnp)", i, n->flows[i].tp->name);
     uint32_t attached = 0;
     for (uint32_t p = 0; p < n->n_ports; p++) {
         const struct port *pt = &n->ports[p];
@@ -78,7 +87,8 @@ int scenario_lscc(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         if (lscc_rc_params_check(&rcp, why, sizeof why) || lscc_rl_params_check(&rlp, why, sizeof why))
             return cfg_section_errorf(err, c, "lscc", "port %s->%s: %s", nd->name,
                                       n->nodes[n->ports[pt->peer].node].name, why);
-        if (!lscc_attach(n, p, &rcp, &rlp))
+        struct lscc_node *x = lscc_attach(n, p, &rcp, &rlp);
+        if (!x || (local == 1 && !lscc_int_attach(n, x)))
             return cfg_section_errorf(err, c, "lscc", "out of memory");
         attached++;
     }

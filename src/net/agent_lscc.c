@@ -67,7 +67,7 @@ static void rl_enq(struct net *n, void *st, uint32_t port, const struct packet *
 static void rl_deq(struct net *n, void *st, uint32_t port, struct packet *p)
 {
     struct lscc_node *x = st;
-    if (p->type != PKT_DATA)
+    if (p->type != PKT_DATA || (x->local_int && (p->flags & PF_INT)))
         return;
     struct lscc_key k = flow_key(n, p->flow);
     const struct lscc_rl_entry *e = lscc_rl_find(&x->rl, &k);

@@ -49,6 +49,8 @@ struct lscc_node {
     uint64_t last_r;               /* last R sent, b/s */
     uint64_t q_sum, q_n;           /* Q (ingress) at each update: mean over the run */
     uint64_t q_max;
+    uint8_t local_int;             /* [lscc] local = int: PF_INT frames get HPCC*'s direct INT
+                                      (agent_lscc_int.h), not Alg. 2's flow table */
 };
 
 /* Attach LSCC to long-haul switch port `port`: the two agents there and a

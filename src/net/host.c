@@ -414,6 +414,33 @@ static void rx_unordered(struct net *n, struct host *h, struct flow *f, uint32_t
     net_consume(n, pi);
 }
 
+/* HPCC*'s direct INT (LSCC §III-D, agent_lscc_int.c): taken at once, like
+ * the ACK whose INT it stands for, only by a source whose transport takes
+ * direct INTs, from a switch, with 1..INT_MAX_HOPS hops.  Anything else has
+ * no effect (counted in cnp_filtered_host); the transport checks the rest
+ * (the B field) and counts its refusals there too. */
+static void host_direct_int(struct net *n, struct host *h, struct flow *f, uint32_t pi)
+{
+    const struct packet *p = pkt(&n->pool, pi);
+    if (!f->tp->direct_int || !f->tp->on_cnp || f->src != (uint32_t)(h - n->hosts) || !(p->flags & PF_INT) ||
+        !n->intr || p->nhop < 1 || p->nhop > INT_MAX_HOPS || p->cnp_src >= n->n_nodes ||
+        n->nodes[p->cnp_src].kind != NODE_SWITCH) {
+        n->cnp_filtered_host++;
+        net_consume(n, pi);
+        return;
+    }
+    if (!(f->flags & FL_DONE)) {
+        int shut0 = f->window && f->snd_nxt - f->snd_una >= f->window;
+        f->tp->on_cnp(n, f, p);
+        /* no pacer credit for the time the window was shut (as for ACKs) */
+        if (shut0 && f->next_avail < n->el.now && !(f->window && f->snd_nxt - f->snd_una >= f->window))
+            f->next_avail = n->el.now;
+    }
+    net_consume(n, pi);
+    if (flow_has_data(f))
+        port_kick(n, h->port);
+}
+
 void host_receive(struct net *n, struct host *h, uint32_t pi)
 {
     struct packet *p = pkt(&n->pool, pi);
@@ -513,6 +540,10 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
         return;
     }
     case PKT_CNP: {
+        if (__builtin_expect(p->cnp_kind == CNP_DINT, 0)) {
+            host_direct_int(n, h, f, pi);
+            return;
+        }
         /* Junk of the CNP's ICMP type matches no queue pair; with the
          * forged-CNP defence a RoCC CNP whose CP id is not bound to its
          * source has no effect either (docs/rocc.md "Forged CNPs"). */

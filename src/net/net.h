@@ -197,6 +197,9 @@ struct transport_ops {
     uint8_t np_cnp;          /* the receiver answers ECN marks with CNPs (DCQCN NP) */
     uint8_t int_telemetry;   /* data frames collect INT (HPCC) */
     uint8_t cp_cnp;          /* switch CPs other than RoCC's send this flow CNPs (QCN) */
+    /* The source takes LSCC's direct INTs (HPCC*): a CNP_DINT goes to
+     * on_cnp at once (no NIC delay line) if host.c finds it well formed. */
+    uint8_t direct_int;
     /* The receiver takes a message's frames in any order (rcv_nxt counts
      * bytes received, there is no NAK or go-back-N) and sends one ACK, of
      * the whole message, when the last byte is in (Homa, docs/homa.md). */
@@ -390,7 +393,7 @@ struct net {
     uint64_t fc_drops;           /* frames a flow-control scheme dropped by design (Loop Breaker) */
     uint64_t qlimit_drops;       /* frames a class queue limit dropped by design (credits; net_drop_limited) */
     uint64_t cnp_filtered_sw;    /* RoCC/junk CNPs a switch dropped (cnp_filter) */
-    uint64_t cnp_filtered_host;  /* RoCC/junk CNPs a host refused (cnp_filter, or junk) */
+    uint64_t cnp_filtered_host;  /* RoCC/junk CNPs a host refused (cnp_filter, or junk), and refused direct INTs */
     uint64_t flows_done;
     uint64_t out_of_order;       /* sum of flows' out_of_order (host.c, docs/escape.md "In-order check") */
     /* flow-control schemes (flowctl.h) */

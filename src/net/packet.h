@@ -99,6 +99,9 @@ enum cnp_kind {
     CNP_QCN  = 2,   /* QCN feedback from a switch CP: rate_units = |Fb| quantized */
     CNP_JUNK = 3,   /* an ICMP type-253 frame that is no valid CNP (wrong length or
                      * checksum): only attack traffic makes these */
+    CNP_DINT = 4,   /* HPCC*'s direct INT from LSCC's local egress switch (LSCC §III-D,
+                     * agent_lscc_int.c): PF_INT, nhop hops in net->intr, rate_units =
+                     * the 24-bit B field (hpcc_star.h) */
 };
 /* RoCEv2 CNP frame: Eth + IPv4 + UDP + BTH + 16 B reserved + ICRC + FCS = 78 B. */
 #define ROCE_CNP_FRAME (ETH_HDR_BYTES + IPV4_HDR_BYTES + UDP_HDR_BYTES + BTH_BYTES + 16 + ICRC_BYTES + FCS_BYTES)

@@ -9,6 +9,7 @@
 #include "engine/ccreg.h"
 #include "engine/scenario.h"
 #include "net/net.h"
+#include "transport/tp_hpcc.h"
 
 _Static_assert(sizeof(struct hpcc) <= sizeof(((struct flow *)0)->cc), "struct hpcc must fit in flow.cc");
 #define ST(f) ((struct hpcc *)(void *)(f)->cc.raw)
@@ -27,9 +28,8 @@ static void hpcc_t_start(struct net *n, struct flow *f)
     hpcc_apply(n, f);
 }
 
-static void hpcc_t_on_ack(struct net *n, struct flow *f, const struct packet *p)
+unsigned hpcc_int_hops(const struct net *n, const struct packet *p, struct hpcc_int_hop *hops)
 {
-    struct hpcc_int_hop hops[HPCC_MAX_HOPS];
     unsigned nh = 0;
     if ((p->flags & PF_INT) && n->intr) {
         const struct int_rec *r = &n->intr[p - n->pool.p];
@@ -41,6 +41,13 @@ static void hpcc_t_on_ack(struct net *n, struct flow *f, const struct packet *p)
             hops[i].rate_bps = r->hop[i].rate_bps;
         }
     }
+    return nh;
+}
+
+static void hpcc_t_on_ack(struct net *n, struct flow *f, const struct packet *p)
+{
+    struct hpcc_int_hop hops[HPCC_MAX_HOPS];
+    unsigned nh = hpcc_int_hops(n, p, hops);
     hpcc_on_ack(ST(f), f->cc_prm, p->seq, f->snd_nxt, hops, nh, n->el.now);
     hpcc_apply(n, f);
 }
@@ -49,16 +56,8 @@ static const struct transport_ops transport_hpcc = {
     .name = "hpcc", .start = hpcc_t_start, .on_ack = hpcc_t_on_ack, .int_telemetry = 1,
 };
 
-struct hpcc_opt {
-    int profile;                  /* 0 paper, 1 sim */
-    int has_eta, has_max_stage;
-    double eta;
-    uint64_t w_ai_flows;          /* N in W_AI = W_init (1 - eta) / N */
-    uint64_t max_stage;
-};
 
-
-static int hpcc_read(struct cfg *c, void *opt, struct cfg_err *err)
+int hpcc_opt_read(struct cfg *c, void *opt, struct cfg_err *err)
 {
     static const char *const prof[] = { "paper", "sim", NULL };
     struct hpcc_opt *o = opt;
@@ -77,11 +76,8 @@ static int hpcc_read(struct cfg *c, void *opt, struct cfg_err *err)
     return 0;
 }
 
-static int hpcc_prm(const struct cc_ctx *x, const void *opt, void *prm, char *why, size_t nwhy)
+void hpcc_opt_apply(const struct hpcc_opt *o, struct hpcc_params *p)
 {
-    const struct hpcc_opt *o = opt;
-    struct hpcc_params *p = prm;
-    hpcc_params_default(p, x->line_bps, x->base_rtt, o->profile ? HPCC_PROFILE_SIM : HPCC_PROFILE_PAPER);
     if (o->has_eta)
         p->eta = o->eta;
     /* Paper profile: W_AI = W_init (1 - eta) / N follows eta and N (hpcc.h). */
@@ -92,6 +88,14 @@ static int hpcc_prm(const struct cc_ctx *x, const void *opt, void *prm, char *wh
     }
     if (o->has_max_stage)
         p->max_stage = (uint32_t)o->max_stage;
+}
+
+static int hpcc_prm(const struct cc_ctx *x, const void *opt, void *prm, char *why, size_t nwhy)
+{
+    const struct hpcc_opt *o = opt;
+    struct hpcc_params *p = prm;
+    hpcc_params_default(p, x->line_bps, x->base_rtt, o->profile ? HPCC_PROFILE_SIM : HPCC_PROFILE_PAPER);
+    hpcc_opt_apply(o, p);
     return hpcc_params_check(p, why, nwhy);
 }
 
@@ -104,6 +108,6 @@ static int hpcc_setup(struct scenario *sc, const void *opt, struct cfg *c, struc
 
 const struct cc_algo cc_algo_hpcc = {
     .name = "hpcc", .tp = &transport_hpcc, .sections = { "hpcc" }, .prm_section = "hpcc",
-    .opt_size = sizeof(struct hpcc_opt), .read = hpcc_read,
+    .opt_size = sizeof(struct hpcc_opt), .read = hpcc_opt_read,
     .prm_size = sizeof(struct hpcc_params), .params = hpcc_prm, .setup = hpcc_setup,
 };
