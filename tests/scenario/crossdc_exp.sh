@@ -34,3 +34,18 @@ ok lscc_guide_warning "grep -q 'dR 1000000000 b/s >= M\*T\*R_ai/T_i' $tmp/fig8-s
 "$ROCCSIM" run experiments/crossdc/fig8-stability.ini --check --set 'expect.lscc_rate dc0_core1->egress0=1Gbps' >"$tmp/bad.out" 2>&1
 rc=$?
 ok lscc_metric_port "[ $rc -eq 2 ] && grep -q 'is not a long-haul port running LSCC' $tmp/bad.out" "$tmp/bad.out"
+
+# scripts/crossdc-fct.sh --quick (experiment 5 at CI length): a table row
+# per algorithm it knows, the unknown one reported and skipped, PFC only
+# as the reference, LSCC beside the paper's numbers, unfinished flows
+# counted, the buffer CDF written; a bad load exits 2.
+q=$tmp/fct
+ROCCSIM_PREBUILT=1 ROCCSIM=$ROCCSIM bash scripts/crossdc-fct.sh --quick -o "$q" --algos "pfc lscc nosuchalgo" -j 1 >"$q.out" 2>&1
+rc=$?
+ok fct_runs "[ $rc -eq 0 ] && grep -q \"skipping 'nosuchalgo'\" $q.out" "$q.out"
+ok fct_table "awk -F'\t' 'NR == 1 { ok = \$5 == \"unfinished\" } \$3 == \"pfc\" && \$8 == \"+0.0%\" && \$13 == \"1.000\" { p = 1 }
+    \$3 == \"lscc\" && \$10 == \"-30..-65%\" && \$4 > 0 && \$5 ~ /^[0-9]+\$/ { l = 1 } END { exit !(ok && p && l) }' $q/table.tsv" "$q/table.tsv"
+ok fct_buffer_cdf "[ \$(grep -c '^websearch 50 lscc ' $q/buffer_cdf.dat) -eq 101 ]"
+ROCCSIM_PREBUILT=1 ROCCSIM=$ROCCSIM bash scripts/crossdc-fct.sh --quick -o "$q-bad" --loads "fifty" >"$q-bad.out" 2>&1
+rc=$?
+ok fct_bad_load "[ $rc -eq 2 ] && grep -q 'a load is a number of percent' $q-bad.out" "$q-bad.out"
