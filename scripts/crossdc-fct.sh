@@ -9,12 +9,16 @@
 #       UNFINISHED (never dropped from the table: an unfinished flow has no
 #       FCT, so its absence would flatter a slow algorithm), average and p95
 #       FCT of the finished ones, their difference from PFC only at the same
-#       workload and load beside the paper's, PFC pause time (sum over the
+#       workload and load beside the paper's; since algorithms leave
+#       different flows unfinished, also the mean over ALL the window's flows
+#       with an unfinished flow counted at (end of run - its start), a lower
+#       bound taken the same way for every algorithm, and the fraction of the
+#       window's bytes delivered; PFC pause time (sum over the
 #       switch ports, and normalized by PFC only's), and the egress
 #       switches' buffer occupancy (p50, p95, fraction of samples < 10 MB);
 #   DIR/buffer_cdf.dat  the occupancy CDF per run (Fig. 13);
-#   DIR/crossdc-fct.png (gnuplot, when installed): average FCT against load
-#       per workload, normalized pause time, and the buffer CDF at 50% load.
+#   DIR/crossdc-fct.png (gnuplot, when installed): mean FCT (avg_all) against
+#       load per workload, normalized pause time, and the buffer CDF at 50% load.
 #
 #   --algos LIST      default: pfc lscc hpcc_star swing dcqcn timely hpcc.
 #                     pfc = no CC, long-haul XON/XOFF 5 MB (§IV-C); lscc =
@@ -30,13 +34,15 @@
 #                     websearch, load 50); FCT over the flows that arrive in
 #                     [duration/5, duration - duration/5]
 #   -j JOBS           parallel runs (default 2)
+#   --table-only      rebuild the table and plots from the runs already in
+#                     DIR (same lists), run nothing
 # ROCCSIM (default build/roccsim); ROCCSIM_PREBUILT=1 skips the build.
 # Exit status: 0 if every run ran, 1 if a run failed, 2 on bad arguments.
 set -u
 . "$(dirname "$0")/lib/help.bash"
 script_help "$@"
 cd "$(dirname "$0")/.."
-algos="pfc lscc hpcc_star swing dcqcn timely hpcc" workloads="" loads="" duration="" jobs=2
+algos="pfc lscc hpcc_star swing dcqcn timely hpcc" workloads="" loads="" duration="" jobs=2 table_only=0
 rest=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -45,12 +51,18 @@ while [ $# -gt 0 ]; do
         --loads) loads=${2:?--loads needs a list}; shift 2 ;;
         --duration) duration=${2:?--duration needs a time}; shift 2 ;;
         -j) jobs=${2:?-j needs a number}; shift 2 ;;
+        --table-only) table_only=1; shift ;;
         *) rest+=("$1"); shift ;;
     esac
 done
 case "$jobs" in ''|*[!0-9]*|0) echo "crossdc-fct.sh: -j needs a positive number" >&2; exit 2 ;; esac
 . scripts/lib/expargs.bash
+[ $table_only -eq 0 ] || export ROCCSIM_PREBUILT=1
 exp_args crossdc-fct.sh runs/crossdc-fct ${rest[@]+"${rest[@]}"}
+if [ $table_only -eq 0 ]; then
+    cp "$ROCCSIM" "$out/roccsim" || exit 2     # a rebuild during the runs must not change it
+    ROCCSIM=$out/roccsim
+fi
 if [ "$quick" -eq 1 ]; then
     : "${duration:=10ms}" "${workloads:=websearch}" "${loads:=50}"
 else
@@ -106,13 +118,14 @@ t0=$(date +%s)
 for w in $workloads; do
     for l in $loads; do
         for a in $known; do
+            [ $table_only -eq 0 ] || continue
             while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || fail=1; done
             run "$w" "$l" "$a" &
         done
     done
 done
 while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || fail=1; done
-echo "crossdc-fct.sh: runs done in $(( $(date +%s) - t0 )) s" >&2
+[ $table_only -eq 1 ] || echo "crossdc-fct.sh: runs done in $(( $(date +%s) - t0 )) s" >&2
 
 python3 - "$out" "$workloads" "$loads" "$known" <<'EOF'
 import csv, json, os, sys
@@ -138,20 +151,27 @@ for w in workloads:
                 rows.append(r)
                 continue
             t0, t1 = s['fct']['start_s'], s['fct']['end_s']
-            fct, unfinished = [], 0
+            fct, unfinished, cens, size, got = [], 0, [], 0, 0
+            end = s['duration_s']
             for f in csv.DictReader(open(os.path.join(d, 'flows.csv'))):
                 st = float(f['start_s'])
                 if st < t0 or st > t1:
                     continue
+                size += int(f['size_bytes'])
+                got += min(int(f['delivered_bytes']), int(f['size_bytes']))
                 if f['fct_s'] == '':
                     unfinished += 1
+                    cens.append(end - st)
                 else:
                     fct.append(float(f['fct_s']))
+                    cens.append(float(f['fct_s']))
             fct.sort()
             r['flows'] = len(fct) + unfinished
             r['unfinished'] = unfinished
             r['avg'] = sum(fct) / len(fct) if fct else None
             r['p95'] = fct[max(0, -(-95 * len(fct) // 100) - 1)] if fct else None
+            r['avg_all'] = sum(cens) / len(cens) if cens else None
+            r['done'] = got / size if size else None
             r['pause'] = sum(p.get('paused_s', 0) for p in s['ports'])
             r['drops'] = s['packets']['dropped']
             # egress switches' buffer: per sample, the sum of their egress queues
@@ -175,14 +195,14 @@ for w in workloads:
             rows.append(r)
         for r in rows:
             if r['workload'] == w and r['load'] == l and 'error' not in r and base:
-                for k in ('avg', 'p95'):
+                for k in ('avg', 'p95', 'avg_all'):
                     b = base.get(k)
                     r[k + '_vs_pfc'] = 100 * (r[k] / b - 1) if r.get(k) is not None and b else None
                 r['pause_norm'] = r['pause'] / base['pause'] if base.get('pause') else None
 def f(v, fmt):
     return 'n/a' if v is None else fmt % v
 cols = ['workload', 'load', 'algo', 'flows', 'unfinished', 'avg_ms', 'p95_ms', 'avg_vs_pfc', 'p95_vs_pfc',
-        'paper_avg_vs_pfc', 'paper_p95_vs_pfc', 'pause_s', 'pause_norm', 'buf_p50_MB', 'buf_p95_MB', 'buf_below_10MB', 'drops']
+        'paper_avg_vs_pfc', 'paper_p95_vs_pfc', 'avg_all_ms', 'avg_all_vs_pfc', 'bytes_done', 'pause_s', 'pause_norm', 'buf_p50_MB', 'buf_p95_MB', 'buf_below_10MB', 'drops']
 lines = []
 for r in rows:
     if 'error' in r:
@@ -193,6 +213,8 @@ for r in rows:
                   r['algo'], str(r['flows']), str(r['unfinished']),
                   f(r['avg'] and r['avg'] * 1e3, '%.3f'), f(r['p95'] and r['p95'] * 1e3, '%.3f'),
                   f(r.get('avg_vs_pfc'), '%+.1f%%'), f(r.get('p95_vs_pfc'), '%+.1f%%'), pa, pp,
+                  f(r['avg_all'] and r['avg_all'] * 1e3, '%.3f'), f(r.get('avg_all_vs_pfc'), '%+.1f%%'),
+                  f(r['done'] and 100 * r['done'], '%.1f%%'),
                   f(r['pause'], '%.6f'), f(r.get('pause_norm'), '%.3f'), f(r['buf50'], '%.2f'), f(r['buf95'], '%.2f'),
                   f(r['below10'] and 100 * r['below10'], '%.1f%%'), str(r['drops'])])
 with open(os.path.join(out, 'table.tsv'), 'w') as t:
@@ -205,7 +227,7 @@ with open(os.path.join(out, 'table.txt'), 'w') as t:
     for ln in lines:
         t.write('  '.join(x.ljust(w[i]) for i, x in enumerate(ln)) + '\n')
     t.write('\nFCT over finished flows that arrived in the FCT window; "unfinished" flows of that window have no FCT '
-            'and are not in avg/p95.  pause_s: PFC pause time summed over the switch ports; pause_norm: / PFC '
+            'and are not in avg/p95; avg_all counts them at (end of run - start), a lower bound on their FCT, the same for every algorithm; bytes_done: delivered / size over the window\'s flows.  pause_s: PFC pause time summed over the switch ports; pause_norm: / PFC '
             'only\'s.  buf_*: sum of the egress switches\' (egress0, egress1) egress queues per sample.\n'
             'aliwan_like is OUR Ali-WAN-like distribution (data/cdf/README.md), not Alibaba\'s trace.\n')
 with open(os.path.join(out, 'buffer_cdf.dat'), 'w') as c:
@@ -213,11 +235,11 @@ with open(os.path.join(out, 'buffer_cdf.dat'), 'w') as c:
     for x in cdfs:
         c.write('%s %s %s %.4f %.2f\n' % x)
 with open(os.path.join(out, 'fct_avg.dat'), 'w') as c:
-    c.write('# workload algo load avg_ms pause_norm\n')
+    c.write('# workload algo load avg_ms pause_norm avg_all_ms\n')
     for r in rows:
         if 'error' not in r:
-            c.write('%s %s %s %s %s\n' % (r['workload'], r['algo'], r['load'], f(r['avg'] and r['avg'] * 1e3, '%.4f'),
-                                          f(r.get('pause_norm'), '%.4f')))
+            c.write('%s %s %s %s %s %s\n' % (r['workload'], r['algo'], r['load'], f(r['avg'] and r['avg'] * 1e3, '%.4f'),
+                                             f(r.get('pause_norm'), '%.4f'), f(r['avg_all'] and r['avg_all'] * 1e3, '%.4f')))
 EOF
 cat "$out/table.txt"
 if command -v gnuplot >/dev/null; then
@@ -230,17 +252,17 @@ if command -v gnuplot >/dev/null; then
         echo "set multiplot layout $((${#wl[@]} + 1)),2"
         echo "set key outside right; set grid"
         for w in "${wl[@]}"; do
-            echo "set title $(gp_quote "$w: average FCT") noenhanced; set xlabel 'long-haul load (%)'; set ylabel 'ms'"
+            echo "set title $(gp_quote "$w: mean FCT of all window flows (unfinished at end - start)") noenhanced; set xlabel 'long-haul load (%)'; set ylabel 'ms'"
             printf "plot "
             for a in "${al[@]}"; do
-                printf "'fct.dat' using (strcol(1) eq %s && strcol(2) eq %s ? \$3 : 1/0):4 with linespoints title %s noenhanced, " \
+                printf "'fct.dat' using (strcol(1) eq %s && strcol(2) eq %s ? \$3 : 1/0):6 with points title %s noenhanced, " \
                     "$(gp_quote "$w")" "$(gp_quote "$a")" "$(gp_quote "$a")"
             done
             echo "1/0 notitle"
             echo "set title $(gp_quote "$w: PFC pause time / PFC only's") noenhanced; set ylabel ''"
             printf "plot "
             for a in "${al[@]}"; do
-                printf "'fct.dat' using (strcol(1) eq %s && strcol(2) eq %s ? \$3 : 1/0):5 with linespoints title %s noenhanced, " \
+                printf "'fct.dat' using (strcol(1) eq %s && strcol(2) eq %s ? \$3 : 1/0):5 with points title %s noenhanced, " \
                     "$(gp_quote "$w")" "$(gp_quote "$a")" "$(gp_quote "$a")"
             done
             echo "1/0 notitle"

@@ -43,7 +43,7 @@ q=$tmp/fct
 ROCCSIM_PREBUILT=1 ROCCSIM=$ROCCSIM bash scripts/crossdc-fct.sh --quick -o "$q" --algos "pfc lscc nosuchalgo" -j 1 >"$q.out" 2>&1
 rc=$?
 ok fct_runs "[ $rc -eq 0 ] && grep -q \"skipping 'nosuchalgo'\" $q.out" "$q.out"
-ok fct_table "awk -F'\t' 'NR == 1 { ok = \$5 == \"unfinished\" } \$3 == \"pfc\" && \$8 == \"+0.0%\" && \$13 == \"1.000\" { p = 1 }
+ok fct_table "awk -F'\t' 'NR == 1 { ok = \$5 == \"unfinished\" } \$3 == \"pfc\" && \$8 == \"+0.0%\" && \$13 == \"+0.0%\" && \$16 == \"1.000\" { p = 1 }
     \$3 == \"lscc\" && \$10 == \"-30..-65%\" && \$4 > 0 && \$5 ~ /^[0-9]+\$/ { l = 1 } END { exit !(ok && p && l) }' $q/table.tsv" "$q/table.tsv"
 ok fct_buffer_cdf "[ \$(grep -c '^websearch 50 lscc ' $q/buffer_cdf.dat) -eq 101 ]"
 ROCCSIM_PREBUILT=1 ROCCSIM=$ROCCSIM bash scripts/crossdc-fct.sh --quick -o "$q-bad" --loads "fifty" >"$q-bad.out" 2>&1
