@@ -22,7 +22,8 @@
  *   ΔQ: Qref (ours: the queue error from an empty queue to the target);
  *   M: every flow of the run (ours: an upper bound on the coexisting
  *     flows, so the upper ΔR bound warns only when it must);
- *   R_ai, T_i: the DCQCN profile of [dcqcn] at the bottleneck's rate. */
+ *   R_ai, T_i: the DCQCN profile of [dcqcn] at the bottleneck's rate, or
+ *     its r_ai / timer overrides. */
 static void guide_warn(struct scenario *sc, struct cfg *c, const struct lscc_rc_params *rcp, const char *port)
 {
     const struct net *n = &sc->net;
@@ -36,6 +37,14 @@ static void guide_warn(struct scenario *sc, struct cfg *c, const struct lscc_rc_
                             : !strcmp(pe->value, "hpcc_sim_paper") ? DCQCN_PROFILE_HPCC_SIM_PAPER : DCQCN_PROFILE_PAPER;
     struct dcqcn_params dp;
     dcqcn_params_default(&dp, slow ? slow : rcp->r_max_bps, prof);
+    /* [dcqcn] r_ai / timer override the profile (tp_dcqcn.c reads and
+     * checks them; a bad value is its error, so none is reported here). */
+    struct cfg_err ignore;
+    uint64_t v;
+    if (cfg_find(c, "dcqcn", "r_ai") && !cfg_rate(c, "dcqcn", "r_ai", 0, &v, &ignore))
+        dp.r_ai_bps = v;
+    if (cfg_find(c, "dcqcn", "timer") && !cfg_time(c, "dcqcn", "timer", 0, &v, &ignore))
+        dp.timer_ps = v;
     struct lscc_guide g = { slow / 10, rcp->q_ref_bytes, m, dp.r_ai_bps, dp.timer_ps };
     struct lscc_guide_result r;
     char why[400];
