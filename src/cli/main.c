@@ -28,6 +28,7 @@
 #include "engine/expect.h"
 #include "engine/fct.h"
 #include "engine/oqsel.h"
+#include "engine/lsccsel.h"
 #include "engine/pcapout.h"
 #include "engine/report.h"
 #include "engine/scenario.h"
@@ -192,9 +193,10 @@ static int cmd_run(int argc, char **argv)
         report_print(&sc, &ri, stdout);
         char pcaps[2048];
         pcapout_files(&sc, pcaps, sizeof pcaps);
-        printf("\noutputs: %s/{summary.json,summary.tsv,flows.csv,fct.tsv,tiers.tsv,queue_cdf.tsv,queue.csv,fair_rate.csv,link_flows.tsv%s%s%s%s%s%s}\n",
+        printf("\noutputs: %s/{summary.json,summary.tsv,flows.csv,fct.tsv,tiers.tsv,queue_cdf.tsv,queue.csv,fair_rate.csv,link_flows.tsv%s%s%s%s%s%s%s}\n",
                dir, sc.flow_series ? ",flow_rate.csv" : "", sc.hpcc_fct ? ",fct.txt" : "", sc.hpcc_flows ? ",flows.txt" : "",
-               sc.rocc_trace ? ",rocc_trace.csv" : "", oqsel_has(&sc) ? ",openqueue.csv" : "", pcaps);
+               sc.rocc_trace ? ",rocc_trace.csv" : "", oqsel_has(&sc) ? ",openqueue.csv" : "",
+               lsccsel_has(&sc) ? ",lscc.csv" : "", pcaps);
     }
     free(res);
     uint64_t below = fct_count_below_one(&sc);

@@ -1,6 +1,7 @@
 /* expect.c -- parse and evaluate [expect]; see expect.h. */
 #include "engine/expect.h"
 #include "engine/oqsel.h"
+#include "engine/lsccsel.h"
 #include "engine/fcsel_escape.h"
 
 #include <math.h>
@@ -43,6 +44,12 @@ static const struct metric_def {
     { "oq_value", U_NUM, SEL_NONE },  { "oq_value_share", U_FRAC, SEL_NONE },   /* oqsel.c: OpenQueue ports */
     { "oq_drops", U_NUM, SEL_NONE },  { "oq_pushed_out", U_NUM, SEL_NONE },
     { "oq_marked", U_NUM, SEL_NONE },
+    /* LSCC long-haul ports (lsccsel.c): Qcur, Q*, R over the window */
+    { "lscc_queue_mean", U_BYTES, SEL_PORT }, { "lscc_queue_p50", U_BYTES, SEL_PORT },
+    { "lscc_queue_p99", U_BYTES, SEL_PORT },  { "lscc_queue_max", U_BYTES, SEL_PORT },
+    { "lscc_near_qref", U_FRAC, SEL_PORT },   { "lscc_pseudo_mean", U_BYTES, SEL_PORT },
+    { "lscc_pseudo_max", U_BYTES, SEL_PORT }, { "lscc_rate", U_RATE, SEL_PORT },
+    { "lscc_direct_cnps", U_NUM, SEL_PORT },
     { "maxmin_error", U_FRAC, SEL_GROUP },   /* expect_maxmin.c */
     { "fct_avg", U_TIME, SEL_TRAFFIC },      { "fct_p99", U_TIME, SEL_TRAFFIC },
     { "slowdown_avg", U_NUM, SEL_TRAFFIC },  { "slowdown_p99", U_NUM, SEL_TRAFFIC },
@@ -197,7 +204,8 @@ static void parse_one(const struct cfg_entry *e, void *arg)
                             "qlimit_drops, "
                             "maxmin_error, fct_avg, fct_p99, slowdown_avg, slowdown_p99, deadlock, out_of_order, xbar_drops, "
                             "xbar_voq_drops, xbar_xp_drops, xbar_oq_drops, xbar_sent, xbar_in_blocked, xbar_out_blocked, "
-                            "xbar_voq_max)",
+                            "xbar_voq_max, lscc_queue_mean, lscc_queue_p50, lscc_queue_p99, lscc_queue_max, lscc_near_qref, "
+                            "lscc_pseudo_mean, lscc_pseudo_max, lscc_rate, lscc_direct_cnps)",
                             name ? name : "");
         return;
     }
@@ -263,6 +271,10 @@ static void parse_one(const struct cfg_entry *e, void *arg)
         if ((!strcmp(x.m->name, "fair_rate") || !strcmp(x.m->name, "settle") || !strcmp(x.m->name, "md"))
             && m->agent == NONE32) {
             pc->rc = cfg_errorf(pc->err, e, "port %s has no RoCC CP", sel);
+            return;
+        }
+        if (!strncmp(x.m->name, "lscc_", 5) && lsccsel_find(sc, m->port) < 0) {
+            pc->rc = cfg_errorf(pc->err, e, "port %s is not a long-haul port running LSCC ([lscc] enable = longhaul)", sel);
             return;
         }
     }
@@ -424,6 +436,8 @@ int expect_eval(const struct expectations *ex, const struct scenario *sc, struct
                 for (uint32_t k = 0; k < fc; k++)
                     got += n->flows[f0 + k].cnps_rx != 0;
                 v = fc ? (double)got / fc : NAN;
+            } else if (!strncmp(mn, "lscc_", 5)) {
+                v = lsccsel_metric(sc, lsccsel_find(sc, sc->mon[x->mon].port), x->t0, x->t1, mn);
             } else if (!strncmp(mn, "queue_", 6)) {
                 struct qstats q;
                 metrics_queue(sc, x->mon, x->t0, x->t1, &q);

@@ -18,6 +18,7 @@
 #include "core/units.h"
 #include "engine/fcsel.h"
 #include "engine/oqsel.h"
+#include "engine/lsccsel.h"
 #include "engine/xbarsel.h"
 #include "engine/pcapout.h"
 #include "engine/fcsel_loopbreak.h"
@@ -140,6 +141,7 @@ static int write_file(const char *dir, const char *name, const struct scenario *
 static void w_lflows(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; lf_write_tsv(f, sc); }
 
 static void w_oq(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; oqsel_write_csv(f, sc); }
+static void w_lscc(FILE *f, const struct scenario *sc, const struct run_info *ri) { (void)ri; lsccsel_write_csv(f, sc); }
 
 static int mkdir_p(const char *dir)
 {
@@ -209,6 +211,9 @@ int report_write(const struct scenario *sc, const struct run_info *ri, const cha
         return -1;
     if (oqsel_has(sc) ? write_file(dir, "openqueue.csv", sc, ri, w_oq, why, why_len)
                       : remove_stale(dir, "openqueue.csv", why, why_len))
+        return -1;
+    if (lsccsel_has(sc) ? write_file(dir, "lscc.csv", sc, ri, w_lscc, why, why_len)
+                        : remove_stale(dir, "lscc.csv", why, why_len))
         return -1;
     if (sc->rocc_trace ? write_file(dir, "rocc_trace.csv", sc, ri, report_rocc_trace_csv, why, why_len)
                        : remove_stale(dir, "rocc_trace.csv", why, why_len))
@@ -298,6 +303,7 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
                 (unsigned long long)(hs->n_miss + hs->n_bad), (unsigned long long)hs->n_miss);
     fcsel_print(sc, out);
     oqsel_print(sc, out);
+    lsccsel_print(sc, out);
     xbarsel_print(sc, out);
     pcapout_print(sc, out);
     free(bz);

@@ -12,6 +12,7 @@
 #include "engine/ccsel.h"
 #include "engine/fcsel.h"
 #include "engine/oqsel.h"
+#include "engine/lsccsel.h"
 #include "engine/xbarsel.h"
 #include "engine/pcapout.h"
 #include "engine/fcsel_escape.h"
@@ -181,6 +182,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
     jstr(f, ri->conservation);
     fcsel_json(sc, f);                /* in-order check, deadlock detector: when enabled/relevant */
     oqsel_json(sc, f);                /* [openqueue] ports and queues */
+    lsccsel_json(sc, f);              /* [lscc] long-haul ports */
     xbarsel_json(sc, f);              /* [crossbar] switches */
     rocc_ft_json(sc, f);              /* "rocc_flow_table": {...} in runs with RoCC CPs */
     pcapout_json(sc, f);              /* [output] pcap files */

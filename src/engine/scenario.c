@@ -26,6 +26,7 @@
 #include "engine/events.h"
 #include "engine/fcsel.h"
 #include "engine/oqsel.h"
+#include "engine/lsccsel.h"
 #include "engine/xbarsel.h"
 #include "engine/pcapout.h"
 #include "engine/linkflows.h"
@@ -271,6 +272,7 @@ static void take_sample(struct scenario *sc, uint32_t id)
         }
         lf_sample(sc, k);
         oqsel_sample(sc, k);
+        lsccsel_sample(sc, k);
         sc->n_samples++;
     }
     simtime_t next = n->el.now + sc->sample_interval;
@@ -449,6 +451,7 @@ void scenario_free(struct scenario *sc)
     pcapout_free(sc);                   /* flushes what a capture holds, on every exit path */
     net_free(&sc->net);
     oqsel_free(sc);                     /* after the net: its ports' runtimes use the policy */
+    lsccsel_free(sc);
     xbarsel_free(sc);
     ccsel_free(sc);
     deadlock_free(sc);

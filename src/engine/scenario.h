@@ -29,6 +29,7 @@ struct group {
 struct cc_sel;                    /* ccsel.c */
 struct deadlock;                  /* deadlock.c */
 struct oqsel;                     /* oqsel.c */
+struct lsccsel;                   /* lsccsel.c */
 struct pcapout;                   /* pcapout.c */
 
 /* A monitored switch egress port: queue, utilization, and CP fair rate. */
@@ -96,6 +97,7 @@ struct scenario {
     struct xbarsel *xbar;         /* [crossbar] (xbarsel.c), NULL: none */
     int      fc_section;          /* the scenario has [flowcontrol]: report the in-order check */
     struct oqsel *oq;             /* [openqueue] (oqsel.c), NULL: none */
+    struct lsccsel *lscc;         /* [lscc] agents' outputs (lsccsel.c), NULL: none */
     struct pcapout *pcap;         /* [output] pcap (pcapout.c), NULL: none */
     /* progress */
     int      progress;

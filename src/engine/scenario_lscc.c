@@ -10,8 +10,51 @@
 #include <string.h>
 
 #include "engine/scenario_sections.h"
+#include "engine/lsccsel.h"
+#include "dcqcn.h"
 #include "net/agent_lscc.h"
 #include "net/agent_lscc_int.h"
+
+/* §III-C guideline (lscc_guide_check) for one long-haul port, as a warning:
+ * the inputs the paper leaves to the deployment are taken from the run.
+ *   ΔBR_max: 0.1 × the bottleneck link rate (§III-C "In our configuration,
+ *     it is set to 0.1 of the link bandwidth"); ours: the slowest host link,
+ *     the bottleneck of every cross-datacenter flow in crossdc;
+ *   ΔQ: Qref (ours: the queue error from an empty queue to the target);
+ *   M: every flow of the run (ours: an upper bound on the coexisting
+ *     flows, so the upper ΔR bound warns only when it must);
+ *   R_ai, T_i: the DCQCN profile of [dcqcn] at the bottleneck's rate, or
+ *     its r_ai / timer overrides. */
+static void guide_warn(struct scenario *sc, struct cfg *c, const struct lscc_rc_params *rcp, const char *port)
+{
+    const struct net *n = &sc->net;
+    uint64_t slow = 0;
+    for (uint32_t p = 0; p < n->n_ports; p++)
+        if (n->nodes[n->ports[p].node].kind == NODE_HOST && (!slow || n->ports[p].rate_bps < slow))
+            slow = n->ports[p].rate_bps;
+    uint32_t m = n->n_flows;
+    const struct cfg_entry *pe = cfg_find(c, "dcqcn", "profile");
+    enum dcqcn_profile prof = !pe ? DCQCN_PROFILE_PAPER : !strcmp(pe->value, "hpcc_sim") ? DCQCN_PROFILE_HPCC_SIM
+                            : !strcmp(pe->value, "hpcc_sim_paper") ? DCQCN_PROFILE_HPCC_SIM_PAPER : DCQCN_PROFILE_PAPER;
+    struct dcqcn_params dp;
+    dcqcn_params_default(&dp, slow ? slow : rcp->r_max_bps, prof);
+    /* [dcqcn] r_ai / timer override the profile (tp_dcqcn.c reads and
+     * checks them; a bad value is its error, so none is reported here). */
+    struct cfg_err ignore;
+    uint64_t v;
+    if (cfg_find(c, "dcqcn", "r_ai") && !cfg_rate(c, "dcqcn", "r_ai", 0, &v, &ignore))
+        dp.r_ai_bps = v;
+    if (cfg_find(c, "dcqcn", "timer") && !cfg_time(c, "dcqcn", "timer", 0, &v, &ignore))
+        dp.timer_ps = v;
+    struct lscc_guide g = { slow / 10, rcp->q_ref_bytes, m, dp.r_ai_bps, dp.timer_ps };
+    struct lscc_guide_result r;
+    char why[400];
+    if (lscc_guide_check(rcp, &g, &r, why, sizeof why))
+        scenario_warn(sc, "%s: [lscc] port %s: the parameters are outside the section III-C guideline "
+                      "(dBR_max %.1f Gb/s, dQ = qref, M = %u flows, DCQCN R_ai %.0f Mb/s, T_i %.0f us): %s",
+                      cfg_path(c), port, (double)g.dbr_max_bps / 1e9, m, (double)g.r_ai_bps / 1e6,
+                      (double)g.t_i_ps / 1e6, why);
+}
 
 int scenario_lscc(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 {
@@ -88,8 +131,10 @@ int scenario_lscc(struct scenario *sc, struct cfg *c, struct cfg_err *err)
             return cfg_section_errorf(err, c, "lscc", "port %s->%s: %s", nd->name,
                                       n->nodes[n->ports[pt->peer].node].name, why);
         struct lscc_node *x = lscc_attach(n, p, &rcp, &rlp);
-        if (!x || (local == 1 && !lscc_int_attach(n, x)))
+        if (!x || (local == 1 && !lscc_int_attach(n, x)) || lsccsel_add(sc, x))
             return cfg_section_errorf(err, c, "lscc", "out of memory");
+        if (!attached)
+            guide_warn(sc, c, &rcp, nd->name);
         attached++;
     }
     if (!attached)

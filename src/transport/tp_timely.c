@@ -32,16 +32,36 @@ static const struct transport_ops transport_timely = {
     .name = "timely", .start = timely_t_start, .on_ack = timely_t_on_ack,
 };
 
+/* [timely]: the profile, and T_low / T_high overrides (0 = the profile's).
+ * The overrides exist for long RTTs: with a base RTT above T_high (LSCC
+ * Fig. 2's 0.82 ms over a 400 us long-haul link) every sample is a
+ * multiplicative decrease; LSCC §II-C moves "the parameters of each
+ * algorithm to more favourable values" without giving them. */
+struct timely_opt {
+    int profile;
+    uint64_t t_low_ps, t_high_ps;
+};
+
 static int timely_read(struct cfg *c, void *opt, struct cfg_err *err)
 {
     static const char *const prof[] = { "paper", "hpcc_sim", NULL };
-    return cfg_enum(c, "timely", "profile", prof, 0, (int *)opt, err) < 0 ? -1 : 0;
+    struct timely_opt *o = opt;
+    if (cfg_enum(c, "timely", "profile", prof, 0, &o->profile, err) < 0 ||
+        cfg_time(c, "timely", "t_low", 0, &o->t_low_ps, err) || cfg_time(c, "timely", "t_high", 0, &o->t_high_ps, err))
+        return -1;
+    return 0;
 }
 
 static int timely_prm(const struct cc_ctx *x, const void *opt, void *prm, char *why, size_t nwhy)
 {
-    timely_params_default(prm, x->line_bps, *(const int *)opt ? TIMELY_PROFILE_HPCC_SIM : TIMELY_PROFILE_PAPER);
-    return timely_params_check(prm, why, nwhy);
+    const struct timely_opt *o = opt;
+    struct timely_params *p = prm;
+    timely_params_default(p, x->line_bps, o->profile ? TIMELY_PROFILE_HPCC_SIM : TIMELY_PROFILE_PAPER);
+    if (o->t_low_ps)
+        p->t_low_ps = o->t_low_ps;
+    if (o->t_high_ps)
+        p->t_high_ps = o->t_high_ps;
+    return timely_params_check(p, why, nwhy);
 }
 
 static int timely_patched_prm(const struct cc_ctx *x, const void *opt, void *prm, char *why, size_t nwhy)
@@ -52,7 +72,7 @@ static int timely_patched_prm(const struct cc_ctx *x, const void *opt, void *prm
 
 const struct cc_algo cc_algo_timely = {
     .name = "timely", .tp = &transport_timely, .sections = { "timely" }, .prm_section = "timely",
-    .opt_size = sizeof(int), .read = timely_read,
+    .opt_size = sizeof(struct timely_opt), .read = timely_read,
     .prm_size = sizeof(struct timely_params), .params = timely_prm,
 };
 
