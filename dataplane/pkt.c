@@ -1,6 +1,7 @@
 /* pkt.c -- see pkt.h. */
 #include "pkt.h"
 #include "roce_frame.h"
+#include "lscc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,7 @@ static int parse(const uint8_t *f, size_t len, struct pkt_info *o, int esc)
         if (esc) { o->has_esc = 1; o->esc_hops = rd16(l4 + PKT_UDP_LEN); }
         o->dest_qpn = rd32(bth + 4) & 0xffffff;
         o->psn = rd32(bth + 8) & 0xffffff;
+        o->bth_opcode = bth[0];
     }
     return PKT_OK;
 }
@@ -362,4 +364,72 @@ const char *pkt_pfc_strerror(int r)
 size_t pkt_build_pfc(uint8_t *f, size_t cap, const uint8_t src[6], uint8_t vec, const uint16_t quanta[8])
 {
     return rf_build_pfc(f, cap, src, vec, quanta);
+}
+
+/* ---- LSCC feedback frame and RoCEv2 CNP (pkt.h) ---- */
+
+_Static_assert(PKT_ROCE_CNP_LEN == RF_ROCE_CNP_FRAME_LEN, "RoCEv2 CNP size");
+
+const uint8_t pkt_lscc_dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e};
+#define LSCC_BODY 14              /* magic 2, version 1, type 1, units 4, seq 4, ... from offset 14 */
+#define LSCC_END  (LSCC_BODY + 12)
+
+size_t pkt_build_lscc_fb(uint8_t *f, size_t cap, const uint8_t src[6], uint32_t units, uint32_t seq)
+{
+    if (cap < PKT_LSCC_FB_LEN) return 0;
+    memset(f, 0, PKT_LSCC_FB_LEN);
+    rf_put_eth(f, pkt_lscc_dst, src, PKT_ETHERTYPE_LSCC);
+    f[LSCC_BODY] = 'L';
+    f[LSCC_BODY + 1] = 'S';
+    f[LSCC_BODY + 2] = PKT_LSCC_VERSION;
+    f[LSCC_BODY + 3] = PKT_LSCC_TYPE_RATE;
+    wr32(f + LSCC_BODY + 4, units);
+    wr32(f + LSCC_BODY + 8, seq);
+    return PKT_LSCC_FB_LEN;
+}
+
+int pkt_parse_lscc_fb(const uint8_t *f, size_t len, uint8_t src[6], uint32_t *units, uint32_t *seq)
+{
+    if (len != PKT_LSCC_FB_LEN) return PKT_LSCC_ELEN;
+    if (memcmp(f, pkt_lscc_dst, 6) || rd16(f + 12) != PKT_ETHERTYPE_LSCC) return PKT_LSCC_EDST;
+    if (f[LSCC_BODY] != 'L' || f[LSCC_BODY + 1] != 'S' || f[LSCC_BODY + 2] != PKT_LSCC_VERSION ||
+        f[LSCC_BODY + 3] != PKT_LSCC_TYPE_RATE) return PKT_LSCC_EMAGIC;
+    if (rd32(f + LSCC_BODY + 4) > LSCC_FB_MAX) return PKT_LSCC_EUNITS;
+    for (size_t i = LSCC_END; i < PKT_LSCC_FB_LEN; i++)
+        if (f[i]) return PKT_LSCC_EPAD;
+    if ((f[6] & 1) || !(f[6] | f[7] | f[8] | f[9] | f[10] | f[11])) return PKT_LSCC_ESRC;
+    memcpy(src, f + 6, 6);
+    *units = rd32(f + LSCC_BODY + 4);
+    *seq = rd32(f + LSCC_BODY + 8);
+    return PKT_LSCC_OK;
+}
+
+const char *pkt_lscc_strerror(int r)
+{
+    static const char *const n[PKT_LSCC_NRESULTS] = {"ok", "len", "dst", "magic", "units", "pad", "src",
+                                                     "port", "neigh", "rate", "seq"};
+    return r >= 0 && r < PKT_LSCC_NRESULTS ? n[r] : "unknown";
+}
+
+size_t pkt_build_roce_cnp(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                          uint32_t src_ip, uint32_t dst_ip, uint16_t sport, uint32_t dest_qpn)
+{
+    struct rf_roce r = {.src_ip = src_ip, .dst_ip = dst_ip, .sport = sport, .opcode = RF_OP_CNP,
+                        .dest_qpn = dest_qpn, .ext_len = RF_CNP_RSVD_LEN};
+    memcpy(r.src_mac, src_mac, 6);
+    memcpy(r.dst_mac, dst_mac, 6);
+    return rf_build_roce(f, cap, &r);
+}
+
+int pkt_roce_cnp_ok(const uint8_t *f, size_t len, const struct pkt_info *pi)
+{
+    const uint8_t *bth;
+    if (!pi->is_roce || pi->has_esc || pi->bth_opcode != RF_OP_CNP) return -1;
+    if (len != PKT_ROCE_CNP_LEN || pi->l4_off != PKT_ETH_LEN + PKT_IP4_LEN ||
+        pi->l4_len != PKT_ROCE_CNP_LEN - PKT_ETH_LEN - PKT_IP4_LEN ||
+        rd16(f + pi->l4_off + 4) != pi->l4_len) return -1;
+    bth = f + pi->l4_off + PKT_UDP_LEN;
+    for (size_t i = 0; i < RF_CNP_RSVD_LEN; i++)
+        if (bth[PKT_BTH_LEN + i]) return -1;
+    return 0;
 }

@@ -52,6 +52,7 @@ struct pkt_info {
     uint8_t  is_roce;        /* UDP dport 4791 with a complete BTH */
     uint8_t  is_first_frag;  /* offset 0: L4 header present */
     uint32_t dest_qpn, psn;  /* BTH, when is_roce */
+    uint8_t  bth_opcode;     /* BTH opcode, when is_roce (0x81: a RoCEv2 CNP) */
     uint16_t l4_len;         /* bytes of L4 header+payload inside tot_len */
     uint16_t esc_hops;       /* pkt_parse_esc: the Escape header's hops (when has_esc) */
     uint8_t  has_esc;        /* pkt_parse_esc: a RoCEv2 frame with the Escape header */
@@ -213,6 +214,55 @@ static inline unsigned pkt_ip4_dscp_class(const uint8_t *f, const struct pkt_inf
 {
     return (unsigned)(f[pi->l3_off + 1] >> 5);
 }
+
+/* --- LSCC (rocc-switch --lscc, dataplane/sw_lscc.c; docs/crossdc.md) -------
+ * The feedback frame from the rate calculation at one end of a long-haul
+ * link to the rate limiting at the other end: the paper's "prioritized
+ * ICMP message" (LSCC §III-B) as a link-local frame between two adjacent
+ * switches, as the simulator's FC_SUB_AGENT frame (src/net/agent_lscc.h).
+ * 60 bytes (the Ethernet minimum, no FCS), network order:
+ *   dst 01:80:C2:00:00:0E (IEEE 802.1Q nearest-bridge group address:
+ *   link-local, never forwarded) | src: the sending port | EtherType 0x88B6
+ *   (IEEE 802 Local Experimental EtherType 2) | 'L' 'S' | version 1 |
+ *   type 1 (rate) | R in ΔF units (32 bits, at most 2^24 - 1: the 24-bit
+ *   field of lscc.h) | sequence number (32 bits) | zero padding to 60.
+ * pkt_parse_lscc refuses (OK..SRC) anything else; the switch's own checks
+ * follow (PORT: not an --lscc port; NEIGH: not from the port's neighbour;
+ * RATE: above the port's Rmax; SEQ: not newer than the last accepted, a
+ * replay). */
+#define PKT_ETHERTYPE_LSCC 0x88b6
+#define PKT_LSCC_FB_LEN    60
+#define PKT_LSCC_VERSION   1
+#define PKT_LSCC_TYPE_RATE 1
+enum pkt_lscc_result {
+    PKT_LSCC_OK = 0,
+    PKT_LSCC_ELEN,       /* not exactly 60 bytes */
+    PKT_LSCC_EDST,       /* destination not 01:80:C2:00:00:0E or EtherType not 0x88B6 */
+    PKT_LSCC_EMAGIC,     /* not 'L' 'S', version 1, type 1 */
+    PKT_LSCC_EUNITS,     /* rate units above 2^24 - 1 */
+    PKT_LSCC_EPAD,       /* padding not zero */
+    PKT_LSCC_ESRC,       /* source MAC multicast or zero */
+    PKT_LSCC_EPORT,
+    PKT_LSCC_ENEIGH,
+    PKT_LSCC_ERATE,
+    PKT_LSCC_ESEQ,
+    PKT_LSCC_NRESULTS
+};
+extern const uint8_t pkt_lscc_dst[6];
+size_t pkt_build_lscc_fb(uint8_t *f, size_t cap, const uint8_t src[6], uint32_t units, uint32_t seq);
+int pkt_parse_lscc_fb(const uint8_t *f, size_t len, uint8_t src[6], uint32_t *units, uint32_t *seq);
+const char *pkt_lscc_strerror(int r);
+
+/* RoCEv2 CNP (IBTA Annex A17.9.2: BTH opcode 0x81, 16 reserved bytes, ICRC;
+ * 74 bytes without FCS, RF_ROCE_CNP_FRAME_LEN) to dst_ip for its QP
+ * dest_qpn: what DCQCN's NP sends, and LSCC's direct CNP. */
+#define PKT_ROCE_CNP_LEN 74
+size_t pkt_build_roce_cnp(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
+                          uint32_t src_ip, uint32_t dst_ip, uint16_t sport, uint32_t dest_qpn);
+/* A frame pkt_parse accepted as RoCEv2 with BTH opcode 0x81: 0 if it is a
+ * well-formed CNP (exactly PKT_ROCE_CNP_LEN bytes, IPv4 without options,
+ * UDP length 40, reserved bytes zero), else -1. */
+int pkt_roce_cnp_ok(const uint8_t *f, size_t len, const struct pkt_info *pi);
 
 /* "A.B.C.D" -> host-order address; 0 on success. */
 int pkt_parse_ip(const char *s, uint32_t *ip);

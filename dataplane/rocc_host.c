@@ -46,9 +46,10 @@
  * jumps ahead (psn_gaps: frames lost or late) separately.
  * Rates are in wire bytes (frame + 24, see PKT_WIRE_OVERHEAD), like the
  * switch's shaper, so "300 Mb/s" means the same thing on both sides.
+ *
+ * The program is split by concern: host.h has the map.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -62,24 +63,9 @@
 #include <rte_mbuf.h>
 #include <rte_pause.h>
 
-#include "dp_common.h"
-#include "pkt.h"
-#include "rocc_cnpauth.h"
-#include "rocc_hostcp.h"
-#include "rocc_rp.h"
-#include "pfc.h"
-
-#define MAX_FLOWS 64
-#define MAX_SINK  256
-#define NB_MBUF   8191
-/* A sender descheduled for a while may catch up at most this much of its
- * schedule in a burst; beyond it the lost time is forgiven (so a 10 ms stall
- * does not turn into a line-rate burst that overflows the switch's ring). */
-#define CATCHUP_US 500
-/* CNPs waiting out the NIC reaction delay (FIFO: one delay for all). */
-#define CNPQ 1024
-#define MAX_BIND 64               /* --cp-bind entries */
-#define MAX_REG 256               /* --cp-reg entries (RoCC §3.6 registry: 8 B + at most one 48 B profile each) */
+#include "host.h"
+#include "host_dcqcn.h"
+#include "roce_frame.h"
 
 /* The one global: the signal handler's stop request (DPDK examples idiom). */
 static volatile bool force_quit;
@@ -90,379 +76,6 @@ static void on_signal(int sig)
     force_quit = true;
 }
 
-struct flow {
-    uint32_t dst_ip, qpn;
-    uint64_t app_bps;            /* 0: no application limit ("line") */
-    uint64_t size_bytes;         /* payload bytes to send; 0: infinite */
-    uint64_t start_ms, start_tsc;  /* first frame no earlier than start_ms after start */
-    uint8_t dscp;                /* dscp=: the DSCP of its frames (0 default) */
-    uint64_t on_ms, off_ms, on_cyc, off_cyc;   /* on=,off=: on/off bursts from start (0: always on) */
-    uint16_t sport;
-    uint32_t psn;
-    uint64_t next_tsc, last_tsc; /* pacer: next departure, last departure */
-    uint64_t last_sched;         /* scheduled (not actual) time of the last departure */
-    uint64_t gap_bps, gap_cyc;   /* gap_cycles() cache: rate it was computed for, result */
-    uint32_t gap_wire;
-    uint64_t sent_payload, sent_wire, sent_pkts, last_rep_wire;
-    uint64_t cnps;
-    bool done;
-    struct rocc_rp rp;
-};
-
-struct sink {
-    uint32_t src_ip, qpn;
-    uint64_t wire, pkts, ce, last_rep_wire, first_tsc, last_tsc;
-    uint32_t next_psn;           /* the PSN an in-order frame carries next */
-    uint64_t ooo;                /* frames whose PSN is behind the highest seen + 1: arrived out of order */
-    uint64_t gaps;               /* frames whose PSN skipped ahead (frames before it lost or late) */
-    uint64_t esc_hops;           /* --escape: frames that arrived with hops != 0 (the last switch must zero it) */
-};
-
-struct pending_cnp { uint64_t rx_tsc, due_tsc; uint32_t flow, rate_units, cp_id; };
-
-struct host {
-    uint16_t port;
-    uint32_t local_ip;
-    uint8_t mac[6], gw_mac[6];
-    bool have_ip, have_gw, gw_static;
-    uint32_t gw_ip;
-    uint64_t arp_retry_ms, arp_retry_cyc, next_arp_tsc;
-    uint64_t cnp_delay_us, cnp_delay_cyc;
-    struct pending_cnp cq[CNPQ];
-    uint32_t cq_h, cq_t;
-    bool ecn_capable;
-    struct dp_cap cap;
-    const char *pcap_path;
-    uint32_t pcap_snaplen;
-    uint32_t allow_net, allow_mask;
-    bool have_allow;
-    struct rocc_cp_bind bind[MAX_BIND];
-    uint8_t key[ROCC_CNP_KEY_BYTES];
-    struct rocc_cnp_policy cnp_pol;
-    struct rocc_hostreg reg;                  /* --cp-reg */
-    struct rocc_hostreg_entry reg_ent[MAX_REG];
-    struct rocc_cp_params reg_prof[MAX_REG];
-    struct rocc_hostcp_stats hstats;
-    const char *rate_at;
-    uint32_t payload;
-    uint64_t line_bps;
-    uint64_t report_ms;
-    struct rocc_rp_params rpp;
-    uint64_t recovery_us;        /* 0: librocc default */
-    uint32_t f_unit_mbps;        /* 0: librocc default */
-    struct flow flows[MAX_FLOWS];
-    unsigned nflows;
-    struct sink sinks[MAX_SINK];
-    unsigned nsinks;
-    struct rte_mempool *pool;
-    uint64_t hz, t0;
-    /* counters */
-    struct pkt_drops bad;
-    uint64_t cnp_ok, cnp_bad, cnp_denied, cnp_nomatch, cnp_rejected, cnp_unbound, cnp_badauth;
-    uint64_t rx_other, rx_not_mine, sink_full, tx_fail, alloc_fail, cnp_delay_full;
-    uint64_t cnp_delayed, cnp_delay_sum, cnp_delay_min, cnp_delay_max;   /* cycles, CNP arrival -> applied */
-    uint64_t arp_req_rx, arp_rep_rx, arp_replies_tx, arp_req_tx, arp_bad, arp_ignored, echo_replied;
-    /* --pfc */
-    bool pfc, pfc_was_paused;
-    bool escape;                 /* --escape: data frames carry the Escape header (pkt.h) */
-    uint8_t pfc_cls;
-    struct pfc_egress pout;
-    uint64_t pfc_rx, pfc_rx_xoff, pfc_rx_xon, pfc_bad[PKT_PFC_NRESULTS];
-};
-
-static void usage(FILE *out, const char *prg)
-{
-    fprintf(out,
-        "usage: %s <EAL args> -- --local-ip A.B.C.D   (required; the rest is optional)\n"
-        "  [--gw-mac MAC | --gw-ip A.B.C.D]  (required with --flow; without: a pure sink)\n"
-        "  [--flow dst=IP,rate=Gbps|line,size=BYTES|inf,qpn=N[,start=MS][,dscp=0..63][,on=MS,off=MS]]...\n"
-        "  [--cp-allow PREFIX/LEN]  (CNPs from outside it are counted denied and ignored;\n"
-        "                            without it every CNP is: give it whenever there is a --flow)\n"
-        "  [--cp-bind SWITCH_ID=A.B.C.D ...]  (a CNP counts only if its CP id's switch is bound to its\n"
-        "                            source address; without it any address in --cp-allow may use any id)\n"
-        "  [--cnp-key HEX32]  (CNPs must carry a valid SipHash-2-4 tag under this 16-byte key)\n"
-        "  [--line-gbps G (1)] [--payload BYTES (1000)] [--f-unit-mbps N (10)]\n"
-        "  [--recovery-us US (55)] [--cnp-delay-us US (15)] [--ecn-capable]\n"
-        "  [--report-ms MS (500)] [--port N (0)] [--arp-retry-ms MS (100)]\n"
-        "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (14..262144, 65535)]\n"
-        "  [--pfc] [--pfc-class N (0..7, 0)]  (honour 802.1Qbb PFC from the gateway for that class)\n"
-        "  [--escape]  (data frames carry the Escape header between UDP and BTH: docs/dataplane.md)\n"
-        "  [--rate-at switch|host_full|host_registry|host (switch)]  (RoCC §3.6: accept CNPs carrying Alg. 1's\n"
-        "                            inputs and compute F here; host = both forms)\n"
-        "  [--cp-reg ID=QREF:QMID:QMAX:FMIN:FMAX:ALPHA_Q16:BETA_Q16:FLAGS ...]  (registry entry of CP ID, as\n"
-        "                            rocc-switch prints it: reg=...; needed by host_registry)\n"
-        "  --help, -h: this text\n", prg);
-}
-
-/* Says which field of a --flow spec is wrong; -1. */
-static int flow_bad(const char *what, const char *key, const char *val)
-{
-    if (key) fprintf(stderr, "--flow: %s '%s%s%s'\n", what, key, val ? "=" : "", val ? val : "");
-    else fprintf(stderr, "--flow: %s\n", what);
-    return -1;
-}
-
-static int parse_flow(struct host *h, char *spec)
-{
-    struct flow *f;
-    char *save = NULL, *tok;
-    bool have_dst = false, have_qpn = false;
-
-    if (h->nflows >= MAX_FLOWS) { fprintf(stderr, "--flow: more than %d flows\n", MAX_FLOWS); return -1; }
-    f = &h->flows[h->nflows];
-    memset(f, 0, sizeof *f);
-    for (tok = strtok_r(spec, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '='), *end;
-        if (!eq) return flow_bad("field without '=' (want key=value):", tok, NULL);
-        *eq++ = 0;
-        if (!strcmp(tok, "dst")) {
-            if (pkt_parse_ip(eq, &f->dst_ip)) return flow_bad("dst is not an IPv4 address:", tok, eq);
-            have_dst = true;
-        } else if (!strcmp(tok, "rate")) {
-            if (!strcmp(eq, "line")) f->app_bps = 0;
-            else {
-                double g = strtod(eq, &end);
-                if (end == eq || *end || !(g > 0)) return flow_bad("rate must be Gb/s > 0 or 'line':", tok, eq);
-                f->app_bps = (uint64_t)(g * 1e9);
-            }
-        } else if (!strcmp(tok, "size")) {
-            if (!strcmp(eq, "inf")) f->size_bytes = 0;
-            else {
-                f->size_bytes = strtoull(eq, &end, 10);
-                if (*eq < '0' || *eq > '9' || *end || f->size_bytes == 0)
-                    return flow_bad("size must be payload bytes > 0 or 'inf':", tok, eq);
-            }
-        } else if (!strcmp(tok, "start")) {
-            f->start_ms = strtoull(eq, &end, 10);
-            if (*eq < '0' || *eq > '9' || *end || f->start_ms > 86400000)
-                return flow_bad("start must be ms after start, 0..86400000:", tok, eq);
-        } else if (!strcmp(tok, "qpn")) {
-            unsigned long q = strtoul(eq, &end, 10);
-            if (*eq < '0' || *eq > '9' || *end || q > 0xffffff) return flow_bad("qpn must be 0..16777215:", tok, eq);
-            f->qpn = (uint32_t)q;
-            have_qpn = true;
-        } else if (!strcmp(tok, "dscp")) {
-            unsigned long d = strtoul(eq, &end, 10);
-            if (*eq < '0' || *eq > '9' || *end || d > 63) return flow_bad("dscp must be 0..63:", tok, eq);
-            f->dscp = (uint8_t)d;
-        } else if (!strcmp(tok, "on") || !strcmp(tok, "off")) {
-            uint64_t v = strtoull(eq, &end, 10);
-            if (*eq < '0' || *eq > '9' || *end || v == 0 || v > 3600000)
-                return flow_bad("on and off must be ms, 1..3600000:", tok, eq);
-            if (tok[1] == 'n') f->on_ms = v;
-            else f->off_ms = v;
-        } else return flow_bad("unknown key (dst, rate, size, qpn, start, dscp, on, off):", tok, eq);
-    }
-    if (!f->on_ms != !f->off_ms) return flow_bad("on=MS and off=MS go together", NULL, NULL);
-    if (!have_dst) return flow_bad("missing dst=IP", NULL, NULL);
-    if (!have_qpn) return flow_bad("missing qpn=N", NULL, NULL);
-    /* UDP source port as RoCEv2 entropy: fixed per QP so ECMP keeps order. */
-    f->sport = (uint16_t)(0xC000 | (f->qpn & 0x3fff));
-    h->nflows++;
-    return 0;
-}
-
-/* --cp-reg ID=QREF:QMID:QMAX:FMIN:FMAX:ALPHA_Q16:BETA_Q16:FLAGS: ID decimal
- * or 0x hex, the rest decimal in the CP's units (ΔQ, ΔF, Q16.16), FLAGS as
- * HOST_FULL's flags byte (1 pi_round authors, 2 md_qmax half).  Checked by
- * rocc_hostreg_add (rocc_cp_params_check's rules); says why on stderr. */
-static int parse_cp_reg(struct host *h, char *arg)
-{
-    char *eq = strchr(arg, '='), *end, *tok, why[96];
-    unsigned long long v[9];
-    struct rocc_cp_params p;
-    int n = 0;
-
-    if (!eq || *arg < '0' || *arg > '9') return -1;
-    *eq = 0;
-    v[n] = strtoull(arg, &end, 0);
-    if (*end || v[n] > UINT32_MAX) return -1;
-    for (n = 1, tok = eq + 1; n < 9; n++) {
-        if (*tok < '0' || *tok > '9') return -1;
-        v[n] = strtoull(tok, &end, 10);
-        if (v[n] > UINT32_MAX || (n < 8 && *end != ':') || (n == 8 && *end)) return -1;
-        tok = end + 1;
-    }
-    if (v[8] & ~3ull) return -1;
-    memset(&p, 0, sizeof p);
-    p.q_unit_bytes = 1;               /* unused at the host: Qcur arrives in units */
-    p.f_unit_mbps = 1;
-    p.period_ps = 1;                  /* unused at the host: the CP keeps time */
-    p.q_ref = (uint32_t)v[1]; p.q_mid = (uint32_t)v[2]; p.q_max = (uint32_t)v[3];
-    p.f_min = (uint32_t)v[4]; p.f_max = (uint32_t)v[5]; p.f_init = p.f_max;
-    p.alpha_q16 = (uint32_t)v[6]; p.beta_q16 = (uint32_t)v[7];
-    p.pi_round = (v[8] & ROCC_CNP_HF_PI_AUTHORS) ? ROCC_CP_ROUND_AUTHORS : ROCC_CP_ROUND_TRUNC;
-    p.md_qmax = (v[8] & ROCC_CNP_HF_MDQ_HALF) ? ROCC_CP_MDQ_HALF : ROCC_CP_MDQ_FMIN;
-    if (!h->reg.ent) rocc_hostreg_init(&h->reg, h->reg_ent, MAX_REG, h->reg_prof, MAX_REG);
-    if (rocc_hostreg_add(&h->reg, (uint32_t)v[0], &p, why, sizeof why)) {
-        fprintf(stderr, "--cp-reg: %s\n", why);
-        return -1;
-    }
-    rocc_hostreg_seal(&h->reg);       /* set-up only: sorted after every entry */
-    return 0;
-}
-
-static int parse_args(struct host *h, int argc, char **argv)
-{
-    static const struct option opts[] = {
-        {"local-ip", required_argument, NULL, 'i'}, {"gw-mac", required_argument, NULL, 'g'},
-        {"flow", required_argument, NULL, 'f'}, {"cp-allow", required_argument, NULL, 'a'},
-        {"cp-bind", required_argument, NULL, 'B'}, {"cnp-key", required_argument, NULL, 'K'},
-        {"line-gbps", required_argument, NULL, 'l'}, {"payload", required_argument, NULL, 's'},
-        {"f-unit-mbps", required_argument, NULL, 'u'}, {"recovery-us", required_argument, NULL, 'r'},
-        {"report-ms", required_argument, NULL, 'R'}, {"port", required_argument, NULL, 'p'},
-        {"gw-ip", required_argument, NULL, 1}, {"cnp-delay-us", required_argument, NULL, 2},
-        {"ecn-capable", no_argument, NULL, 3}, {"arp-retry-ms", required_argument, NULL, 4},
-        {"pcap", required_argument, NULL, 5}, {"pcap-dir", required_argument, NULL, 6},
-        {"pcap-snaplen", required_argument, NULL, 7},
-        {"pfc", no_argument, NULL, 8}, {"pfc-class", required_argument, NULL, 9},
-        {"escape", no_argument, NULL, 10},
-        {"rate-at", required_argument, NULL, 11}, {"cp-reg", required_argument, NULL, 12},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    int c, idx = -1;
-    char *end;
-    const char *optname = "";
-    char orig[256] = "";
-
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
-        optname = idx >= 0 ? opts[idx].name : "";
-        /* The value as given: the parsers below split it in place. */
-        snprintf(orig, sizeof orig, "%s", optarg ? optarg : "");
-        idx = -1;
-        if (c == '?' || c == ':') {
-            fprintf(stderr, "unknown option or missing value: %s\n", argv[optind - 1]);
-            goto bad_nomsg;
-        }
-        switch (c) {
-        case 'i': if (pkt_parse_ip(optarg, &h->local_ip) || !h->local_ip) goto bad; h->have_ip = true; break;
-        case 'g': if (pkt_parse_mac(optarg, h->gw_mac)) goto bad; h->have_gw = h->gw_static = true; break;
-        case 1: if (pkt_parse_ip(optarg, &h->gw_ip) || !h->gw_ip) goto bad; break;
-        case 2:
-            h->cnp_delay_us = strtoull(optarg, &end, 10);
-            if (*optarg < '0' || *optarg > '9' || *end || h->cnp_delay_us > 1000000) goto bad;
-            break;
-        case 3: h->ecn_capable = true; break;
-        case 4:
-            h->arp_retry_ms = strtoull(optarg, &end, 10);
-            if (*optarg < '0' || *optarg > '9' || *end || !h->arp_retry_ms || h->arp_retry_ms > 60000) goto bad;
-            break;
-        case 5: h->pcap_path = optarg; break;
-        case 6: if (dp_cap_parse_dir(&h->cap, optarg)) goto bad; break;
-        case 7: {
-            unsigned long v = strtoul(optarg, &end, 10);
-            if (*optarg < '0' || *optarg > '9' || *end || v < 14 || v > 262144) goto bad;
-            h->pcap_snaplen = (uint32_t)v;
-            break;
-        }
-        case 8: h->pfc = true; break;
-        case 10: h->escape = true; break;
-        case 9: {
-            unsigned long c = strtoul(optarg, &end, 10);
-            if (*optarg < '0' || *optarg > '9' || *end || c >= PFC_NCLASS) goto bad;
-            h->pfc_cls = (uint8_t)c;
-            break;
-        }
-        case 11:
-            h->rate_at = optarg;
-            if (!strcmp(optarg, "switch")) h->cnp_pol.forms = 0;
-            else if (!strcmp(optarg, "host_full")) h->cnp_pol.forms = 1u << ROCC_CNP_FORM_HOST_FULL;
-            else if (!strcmp(optarg, "host_registry")) h->cnp_pol.forms = 1u << ROCC_CNP_FORM_HOST_REG;
-            else if (!strcmp(optarg, "host")) h->cnp_pol.forms = ROCC_CNP_FORMS_HOST;
-            else goto bad;
-            break;
-        case 12: if (parse_cp_reg(h, optarg)) goto bad; break;
-        case 'h': usage(stdout, argv[0]); return 1;   /* asked for: not an error */
-        case 'f': if (parse_flow(h, optarg)) goto bad; break;
-        case 'a':
-            if (pkt_parse_prefix(optarg, &h->allow_net, &h->allow_mask)) goto bad;
-            h->have_allow = true;
-            break;
-        case 'B': {
-            char *eq = strchr(optarg, '=');
-            unsigned long long id;
-            if (!eq || h->cnp_pol.nbind >= MAX_BIND || *optarg < '0' || *optarg > '9') goto bad;
-            *eq = 0;
-            id = strtoull(optarg, &end, 10);
-            if (*end || id > 0xffffff || pkt_parse_ip(eq + 1, &h->bind[h->cnp_pol.nbind].addr)) goto bad;
-            h->bind[h->cnp_pol.nbind++].node = (uint32_t)id;
-            h->cnp_pol.bind = h->bind;
-            break;
-        }
-        case 'K':
-            if (rocc_cnp_parse_key(optarg, h->key)) goto bad;
-            h->cnp_pol.key = h->key;
-            break;
-        case 'l': {
-            double g = strtod(optarg, &end);
-            if (*end || g <= 0) goto bad;
-            h->line_bps = (uint64_t)(g * 1e9);
-            break;
-        }
-        case 's': h->payload = (uint32_t)strtoul(optarg, &end, 10); if (*end || h->payload > 1400) goto bad; break;
-        case 'u': h->f_unit_mbps = (uint32_t)strtoul(optarg, &end, 10); if (*end || !h->f_unit_mbps) goto bad; break;
-        case 'r': h->recovery_us = strtoull(optarg, &end, 10); if (*end || !h->recovery_us) goto bad; break;
-        case 'R': h->report_ms = strtoull(optarg, &end, 10); if (*end) goto bad; break;
-        case 'p': h->port = (uint16_t)strtoul(optarg, &end, 10); if (*end) goto bad; break;
-        default: goto bad;
-        }
-    }
-    if (optind < argc) { fprintf(stderr, "unexpected argument: %s\n", argv[optind]); goto bad_nomsg; }
-    if (!h->have_ip) { fprintf(stderr, "--local-ip is required\n"); goto bad_nomsg; }
-    if (h->nflows && !h->have_gw && !h->gw_ip) {
-        fprintf(stderr, "--flow needs --gw-mac or --gw-ip (resolved by ARP)\n");
-        goto bad_nomsg;
-    }
-    return 0;
-bad:
-    fprintf(stderr, "bad value for --%s: '%s'\n", optname, orig);
-bad_nomsg:
-    usage(stderr, argv[0]);
-    return -1;
-}
-
-static uint64_t now_ps(const struct host *h, uint64_t tsc) { return dp_cycles_to_ps(tsc - h->t0, h->hz); }
-
-static uint64_t flow_rate_bps(const struct host *h, const struct flow *f)
-{
-    uint64_t r = rocc_rp_rate_bps(&f->rp, &h->rpp);
-    if (f->app_bps && f->app_bps < r) r = f->app_bps;
-    return r;
-}
-
-/* Cycles between two frames of f at its current rate.  Cached per flow
- * while the rate stays the same: the 128-bit division costs more than
- * building a small frame, and at high rates this runs per frame. */
-static uint64_t gap_cycles(const struct host *h, struct flow *f, uint32_t wire_bytes)
-{
-    uint64_t r = flow_rate_bps(h, f);
-    if (r == 0) r = 1;
-    if (r != f->gap_bps || wire_bytes != f->gap_wire) {
-        f->gap_bps = r;
-        f->gap_wire = wire_bytes;
-        f->gap_cyc = (uint64_t)((__extension__ (unsigned __int128)wire_bytes * 8 * h->hz) / r);
-    }
-    return f->gap_cyc;
-}
-
-static uint32_t frame_wire(const struct host *h)
-{
-    return PKT_ROCE_HDRS + (h->escape ? PKT_ESC_LEN : 0) + h->payload + PKT_WIRE_OVERHEAD;
-}
-
-/* The flow's rate changed from old_bps: the next frame leaves one new gap
- * after the last one's *scheduled* departure (docs/rocc.md, RP section).
- * Measuring from the actual departure instead would drop the last frame's
- * lateness (a wake-up after a sleep, often 50-150 us here) at every CNP, which
- * measured ~17% below an application cap of 30 or 90 Mb/s.  A CNP that leaves
- * the effective rate unchanged (F above the application cap) changes nothing. */
-static void repace(const struct host *h, struct flow *f, uint64_t old_bps)
-{
-    if (!f->last_sched || flow_rate_bps(h, f) == old_bps) return;
-    f->next_tsc = f->last_sched + gap_cycles(h, f, frame_wire(h));
-}
-
 static struct sink *sink_get(struct host *h, uint32_t src, uint32_t qpn)
 {
     for (unsigned i = 0; i < h->nsinks; i++)
@@ -470,182 +83,6 @@ static struct sink *sink_get(struct host *h, uint32_t src, uint32_t qpn)
     if (h->nsinks >= MAX_SINK) return NULL;
     h->sinks[h->nsinks] = (struct sink){.src_ip = src, .qpn = qpn};
     return &h->sinks[h->nsinks++];
-}
-
-/* A CNP's rate takes effect now (Alg. 2 RECEIVED_CNP). */
-static void apply_cnp(struct host *h, uint32_t idx, uint32_t rate_units, uint32_t cp_id, uint64_t tsc)
-{
-    struct flow *fl = &h->flows[idx];
-    uint64_t old_bps = flow_rate_bps(h, fl);
-
-    if (rocc_rp_on_cnp(&fl->rp, &h->rpp, rate_units, cp_id, now_ps(h, tsc)))
-        repace(h, fl, old_bps);   /* takes effect on the next frame */
-    else
-        h->cnp_rejected++;
-}
-
-static void handle_cnp(struct host *h, const uint8_t *f, const struct pkt_info *pi, uint64_t tsc)
-{
-    struct rocc_cnp c;
-
-    /* Only CPs we trust may throttle us: a forged CNP is a DoS lever. */
-    if (!h->have_allow || (pi->src_ip & h->allow_mask) != h->allow_net) {
-        h->cnp_denied++;
-        return;
-    }
-    switch (rocc_cnp_check(&h->cnp_pol, pi->src_ip, pi->dst_ip, f + pi->l4_off, pi->l4_len, &c)) {
-    case ROCC_CNP_OK: break;
-    case ROCC_CNP_EBIND: h->cnp_unbound++; return;
-    case ROCC_CNP_EAUTH: h->cnp_badauth++; return;
-    default: h->cnp_bad++; return;
-    }
-    /* RoCC §3.6: a host-form CNP carries Alg. 1's inputs; F is computed
-     * here (rocc_cp_compute) and then used as a RATE CNP's. */
-    if (c.form != ROCC_CNP_FORM_RATE) {
-        uint32_t rate;
-        if (rocc_hostcp_rate(&h->reg, &c, &rate, &h->hstats)) return;   /* counted in hstats */
-        c.rate_units = rate;
-    }
-    for (unsigned i = 0; i < h->nflows; i++) {
-        struct flow *fl = &h->flows[i];
-        if (fl->qpn != c.dest_qpn || fl->dst_ip != c.dst_ip) continue;
-        h->cnp_ok++;
-        fl->cnps++;
-        if (!h->cnp_delay_cyc) { apply_cnp(h, i, c.rate_units, c.cp_id, tsc); return; }
-        if (h->cq_t - h->cq_h >= CNPQ) {
-            /* More CNPs in flight than a NIC would hold: apply at once. */
-            h->cnp_delay_full++;
-            apply_cnp(h, i, c.rate_units, c.cp_id, tsc);
-            return;
-        }
-        h->cq[h->cq_t++ & (CNPQ - 1)] = (struct pending_cnp){.rx_tsc = tsc, .due_tsc = tsc + h->cnp_delay_cyc, .flow = i,
-                                                             .rate_units = c.rate_units, .cp_id = c.cp_id};
-        return;
-    }
-    h->cnp_nomatch++;
-}
-
-/* Send one frame built by the caller in m now (ARP, echo replies). */
-static void send_now(struct host *h, struct rte_mbuf *m, uint64_t tsc)
-{
-    if (dp_tx_burst(h->port, &m, 1, &h->cap, tsc) != 1) {
-        rte_pktmbuf_free(m);
-        h->tx_fail++;
-    }
-}
-
-static void send_arp(struct host *h, uint16_t op, const uint8_t eth_dst[6], const uint8_t tha[6], uint32_t tpa,
-                     uint64_t tsc)
-{
-    struct rte_mbuf *m = rte_pktmbuf_alloc(h->pool);
-    uint8_t *p;
-
-    if (!m) { h->alloc_fail++; return; }
-    p = (uint8_t *)rte_pktmbuf_append(m, PKT_ARP_FRAME_LEN);
-    if (!p || !pkt_build_arp(p, PKT_ARP_FRAME_LEN, op, eth_dst, h->mac, h->local_ip, tha, tpa)) {
-        rte_pktmbuf_free(m);
-        h->alloc_fail++;
-        return;
-    }
-    send_now(h, m, tsc);
-}
-
-static void gw_request(struct host *h, uint64_t tsc)
-{
-    static const uint8_t bc[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, zero[6];
-    send_arp(h, PKT_ARP_REQUEST, bc, zero, h->gw_ip, tsc);
-    h->arp_req_tx++;
-    h->next_arp_tsc = tsc + h->arp_retry_cyc;
-}
-
-static void handle_arp(struct host *h, const uint8_t *f, uint32_t len, uint64_t tsc)
-{
-    struct pkt_arp a;
-
-    if (pkt_parse_arp(f, len, &a)) { h->arp_bad++; return; }
-    if (a.op == PKT_ARP_REQUEST) h->arp_req_rx++;
-    else h->arp_rep_rx++;
-    /* The gateway's MAC from any ARP it sends (a static --gw-mac wins). */
-    if (h->gw_ip && a.spa == h->gw_ip && !h->gw_static) {
-        if (!h->have_gw) {
-            char b[16];
-            printf("arp gw %s is %02x:%02x:%02x:%02x:%02x:%02x after %" PRIu64 " requests\n",
-                   pkt_ip_str(a.spa, b, sizeof b), a.sha[0], a.sha[1], a.sha[2], a.sha[3], a.sha[4], a.sha[5],
-                   h->arp_req_tx);
-            fflush(stdout);
-            /* Flows start now (or at their start=), not at a schedule that began before. */
-            for (unsigned i = 0; i < h->nflows; i++)
-                h->flows[i].next_tsc = h->flows[i].start_tsc > tsc ? h->flows[i].start_tsc : tsc;
-        }
-        memcpy(h->gw_mac, a.sha, 6);
-        h->have_gw = true;
-    }
-    if (a.op == PKT_ARP_REQUEST && a.tpa == h->local_ip) {
-        send_arp(h, PKT_ARP_REPLY, a.sha, a.sha, a.spa, tsc);
-        h->arp_replies_tx++;
-    } else if (a.spa != h->gw_ip || h->gw_static) {
-        h->arp_ignored++;
-    }
-}
-
-/* ICMP echo request to us: answer in place of the request's source. */
-static void echo_reply(struct host *h, const uint8_t *f, const struct pkt_info *pi, uint64_t tsc)
-{
-    struct rte_mbuf *m;
-    uint8_t *p, *ip, *icmp;
-    uint32_t len = (uint32_t)PKT_ETH_LEN + pi->ip_len;
-    uint16_t ck;
-
-    if (pi->l4_len < 8 || !pi->is_first_frag) { h->rx_other++; return; }
-    m = rte_pktmbuf_alloc(h->pool);
-    if (!m) { h->alloc_fail++; return; }
-    p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
-    if (!p) { rte_pktmbuf_free(m); h->alloc_fail++; return; }
-    memcpy(p, f + 6, 6);
-    memcpy(p + 6, h->mac, 6);
-    p[12] = 0x08; p[13] = 0x00;
-    ip = p + PKT_ETH_LEN;
-    memcpy(ip, f + pi->l3_off, pi->ip_len);
-    /* Fresh IPv4 header without options: a reply needs none of them. */
-    {
-        uint32_t ihl = (uint32_t)(pi->l4_off - pi->l3_off);
-        uint16_t tot = (uint16_t)(PKT_IP4_LEN + pi->l4_len);
-        if (ihl > PKT_IP4_LEN) memmove(ip + PKT_IP4_LEN, ip + ihl, pi->l4_len);
-        ip[0] = 0x45;
-        ip[1] = 0;
-        ip[2] = (uint8_t)(tot >> 8); ip[3] = (uint8_t)tot;
-        ip[6] = 0x40; ip[7] = 0;
-        ip[8] = 64;
-        for (int k = 0; k < 4; k++) { ip[12 + k] = (uint8_t)(h->local_ip >> (24 - 8 * k)); ip[16 + k] = f[pi->l3_off + 12 + k]; }
-        ip[10] = ip[11] = 0;
-        ck = rocc_inet_checksum(ip, PKT_IP4_LEN);
-        ip[10] = (uint8_t)(ck >> 8); ip[11] = (uint8_t)ck;
-        rte_pktmbuf_trim(m, (uint16_t)(ihl - PKT_IP4_LEN));
-    }
-    icmp = ip + PKT_IP4_LEN;
-    icmp[0] = 0;           /* echo reply */
-    icmp[2] = icmp[3] = 0;
-    ck = rocc_inet_checksum(icmp, pi->l4_len);
-    icmp[2] = (uint8_t)(ck >> 8); icmp[3] = (uint8_t)ck;
-    send_now(h, m, tsc);
-    h->echo_replied++;
-}
-
-/* A MAC control frame: honoured only as a well-formed PFC frame from the
- * gateway (its quanta at --line-gbps). */
-static void handle_pfc(struct host *h, const uint8_t *f, uint32_t len, uint64_t tsc)
-{
-    struct pkt_pfc pf;
-    int r = pkt_parse_pfc(f, len, &pf);
-
-    if (r == PKT_PFC_OK && (!h->have_gw || memcmp(pf.src, h->gw_mac, 6))) r = PKT_PFC_ENEIGH;
-    if (r != PKT_PFC_OK) { h->pfc_bad[r]++; return; }
-    h->pfc_rx++;
-    (void)pfc_egress_frame(&h->pout, pf.vec, pf.quanta, pfc_quantum_ps(h->line_bps), now_ps(h, tsc));
-    if (pf.vec & (1u << h->pfc_cls)) {
-        if (pf.quanta[h->pfc_cls]) h->pfc_rx_xoff++;
-        else h->pfc_rx_xon++;
-    }
 }
 
 static void handle_rx(struct host *h, struct rte_mbuf *m, uint64_t tsc)
@@ -676,6 +113,10 @@ static void handle_rx(struct host *h, struct rte_mbuf *m, uint64_t tsc)
     }
     if (pi.proto == 1 && pi.l4_len >= 1 && f[pi.l4_off] == ROCC_CNP_ICMP_TYPE) {
         handle_cnp(h, f, &pi, tsc);
+        return;
+    }
+    if (h->dc && pi.is_roce && pi.bth_opcode == RF_OP_CNP) {   /* --cc dcqcn: a RoCEv2 CNP */
+        hdc_on_cnp(h, f, rte_pktmbuf_data_len(m), &pi, tsc);
         return;
     }
     if (pi.is_roce) {
@@ -753,6 +194,7 @@ static unsigned build_due(struct host *h, uint64_t tsc, struct rte_mbuf **out, u
             f->sent_pkts++;
             f->sent_payload += h->payload;
             f->sent_wire += frame_wire(h);
+            if (h->dc) hdc_on_sent(h, i, frame_wire(h), tsc);
             f->last_tsc = tsc;
             f->next_tsc += gap_cycles(h, f, frame_wire(h));
             if (f->size_bytes && f->sent_payload >= f->size_bytes) f->done = true;
@@ -830,6 +272,7 @@ static void final_stats(struct host *h)
         for (int r = 1; r < PKT_PFC_NRESULTS; r++) printf(" bad_%s=%" PRIu64, pkt_pfc_strerror(r), h->pfc_bad[r]);
         printf("\n");
     }
+    if (h->dc) hdc_print_final(h);
     dp_cap_print_final(&h->cap, h->pcap_path);
     fflush(stdout);
 }
@@ -872,6 +315,7 @@ static void run(struct host *h)
                 repace(h, f, old_bps);
             }
         }
+        if (h->dc) hdc_timers(h, tps);   /* --cc dcqcn: increase timers */
         /* PFC: nothing is built while the gateway pauses our class; on
          * resume, departures that fell inside the pause move to now. */
         paused = h->pout.paused && (pfc_egress_paused(&h->pout, tps) & (1u << h->pfc_cls));
@@ -893,6 +337,7 @@ static void run(struct host *h)
         if (nrx == 0 && nb == 0) {
             for (unsigned i = 0; i < h->nflows && h->have_gw; i++)
                 if (!h->flows[i].done && h->flows[i].next_tsc < earliest) earliest = h->flows[i].next_tsc;
+            if (h->dc && hdc_next_tsc(h) < earliest) earliest = hdc_next_tsc(h);
             /* A CNP waiting out the NIC delay is applied on time: spin
              * (15 µs per CNP), where a sleep would take 60-80 µs here. */
             if (h->cq_h != h->cq_t) rte_pause();
@@ -925,7 +370,7 @@ int main(int argc, char **argv)
     h->arp_retry_ms = 100;
     h->cap.rx = h->cap.tx = true;
     h->pcap_snaplen = DP_PCAP_SNAPLEN_DEFAULT;
-    ret = parse_args(h, argc, argv);
+    ret = host_parse_args(h, argc, argv);
     if (ret) { rte_eal_cleanup(); free(h); return ret > 0 ? 0 : 2; }   /* > 0: --help */
     if (!rte_eth_dev_is_valid_port(h->port)) {
         fprintf(stderr, "port %u not available (pass --vdev net_af_packet0,iface=...)\n", h->port);
@@ -935,6 +380,7 @@ int main(int argc, char **argv)
     if (h->f_unit_mbps) h->rpp.f_unit_mbps = h->f_unit_mbps;
     if (h->recovery_us) h->rpp.recovery_ps = h->recovery_us * 1000000ull;
     for (unsigned i = 0; i < h->nflows; i++) rocc_rp_init(&h->flows[i].rp);
+    if (h->dc && hdc_init(h)) { rte_eal_cleanup(); free(h->dc); free(h); return 2; }
 
     h->pool = rte_pktmbuf_pool_create("host_pool", NB_MBUF, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
                                       rte_socket_id());
@@ -983,6 +429,7 @@ int main(int argc, char **argv)
     final_stats(h);
     dp_port_close(h->port);
     rte_eal_cleanup();
+    free(h->dc);
     free(h);
     return rc;
 }

@@ -28,6 +28,7 @@
  *       [--openqueue PORT=FILE ...] [--oq-value ...] [--oq-value-map ...] [--oq-processing ...]
  *       [--oq-processing-map ...] [--oq-cycle-ns NS] [--oq-seed N] [--oq-timing]
  *                                         an OpenQueue policy in place of a port's FIFO (sw_oq.c)
+ *       [--lscc PORT ...] [--lscc-* ...]  LSCC's two modules on a long-haul port (sw_lscc.c)
  *
  * Why a software queue: af_packet over veth has no link rate of its own, so
  * the bottleneck queue the CP must watch is created here, by draining each
@@ -97,6 +98,12 @@ static void rx_port(struct sw *s, uint16_t port, uint64_t tsc)
             rte_pktmbuf_free(m);
             continue;
         }
+        m->port = port;   /* the ingress: PFC's counts, LSCC's remote ingress queue */
+        if (s->any_lscc && pkt_ethertype(f, len) == PKT_ETHERTYPE_LSCC) {
+            lscc_rx(s, port, f, len);   /* every refusal counted by reason (final lscc_bad) */
+            rte_pktmbuf_free(m);
+            continue;
+        }
         if (s->pfc) {
             /* MAC control (PFC, and ETFs with --escape) ends here; without
              * --pfc it is "not IPv4". */
@@ -106,7 +113,6 @@ static void rx_port(struct sw *s, uint16_t port, uint64_t tsc)
                 rte_pktmbuf_free(m);
                 continue;
             }
-            m->port = port;   /* the ingress its bytes count against (pfc_on_enqueue) */
         }
         r = s->escape ? pkt_parse_esc(f, len, &pi) : pkt_parse(f, len, &pi);
         if (r != PKT_OK) { s->bad.n[r]++; rte_pktmbuf_free(m); continue; }
@@ -121,6 +127,7 @@ static void rx_port(struct sw *s, uint16_t port, uint64_t tsc)
         rt = route_lookup(s, pi.dst_ip);
         if (!rt) { s->noroute++; rte_pktmbuf_free(m); continue; }
         if (pkt_ip4_dec_ttl(f, &pi)) { s->ttl_expired++; rte_pktmbuf_free(m); continue; }
+        if (pi.is_roce && pi.bth_opcode == 0x81 && s->eg[port].lscc) lscc_remote_cnp(s, port, f, len, &pi);
         if (is_cnp(f, &pi)) {
             if (!cnp_admit(s, port, f, &pi)) { rte_pktmbuf_free(m); continue; }
             /* Another CP's CNP: control class, not in this switch's CP queues. */
@@ -181,6 +188,7 @@ static void print_stats(const struct sw *s)
     pfc_print_final(s);
     esc_print_final(s);
     oq_print_final(s);
+    lscc_print_final(s);
     delay_print(s, stdout);
     dp_cap_print_final(&s->cap, s->pcap_path);
     fflush(stdout);
@@ -218,6 +226,7 @@ static void run(struct sw *s)
             /* After a stall, do not replay missed periods back to back. */
             if (cp->next_tsc < tsc) cp->next_tsc = tsc + cp->period_cyc;
         }
+        if (s->any_lscc) lscc_tick(s, tsc);
         if (s->pfc) pfc_tick(s);
         if (s->escape) esc_tick(s);
         if (tsc >= s->next_arp_tick) {
@@ -247,6 +256,7 @@ static void run(struct sw *s)
             pfc_print_stat(s, (double)(tsc - s->t0) / (double)s->hz);
             esc_print_stat(s, (double)(tsc - s->t0) / (double)s->hz);
             oq_print_stat(s, (double)(tsc - s->t0) / (double)s->hz);
+            lscc_print_stat(s, (double)(tsc - s->t0) / (double)s->hz);
             fflush(stdout);
             dp_pcap_flush(&s->cap.pc);
             last_rep = tsc;
@@ -335,6 +345,8 @@ int main(int argc, char **argv)
     }
     if (pfc_setup(s)) { rc = 2; goto out; }
     if (esc_setup(s)) { rc = 2; goto out; }
+    ret = lscc_setup(s);
+    if (ret) { rc = ret == -2 ? 2 : 1; goto out; }
     ret = oq_setup(s);
     if (ret) { rc = ret == -2 ? 2 : 1; goto out; }
     p = 0;
@@ -358,6 +370,11 @@ int main(int argc, char **argv)
         if (s->host_port[i]) printf("%s%u", k++ ? "," : "", i);
     printf(" cp_peers=%u cnp_key=%s%s%s", s->npeers, s->cnp_pol.key ? "yes" : "no", s->pfc ? " pfc=on" : "",
            s->escape ? " escape=on" : "");
+    if (s->any_lscc) {
+        printf(" lscc=");
+        for (uint16_t i = 0, k = 0; i < s->nports; i++)
+            if (s->eg[i].lscc) printf("%s%u", k++ ? "," : "", i);
+    }
     if (s->any_oq) {
         printf(" openqueue=");
         for (uint16_t i = 0, k = 0; i < s->nports; i++)
@@ -386,6 +403,7 @@ out:
         for (uint16_t i = 0; i < s->nports; i++)
             if (s->eg[i].cp) { free(s->eg[i].cp->ft_mem); free(s->eg[i].cp); }
     if (s) esc_free(s);
+    if (s) lscc_free(s);
     if (s) delay_free(s);
     if (s) oq_free(s);
     if (s) { free(s->eg); free(s->nb); }

@@ -23,6 +23,8 @@
  *                  data FIFO; the decisions are src/cc/escape.c's
  *   sw_delay.c     --delay PORT=US: a delay line after the port's shaper (a
  *                  long-haul link in software)
+ *   sw_lscc.c      LSCC (--lscc PORT): rate calculation and rate limiting on a
+ *                  long-haul port (src/cc/lscc_*.c), the feedback frame, direct CNPs
  *   sw_oq.c        OpenQueue (--openqueue PORT=FILE): a compiled policy
  *                  (src/openqueue) in place of a port's data FIFO; the
  *                  classification step is sw_oqclass.c (no DPDK)
@@ -66,7 +68,7 @@
 #define NB_MBUF     (MAX_PORTS * (QSLOTS + CSLOTS + ESLOTS) / 2 + 2 * DSLOTS + NEIGH_CAP * 2 + 4095)
 
 /* What a frame is, for the FIFO it joins and the counter it lands in. */
-enum kind { K_DATA, K_TRANSIT_CNP, K_OWN_CNP, K_ARP, K_PFC, K_ETF };
+enum kind { K_DATA, K_TRANSIT_CNP, K_OWN_CNP, K_ARP, K_PFC, K_ETF, K_LSCC };
 
 /* A queued data frame.  For a RoCEv2 frame at a CP port: whether the flow
  * table has been told (Q_REPORTED: key = its flow, source IP << 24 |
@@ -76,10 +78,10 @@ enum kind { K_DATA, K_TRANSIT_CNP, K_OWN_CNP, K_ARP, K_PFC, K_ETF };
 enum { Q_UNTRACKED, Q_PENDING, Q_REPORTED };
 struct qent {
     struct rte_mbuf *m;
-    uint64_t key;                 /* Q_REPORTED only */
+    uint64_t key;                 /* Q_REPORTED only; on an --lscc port: its flow-info slot + 1 (0: none) */
     uint32_t len;
     uint8_t state;
-    uint8_t in_port, cls;         /* --pfc: the ingress port and class its bytes count against */
+    uint8_t in_port, cls;         /* the ingress port (UINT8_MAX: none) and, with --pfc, the class its bytes count against */
     uint8_t esc_origin;           /* --escape: an escaping frame at its token's origin (hops 1): leaving is e3 */
 };
 struct cent { struct rte_mbuf *m; uint8_t kind; };
@@ -161,6 +163,9 @@ struct egress {
     struct oqport *oq;
     /* --delay (sw_delay.c): frames sent but not yet due on the wire; NULL: none */
     struct delayline *dl;
+    /* --lscc (sw_lscc.c): LSCC's modules on this long-haul port; NULL: none */
+    struct lsccport *lscc;
+    uint64_t lscc_fb_tx;          /* feedback frames sent on this port */
 };
 
 struct route { uint32_t net, mask, via; uint16_t port; uint8_t mac[6]; bool has_mac; };
@@ -256,6 +261,11 @@ struct sw {
     struct dpoq_class oqcls;      /* the classification step (all OpenQueue ports) */
     uint64_t oq_cycle_ns, oq_seed;
     bool oq_timing;
+    /* --lscc options (sw_lscc.c); 0: the default (paper values scaled) */
+    bool lscc_on[MAX_PORTS], any_lscc;
+    uint64_t o_lscc_rtt_us, o_lscc_period_us, o_lscc_qref, o_lscc_qsref, o_lscc_dr_bps, o_lscc_rmin_bps,
+        o_lscc_funit_bps, o_lscc_cnp_us, o_lscc_long_bytes, o_lscc_n;
+    uint64_t lscc_bad[PKT_LSCC_NRESULTS];   /* refused feedback frames by reason */
 };
 
 /* Is port e's data queue empty (FIFO, or OpenQueue runtime and its staged frame)? */
@@ -403,6 +413,7 @@ unsigned delay_push(struct egress *e, struct rte_mbuf **tx, unsigned n, uint64_t
 unsigned delay_flush(struct sw *s, struct egress *e, uint16_t port, uint64_t tsc);
 uint64_t delay_wait(const struct egress *e, uint64_t tsc);
 bool delay_empty(const struct egress *e);
+uint64_t delay_cycles(const struct egress *e);   /* the line's delay in TSC cycles */
 void delay_print(const struct sw *s, FILE *f);
 
 /* ---- sw_esc.c ----------------------------------------------------------- */
@@ -444,6 +455,22 @@ uint64_t oq_wait(const struct sw *s, const struct egress *e);
 void oq_idle(struct egress *e);
 void oq_print_stat(const struct sw *s, double t);
 void oq_print_final(const struct sw *s);
+
+/* ---- sw_lscc.c ---------------------------------------------------------- */
+/* LSCC on every --lscc port: 0; -2 bad parameter (said on stderr); -1 out of memory. */
+int lscc_setup(struct sw *s);
+void lscc_free(struct sw *s);
+/* A data frame q (ingress in q->in_port, parsed as pi) joined out's FIFO / left e's FIFO. */
+void lscc_on_enqueue(struct sw *s, struct egress *out, struct qent *q, const struct pkt_info *pi);
+void lscc_on_dequeue(struct sw *s, struct egress *e, const struct qent *q);
+/* A RoCEv2 frame with BTH opcode 0x81 came in on --lscc port `port` (it is forwarded as usual). */
+void lscc_remote_cnp(struct sw *s, uint16_t port, const uint8_t *f, uint32_t len, const struct pkt_info *pi);
+/* A frame of EtherType 0x88B6 (feedback) received on port. */
+void lscc_rx(struct sw *s, uint16_t port, const uint8_t *f, uint32_t len);
+/* Rate calculation and direct-CNP rounds when due. */
+void lscc_tick(struct sw *s, uint64_t tsc);
+void lscc_print_stat(struct sw *s, double t);
+void lscc_print_final(const struct sw *s);
 
 /* ---- sw_cp.c ------------------------------------------------------------ */
 /* 0, -2 on a bad parameter (said on stderr; exit 2), -1 out of memory. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sw.h"
+#include "lscc.h"
 
 void usage(FILE *out, const char *prg)
 {
@@ -38,7 +39,11 @@ void usage(FILE *out, const char *prg)
         "  [--oq-value dscp|tos|const:V (dscp)] [--oq-value-map DSCP=V[,DSCP=V...]]\n"
         "  [--oq-processing N|uniform:LO-HI|psn:K (1)] [--oq-processing-map DSCP=N[,DSCP=N...]]\n"
         "  [--oq-cycle-ns NS (0: processing takes no time)] [--oq-seed N (1)] [--oq-timing]\n"
-        "  [--delay PORT=US ...]  (a delay line after PORT's shaper: a long-haul link, 1..1000000 us)\n",
+        "  [--delay PORT=US ...]  (a delay line after PORT's shaper: a long-haul link, 1..1000000 us)\n"
+        "  [--lscc PORT ...]  (LSCC's rate calculation and rate limiting on long-haul PORT; needs --cp-ip and\n"
+        "                      --egress-rate PORT; defaults: the paper's values scaled to PORT's rate and delay)\n"
+        "  [--lscc-rtt-us US (2 x --delay)] [--lscc-period-us US] [--lscc-n N] [--lscc-qref B] [--lscc-qsref B]\n"
+        "  [--lscc-dr-bps B] [--lscc-rmin-bps B] [--lscc-f-unit-bps B] [--lscc-cnp-us US] [--lscc-long-bytes B]\n",
         prg);
 }
 
@@ -178,6 +183,13 @@ int parse_args(struct sw *s, int argc, char **argv)
         {"oq-seed", required_argument, NULL, 51}, {"oq-timing", no_argument, NULL, 52},
         {"delay", required_argument, NULL, 56}, {"esc-reclaim-mode", required_argument, NULL, 54}, {"esc-queued-check", required_argument, NULL, 55},
         {"rate-at", required_argument, NULL, 57},
+        /* --lscc*: ids from 200 (58 and 63 are getopt's ':' and '?' returns) */
+        {"lscc", required_argument, NULL, 200}, {"lscc-rtt-us", required_argument, NULL, 201},
+        {"lscc-period-us", required_argument, NULL, 202}, {"lscc-qref", required_argument, NULL, 203},
+        {"lscc-qsref", required_argument, NULL, 204}, {"lscc-dr-bps", required_argument, NULL, 205},
+        {"lscc-rmin-bps", required_argument, NULL, 206}, {"lscc-f-unit-bps", required_argument, NULL, 207},
+        {"lscc-cnp-us", required_argument, NULL, 208}, {"lscc-long-bytes", required_argument, NULL, 209},
+        {"lscc-n", required_argument, NULL, 210},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c, idx = -1;
     char *end = NULL;
@@ -326,6 +338,22 @@ int parse_args(struct sw *s, int argc, char **argv)
             else if (!strcmp(optarg, "host_registry")) s->cnp_form = ROCC_CNP_FORM_HOST_REG;
             else goto bad;
             break;
+        case 200: {   /* --lscc PORT (sw_lscc.c) */
+            uint16_t port;
+            if (parse_port(s, optarg, &port)) goto bad;
+            s->lscc_on[port] = true;
+            break;
+        }
+        case 201: if (parse_u64(optarg, &s->o_lscc_rtt_us, 1, 10000000)) goto bad; break;
+        case 202: if (parse_u64(optarg, &s->o_lscc_period_us, 1, 10000000)) goto bad; break;
+        case 203: if (parse_u64(optarg, &s->o_lscc_qref, 1, 1ull << 40)) goto bad; break;
+        case 204: if (parse_u64(optarg, &s->o_lscc_qsref, 1, 1ull << 40)) goto bad; break;
+        case 205: if (parse_u64(optarg, &s->o_lscc_dr_bps, 1, 1ull << 48)) goto bad; break;
+        case 206: if (parse_u64(optarg, &s->o_lscc_rmin_bps, 1, 1ull << 48)) goto bad; break;
+        case 207: if (parse_u64(optarg, &s->o_lscc_funit_bps, 1, 1ull << 48)) goto bad; break;
+        case 208: if (parse_u64(optarg, &s->o_lscc_cnp_us, 1, 10000000)) goto bad; break;
+        case 209: if (parse_u64(optarg, &s->o_lscc_long_bytes, 1, UINT32_MAX)) goto bad; break;
+        case 210: if (parse_u64(optarg, &s->o_lscc_n, 1, LSCC_MAX_N)) goto bad; break;
         case 33: if (parse_u64(optarg, &s->pfc_xoff, 1, UINT32_MAX)) goto bad; break;
         case 34: if (parse_u64(optarg, &s->pfc_xon, 1, UINT32_MAX)) goto bad; break;
         case 35: if (parse_u64(optarg, &s->pfc_quanta, 1, PFC_QUANTA_MAX)) goto bad; break;

@@ -95,6 +95,11 @@ uint64_t delay_wait(const struct egress *e, uint64_t tsc)
     return due <= tsc ? 0 : due - tsc;
 }
 
+uint64_t delay_cycles(const struct egress *e)
+{
+    return e->dl ? e->dl->cyc : 0;
+}
+
 bool delay_empty(const struct egress *e)
 {
     return !e->dl || e->dl->h == e->dl->t;

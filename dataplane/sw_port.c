@@ -81,7 +81,8 @@ static void enqueue_data(struct sw *s, uint16_t port, struct rte_mbuf *m, const 
         e->in_port = UINT8_MAX;
         e->cls = (uint8_t)(s->pfc_class >= 0 ? (unsigned)s->pfc_class : pkt_ip4_dscp_class(rte_pktmbuf_mtod(m, const uint8_t *), pi));
     } else if (s->pfc) pfc_on_enqueue(s, e, m, rte_pktmbuf_mtod(m, const uint8_t *), pi);
-    else e->cls = 0;
+    else { e->cls = 0; e->in_port = m->port < s->nports ? (uint8_t)m->port : UINT8_MAX; }
+    if (s->any_lscc) lscc_on_enqueue(s, out, e, pi);
     if (s->escape && pi->has_esc && !esc_origin) esc_on_data(s, port, m, pi);
     if (out->cp && pi->is_roce) {
         /* Key = (src IP, dest QPN): the flow the RP will match. */
@@ -182,6 +183,7 @@ static unsigned tx_burst(struct sw *s, struct egress *e, uint16_t port, uint64_t
         e->qh++;
         e->qbytes -= q->len;
         if (s->pfc) pfc_on_dequeue(s, q);
+        if (s->any_lscc) lscc_on_dequeue(s, e, q);
         if (q->esc_origin) esc_origin_tx(s, port, q->m);
         if (q->state == Q_REPORTED) {
             struct cpstate *cp = e->cp;
@@ -211,6 +213,7 @@ static unsigned tx_burst(struct sw *s, struct egress *e, uint16_t port, uint64_t
         case K_ARP: e->arp_tx++; break;
         case K_PFC: e->pfc_tx++; break;
         case K_ETF: e->etf_tx++; break;
+        case K_LSCC: e->lscc_fb_tx++; break;
         default: e->tx_pkts++; e->tx_bytes += rte_pktmbuf_pkt_len(tx[i]); break;
         }
     }

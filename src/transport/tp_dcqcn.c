@@ -5,7 +5,8 @@
  * its notification point (np_cnp: a RoCEv2 CNP for ECN-marked frames, at
  * most one per np_interval).  `dcqcn` marks with RED on every switch port;
  * `dcqcn_pi` replaces RED with a PI controller per port (agent_ecn.c).
- * [dcqcn] profile = paper | hpcc_sim | hpcc_sim_paper; [dcqcn_pi] q_ref,
+ * [dcqcn] profile = paper | hpcc_sim | hpcc_sim_paper (and overrides r_ai,
+ * r_hai, min_rate, timer, alpha_interval, byte_counter); [dcqcn_pi] q_ref,
  * period, a, b override the PI defaults.
  */
 #include "engine/ccreg.h"
@@ -58,10 +59,14 @@ static const struct transport_ops transport_dcqcn = {
     .on_send = dcqcn_t_on_send, .np_cnp = 1,
 };
 
-#define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
 struct dcqcn_opt {
     int profile;                       /* enum dcqcn_profile */
+    /* [dcqcn] overrides of the profile's RP parameters (has_*: given);
+     * for scaled settings such as the data plane's LSCC test
+     * (docs/crossdc.md "Data plane") */
+    uint64_t r_ai, r_hai, min_rate, timer, alpha_interval, byte_counter;
+    int has_r_ai, has_r_hai, has_min_rate, has_timer, has_alpha_interval, has_byte_counter;
     /* [dcqcn_pi] overrides (dcqcn_pi only) */
     uint64_t pi_q_ref, pi_period;
     int has_pi_a, has_pi_b;
@@ -71,7 +76,18 @@ struct dcqcn_opt {
 static int dcqcn_read(struct cfg *c, void *opt, struct cfg_err *err)
 {
     static const char *const prof[] = { "paper", "hpcc_sim", "hpcc_sim_paper", NULL };
-    return cfg_enum(c, "dcqcn", "profile", prof, 0, &((struct dcqcn_opt *)opt)->profile, err) < 0 ? -1 : 0;
+    struct dcqcn_opt *o = opt;
+    TRY(cfg_enum(c, "dcqcn", "profile", prof, 0, &o->profile, err));
+#define OVR(key, fn, field) do { o->has_##field = cfg_find(c, "dcqcn", key) != NULL; \
+                                 TRY(fn(c, "dcqcn", key, 0, &o->field, err)); } while (0)
+    OVR("r_ai", cfg_rate, r_ai);
+    OVR("r_hai", cfg_rate, r_hai);
+    OVR("min_rate", cfg_rate, min_rate);
+    OVR("timer", cfg_time, timer);
+    OVR("alpha_interval", cfg_time, alpha_interval);
+    OVR("byte_counter", cfg_bytes, byte_counter);
+#undef OVR
+    return 0;
 }
 
 static int dcqcn_pi_read(struct cfg *c, void *opt, struct cfg_err *err)
@@ -89,8 +105,16 @@ static int dcqcn_pi_read(struct cfg *c, void *opt, struct cfg_err *err)
 
 static int dcqcn_prm(const struct cc_ctx *x, const void *opt, void *prm, char *why, size_t nwhy)
 {
-    dcqcn_params_default(prm, x->line_bps, (enum dcqcn_profile)((const struct dcqcn_opt *)opt)->profile);
-    return dcqcn_params_check(prm, why, nwhy);
+    const struct dcqcn_opt *o = opt;
+    struct dcqcn_params *p = prm;
+    dcqcn_params_default(p, x->line_bps, (enum dcqcn_profile)o->profile);
+    if (o->has_r_ai) p->r_ai_bps = o->r_ai;
+    if (o->has_r_hai) p->r_hai_bps = o->r_hai;
+    if (o->has_min_rate) p->min_rate_bps = o->min_rate;
+    if (o->has_timer) p->timer_ps = o->timer;
+    if (o->has_alpha_interval) p->alpha_interval_ps = o->alpha_interval;
+    if (o->has_byte_counter) p->byte_counter = o->byte_counter;
+    return dcqcn_params_check(p, why, nwhy);
 }
 
 /* RED marking with the profile's kmin, kmax, pmax for the port speed. */

@@ -1,6 +1,6 @@
 /*
  * tests/dataplane/forge.h -- what the raw-socket frame senders of the
- * data-plane tests share (flood.c, cnpforge.c, pfcforge.c, etfforge.c):
+ * data-plane tests share (flood.c, cnpforge.c, pfcforge.c, etfforge.c, lsccforge.c):
  * a reproducible generator and the send-only AF_PACKET socket.  Test code,
  * header-only (each sender is one .c file built without DPDK).
  */

@@ -33,12 +33,22 @@
  * it re-encodes (tagged when the policy has a key) into a CNP that passes
  * again with the same fields; the host's rate (rocc_hostcp_rate, a
  * two-CP registry) is within [Fmin, Fmax] of the parameters used, and
- * equals what rocc_cp_compute gives for them. */
+ * equals what rocc_cp_compute gives for them.
+ * LSCC (rocc-switch --lscc): any bytes through pkt_parse_lscc_fb, which must
+ * name a reason for every refusal (only OK..SRC: the rest are the switch's)
+ * and accept only 60-byte frames to 01:80:C2:00:00:0E of EtherType 0x88B6
+ * with units within 24 bits; an accepted frame rebuilds byte for byte, and
+ * its rate fed to src/cc/lscc_rl.c's pseudo-queue stays within
+ * LSCC_RATE_LIMIT_BPS.  A RoCEv2 frame with BTH opcode 0x81 through
+ * pkt_roce_cnp_ok: an accepted CNP is 74 bytes and rebuilds (same
+ * addresses, port and QP) byte for byte but for the IPv4 header (ToS, id,
+ * flags, TTL, checksum: not checked). */
 #include <math.h>
 
 #include "pkt.h"
 #include "sw_oqclass.h"
 #include "pfc.h"
+#include "lscc.h"
 #include "fuzz.h"
 #include "rocc_cnpauth.h"
 #include "rocc_hostcp.h"
@@ -156,6 +166,41 @@ static void fuzz_pfc(const uint8_t *data, size_t size)
     }
 }
 
+static void fuzz_lscc(const uint8_t *data, size_t size)
+{
+    uint8_t src[6], b[PKT_LSCC_FB_LEN];
+    uint32_t units = 0, seq = 0;
+    int r = pkt_parse_lscc_fb(data, size, src, &units, &seq);
+    struct pkt_info pi;
+
+    if (r < 0 || r > PKT_LSCC_ESRC) abort();
+    if (!strcmp(pkt_lscc_strerror(r), "unknown")) abort();
+    if (r == PKT_LSCC_OK) {
+        struct lscc_rl_params p;
+        struct lscc_rl rl;
+        static struct lscc_rl_entry slots[64];
+        if (size != PKT_LSCC_FB_LEN || units > LSCC_FB_MAX || (src[0] & 1)) abort();
+        if (pkt_build_lscc_fb(b, sizeof b, src, units, seq) != PKT_LSCC_FB_LEN || memcmp(b, data, size)) abort();
+        lscc_rl_params_default(&p, 300000000ull, 10000000000ull, 2000000000ull);
+        p.capacity = 64;
+        lscc_rl_init(&rl, &p, slots, 0);
+        lscc_rl_input(&rl, 1, 60000);
+        lscc_rl_on_feedback(&rl, 2, lscc_units_to_rate(units, (uint64_t)(data[20] | 1) << 20));
+        if (rl.rate_bps > LSCC_RATE_LIMIT_BPS || lscc_rl_qlen(&rl, 3000000000ull) > 60000) abort();
+    }
+    if (pkt_parse(data, size, &pi) == PKT_OK && pi.is_roce && pi.bth_opcode == 0x81 && pkt_roce_cnp_ok(data, size, &pi) == 0) {
+        uint8_t c[PKT_ROCE_CNP_LEN];
+        if (size != PKT_ROCE_CNP_LEN) abort();
+        if (pkt_build_roce_cnp(c, sizeof c, data + 6, data, pi.src_ip, pi.dst_ip, pi.sport, pi.dest_qpn) !=
+            PKT_ROCE_CNP_LEN) abort();
+        /* Ethernet; IPv4 addresses; UDP ports and length; BTH opcode and
+         * destination QP; the 16 reserved bytes (the fields a CNP is
+         * checked and matched on) are the same in the rebuilt frame. */
+        if (memcmp(c, data, PKT_ETH_LEN) || memcmp(c + 26, data + 26, 8) || memcmp(c + 34, data + 34, 6) ||
+            c[42] != data[42] || memcmp(c + 47, data + 47, 3) || memcmp(c + 54, data + 54, 16)) abort();
+    }
+}
+
 static void fuzz_etf(const uint8_t *data, size_t size)
 {
     struct esc_token t, again;
@@ -270,6 +315,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_pfc(data, size);
     fuzz_cnp(data, size, 0x0a630001u, 0x0a630102u);     /* the input as an ICMP message */
     fuzz_etf(data, size);
+    fuzz_lscc(data, size);
     if (pkt_parse_esc(data, size, &pi) == PKT_OK) fuzz_oqclass(data, size, &pi);
     if (pkt_parse(data, size, &pi) == PKT_OK) {
         fuzz_oqclass(data, size, &pi);

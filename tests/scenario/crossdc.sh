@@ -109,3 +109,29 @@ ok lscc_file_longhaul '[ $rc = 0 ]' "$tmp/lf.log"
 "$ROCCSIM" run tests/scenario/data/good.ini --set lscc.enable=longhaul -o "$tmp/ln" >"$tmp/ln.log" 2>&1
 rc=$?
 ok lscc_needs_longhaul '[ $rc = 2 ] && grep -q "no long-haul link" "$tmp/ln.log"' "$tmp/ln.log"
+
+# experiments/crossdc/dp-scaled.ini (the data plane's LSCC test in roccsim,
+# docs/crossdc.md "Data plane"), first 7.5 s: with two flows (3.8-5 s) and
+# three (6.3-7.5 s) each within 25% of its fair share (30, 20 Mb/s; one run
+# gave 27.5 x 2 and 20.3, 20.3, 19.5); the [dcqcn] overrides it uses are
+# applied (with the paper's R_AI of 40 Mb/s on 60 Mb/s hosts the shares
+# fail), and a bad one is refused naming the key.
+DPS=experiments/crossdc/dp-scaled.ini
+"$ROCCSIM" run "$DPS" --set sim.duration=7.5s -o "$tmp/dps" >"$tmp/dps.log" 2>&1
+rc=$?
+dps_shares() {  # DIR -> "ok" if every active flow is within 25% of its share in both windows
+    awk -F, 'NR > 1 { t = $1 + 0
+            if (t > 3.8 && t <= 5) { a1 += $2; a2 += $3; na++ }
+            if (t > 6.3 && t <= 7.5) { b1 += $2; b2 += $3; b3 += $4; nb++ } }
+        function near(x, f) { return x >= 0.75 * f && x <= 1.25 * f }
+        END { if (!na || !nb) exit
+              if (near(1000 * a1 / na, 30) && near(1000 * a2 / na, 30) && near(1000 * b1 / nb, 20) &&
+                  near(1000 * b2 / nb, 20) && near(1000 * b3 / nb, 20)) print "ok"
+              else printf "%.1f %.1f / %.1f %.1f %.1f\n", 1000*a1/na, 1000*a2/na, 1000*b1/nb, 1000*b2/nb, 1000*b3/nb }' "$1/flow_rate.csv"
+}
+ok dp_scaled_shares '[ $rc = 0 ] && [ "$(dps_shares "$tmp/dps")" = ok ]' "$tmp/dps.log"
+"$ROCCSIM" run "$DPS" --set sim.duration=7.5s --set dcqcn.r_ai=40Mbps -o "$tmp/dpa" >"$tmp/dpa.log" 2>&1
+ok dp_scaled_dcqcn_override_matters '[ "$(dps_shares "$tmp/dpa")" != ok ]' "$tmp/dpa.log"
+"$ROCCSIM" run "$DPS" --set dcqcn.timer=fast -o "$tmp/dpb" >"$tmp/dpb.log" 2>&1
+rc=$?
+ok dp_scaled_bad_dcqcn_key '[ $rc = 2 ] && grep -q "timer" "$tmp/dpb.log"' "$tmp/dpb.log"
