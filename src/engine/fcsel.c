@@ -14,7 +14,9 @@
 #include <string.h>
 
 #include "engine/fcsel_escape.h"
+#include "engine/fcsel_swing.h"
 #include "net/fc_escape.h"
+#include "net/fc_swing.h"
 
 /* One entry per scheme; the first is the default. */
 const struct fc_scheme fc_schemes[] = {
@@ -23,6 +25,7 @@ const struct fc_scheme fc_schemes[] = {
     { "loop_breaker", &fc_loop_breaker, fcsel_loop_breaker_setup },           /* Shpiner et al. HotNets'16: drop */
     { "deadlock_breaker", &fc_deadlock_breaker, fcsel_deadlock_breaker_setup }, /* same detection: extra buffer */
     { "gfc", &fc_gfc, fcsel_gfc_setup },   /* Gentle Flow Control, SIGCOMM'19 (fc_gfc.c) */
+    { "swing", &fc_swing_ops, fcsel_swing_setup },   /* SWING's PFC relay, TPDS'22 (LSCC [19]; fc_swing.h) */
     { NULL, NULL, NULL },
 };
 

@@ -202,6 +202,12 @@ static int topo_xdc(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     TRY(cfg_rate(c, "topology", "longhaul_rate", p.longhaul_bps, &p.longhaul_bps, err));
     TRY(cfg_time(c, "topology", "longhaul_delay", p.longhaul_delay_ps, &p.longhaul_delay_ps, err));
     TRY(u32_key(c, "longhaul_links", p.longhaul_links, 255, &p.longhaul_links, err));
+    static const char *const yesno[] = { "no", "yes", NULL };
+    int relays = 0;
+    TRY(cfg_enum(c, "topology", "relays", yesno, 0, &relays, err));
+    p.relays = (uint32_t)relays;
+    if (relays && p.longhaul_links != 1)
+        return cfg_errorf(err, cfg_find(c, "topology", "relays"), "relays = yes needs longhaul_links = 1");
     if (!p.host_bps || !p.fabric_bps || !p.longhaul_bps)
         return topo_err(err, c, "link rates must be > 0");
     if (p.longhaul_delay_ps > 100 * PS_PER_MS)

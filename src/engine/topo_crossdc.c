@@ -63,6 +63,8 @@ int topo_crossdc(struct net *n, const struct topo_crossdc_params *p,
         return fail(err, errlen, "link rates must be > 0");
     if (p->longhaul_links < 1 || p->longhaul_links > 255)
         return fail(err, errlen, "longhaul_links must be 1..255 (got %u)", p->longhaul_links);
+    if (p->relays > 1 || (p->relays && p->longhaul_links != 1))
+        return fail(err, errlen, "relays needs longhaul_links = 1 (one relay device at each end)");
     uint32_t h = k / 2, cores = h * h;
     if (cores > 255)
         return fail(err, errlen, "k = %u gives more than 255 cores per egress switch (ECMP limit)", k);
@@ -98,6 +100,8 @@ int topo_crossdc(struct net *n, const struct topo_crossdc_params *p,
             NODE(NODE_SWITCH, TIER_CORE, "dc%u_core%u", dc, c);
     for (uint32_t dc = 0; dc < 2 && !failed; dc++)
         NODE(NODE_SWITCH, TIER_NONE, "egress%u", dc);
+    for (uint32_t dc = 0; p->relays && dc < 2 && !failed; dc++)
+        NODE(NODE_SWITCH, TIER_NONE, "relay%u", dc);
     if (failed)
         return fail(err, errlen, "out of memory");
     for (uint32_t i = 0; i < 2 * hpd; i++)
@@ -117,10 +121,19 @@ int topo_crossdc(struct net *n, const struct topo_crossdc_params *p,
     for (uint32_t dc = 0; dc < 2; dc++)
         for (uint32_t c = 0; c < cores; c++)
             LINK(lay.first_core + dc * cores + c, lay.first_egress + dc, p->fabric_bps, p->delay_ps);
+    /* SWING's relays: "close to the egress switch" (LSCC §IV-C), at the
+     * long-haul rate and the datacenter delay (ours). */
+    uint32_t lh_a = lay.first_egress, lh_b = lay.first_egress + 1;
+    if (p->relays) {
+        lh_a = lay.first_egress + 2;
+        lh_b = lay.first_egress + 3;
+        for (uint32_t dc = 0; dc < 2; dc++)
+            LINK(lay.first_egress + dc, lay.first_egress + 2 + dc, p->longhaul_bps, p->delay_ps);
+    }
     lay.first_longhaul = n->n_links;
     lay.n_longhaul = p->longhaul_links;
     for (uint32_t l = 0; l < p->longhaul_links; l++) {
-        LINK(lay.first_egress, lay.first_egress + 1, p->longhaul_bps, p->longhaul_delay_ps);
+        LINK(lh_a, lh_b, p->longhaul_bps, p->longhaul_delay_ps);
         if (!failed)
             net_link_set_longhaul(n, n->n_links - 1);
     }
@@ -129,7 +142,7 @@ int topo_crossdc(struct net *n, const struct topo_crossdc_params *p,
     if (failed)
         return fail(err, errlen, "out of memory");
     lay.n_links = n->n_links;
-    lay.n_switches = lay.n_edge + lay.n_agg + lay.n_core + 2;
+    lay.n_switches = lay.n_edge + lay.n_agg + lay.n_core + 2 + 2 * p->relays;
     if (out)
         *out = lay;
     return 0;

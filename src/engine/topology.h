@@ -149,6 +149,12 @@ struct topo_crossdc_params {
     uint64_t longhaul_bps;         /* 200 Gb/s (§IV-B) */
     simtime_t longhaul_delay_ps;   /* 1 ms one way, "200 km" (§IV-B) */
     uint32_t longhaul_links;       /* 1 */
+    uint32_t relays;               /* 1: a relay device at each end of the long-haul
+                                      link (SWING, docs/crossdc.md "SWING"): nodes
+                                      relay0, relay1 after egress1, links egress<d> -
+                                      relay<d> (longhaul_bps, delay_ps) before the
+                                      long-haul link relay0 - relay1; needs
+                                      longhaul_links = 1.  0 (default): none */
 };
 void topo_crossdc_defaults(struct topo_crossdc_params *p);
 int topo_crossdc(struct net *n, const struct topo_crossdc_params *p,

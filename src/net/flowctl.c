@@ -49,6 +49,28 @@ void fc_send(struct net *n, uint32_t port, uint32_t pi)
     port_enqueue_ctrl(n, port, pi);
 }
 
+void fc_send_pause(struct net *n, uint32_t port, uint8_t cls, int on)
+{
+    uint32_t pi = net_new_packet(n, PKT_PFC);
+    if (pi == PKT_NONE)
+        return;
+    struct packet *p = pkt(&n->pool, pi);
+    p->bytes = PFC_FRAME_BYTES;
+    p->prio = cls;
+    p->pfc_on = (uint8_t)on;
+    p->flow = NONE32;
+    if (on)
+        n->ports[port].st.pfc_sent++;
+    port_enqueue_ctrl(n, port, pi);
+}
+
+void fc_dedicate_buffer(struct sw *s, uint32_t in_local, uint64_t bytes)
+{
+    s->xoff[in_local] = bytes;
+    s->shared_pool += bytes;
+    s->cfg.buffer_bytes += bytes;
+}
+
 /* A PKT_FCTL frame arrived at `port`: the receiving switch's scheme takes
  * it, or at a host net.fc_host_frame (a scheme that talks to NICs); without
  * a taker or when the taker refuses it, it is counted and consumed with no

@@ -159,6 +159,15 @@ static inline uint32_t fc_n_ports(const struct net *n, const struct sw *s)
 /* A new PKT_FCTL frame (subtype sub, ETH_MIN_FRAME bytes, control class,
  * flow NONE32); PKT_NONE without memory.  Fill its fields, then fc_send. */
 uint32_t fc_new_frame(struct net *n, uint8_t sub);
+/* An 802.1Qbb frame for class cls on `port` (MAC control queue): XOFF
+ * (on = 1, counted in the port's pfc_sent) or XON.  What the MMU sends;
+ * a scheme with FC_F_NO_PAUSE sends its own with it (SWING's relay). */
+void     fc_send_pause(struct net *n, uint32_t port, uint8_t cls, int on);
+/* Give ingress in_local of switch s a buffer of its own of `bytes`: its
+ * static XOFF threshold becomes `bytes` and the switch's shared pool and
+ * buffer grow by as much (SWING's relay buffer for the long link; its
+ * headroom is unchanged).  Call once the net is finalized, before the run. */
+void     fc_dedicate_buffer(struct sw *s, uint32_t in_local, uint64_t bytes);
 /* Subtype of frames for the receiving port's agents rather than the
  * scheme (net.h port_agent_ops.on_frame; LSCC's feedback, agent_lscc.h). */
 #define FC_SUB_AGENT 0x4c          /* 'L' */

@@ -61,18 +61,7 @@ static void send_pfc(struct net *n, struct sw *s, uint32_t local, uint8_t cls, i
         if (s->fc_flags & FCB_NOPAUSE)
             return;
     }
-    uint32_t port = n->nodes[s->node].first_port + local;
-    uint32_t pi = net_new_packet(n, PKT_PFC);
-    if (pi == PKT_NONE)
-        return;
-    struct packet *p = pkt(&n->pool, pi);
-    p->bytes = PFC_FRAME_BYTES;
-    p->prio = cls;
-    p->pfc_on = (uint8_t)on;
-    p->flow = NONE32;
-    if (on)
-        n->ports[port].st.pfc_sent++;
-    port_enqueue_ctrl(n, port, pi);
+    fc_send_pause(n, n->nodes[s->node].first_port + local, cls, on);
 }
 
 /* Returns 1 if admitted (and charged), 0 if the packet must be dropped. */
