@@ -27,7 +27,7 @@ BEGIN {
     # canonical column order: the paper's six, then any other
     split("rcc hpcc homa expresspass dcqcn timely", canon, " ")
     for (i = 1; i <= 6; i++) rank[canon[i]] = i
-    split("le10000 le100000 le1000000 le10000000 le100000000", bins, " ")
+    split("le10000 le100000 le1000000 le10000000 gt10000000", bins, " ")
     nbin = 5
 }
 FNR == 1 {
@@ -89,7 +89,7 @@ function sortalgos(w,   i, j, t, ra, rb) {   # insertion sort into canonical ord
 }
 function binname(b) {
     return b == "le10000" ? "<=10KB" : b == "le100000" ? "<=100KB" : b == "le1000000" ? "<=1MB" : \
-           b == "le10000000" ? "<=10MB" : b == "le100000000" ? ">10MB" : b
+           b == "le10000000" ? "<=10MB" : b == "gt10000000" ? ">10MB" : b
 }
 function bincell(w, a, l, b, s,   v) {
     v = us(w, a, l, "fct.all." b ".fct_" s "_s")

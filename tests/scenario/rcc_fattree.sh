@@ -31,7 +31,7 @@ done
 # n/c exactly where more than 1% of the window's flows did not finish
 ok nc_marks 'awk "$rows { s = \$6; gsub(/[()%]/, \"\", s); n++; if ((s > 1) != (\$7 == \"n/c\")) bad++ } END { exit n != 3 || bad }" "$t"' "$t"
 ok reduction '[ "$(grep -Ec "vs (homa|expresspass) +ours [-+][0-9.]+% \(at 50%\)( n/c)? +paper 11%" "$t")" -eq 2 ]' "$t"
-ok size_bins '[ "$(grep -cE "^(<=10KB|<=100KB|<=1MB|<=10MB|>10MB) " "$t")" -eq 15 ]' "$t"
+ok size_bins '[ "$(grep -cE "^(<=10KB|<=100KB|<=1MB|<=10MB|>10MB) " "$t")" -eq 15 ] && grep -Eq "^>10MB( +[0-9]+){3}$" "$t"' "$t"
 ok dat_rows '[ "$(wc -l < "$tmp/x/fct_avg.dat")" -eq 1 ] && grep -Eq "^websearch 50%( [0-9.]+){3}$" "$tmp/x/fct_avg.dat" &&
              [ "$(grep -c "^websearch " "$tmp/x/fct_bins.dat")" -eq 5 ] && [ "$(cat "$tmp/x/fct_avg.dat.cols")" = "rcc homa expresspass" ]' \
     "$tmp/x/fct_avg.dat" "$tmp/x/fct_bins.dat"
