@@ -11,7 +11,6 @@
 enum attack_kind { ATK_SPOOF_CP = 0, ATK_FAKE_CP_ID = 1, ATK_JUNK = 2 };
 static const char *const kind_names[] = { "spoof_cp", "fake_cp_id", "junk", NULL };
 
-#define TRY(x) do { if ((x) != 0) return -1; } while (0)
 
 struct atk_ctx { struct scenario *sc; struct cfg *c; struct cfg_err *err; int rc; };
 

@@ -29,7 +29,6 @@ struct cc_sel {
     uint32_t n_blocks;
 };
 
-#define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
 int ccsel_read(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 {

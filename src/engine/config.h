@@ -42,6 +42,10 @@
 
 #define CFG_MAX_LINE 4096 /* bytes per line, not counting the line end */
 
+/* Config readers return 0 or -1 (with the error in their cfg_err): TRY
+ * passes a failure up, so a reader is a column of TRY(cfg_...) lines. */
+#define TRY(x) do { if ((x) < 0) return -1; } while (0)
+
 #if defined(__GNUC__)
 #define CFG_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else

@@ -8,7 +8,6 @@
 #include "core/units.h"
 #include "net/fc_loopbreak.h"
 
-#define TRY(x) do { if ((x) != 0) return -1; } while (0)
 
 /* The largest bandwidth-delay product of a link between two switches (the
  * loops' links), for the DLB grant default; any link if there is none. */

@@ -14,7 +14,6 @@
 #include "engine/scenario.h"
 
 /* Return -1 from the caller when a cfg_* reader (or a reader below) fails. */
-#define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
 /* [topology] type = ...: add the nodes and links to sc->net (before
  * net_finalize).  0, or -1 with err. */

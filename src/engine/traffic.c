@@ -11,7 +11,6 @@
 #include "engine/ccsel.h"
 #include "engine/workload.h"
 
-#define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
 static int file_exists(const char *p)
 {

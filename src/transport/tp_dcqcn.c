@@ -58,7 +58,6 @@ static const struct transport_ops transport_dcqcn = {
     .on_send = dcqcn_t_on_send, .np_cnp = 1,
 };
 
-#define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
 struct dcqcn_opt {
     int profile;                       /* enum dcqcn_profile */

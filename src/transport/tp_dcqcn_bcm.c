@@ -55,7 +55,6 @@ static const struct transport_ops transport_dcqcn_bcm = {
     .on_send = bcm_t_on_send, .np_cnp = 1,
 };
 
-#define TRY(x) do { if ((x) < 0) return -1; } while (0)
 #define HAS(sec, key) (cfg_find(c, sec, key) != NULL)
 
 /* [dcqcn_bcm] overrides; has_* = the key was given. */

@@ -221,7 +221,6 @@ struct xp_opt {
     int feedback, limiter, symmetric, target_scaled;
 };
 
-#define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
 static int xp_read(struct cfg *c, void *opt, struct cfg_err *err)
 {

@@ -107,7 +107,6 @@ static const struct transport_ops transport_homa = {
 
 /* ---- the registry entry ---- */
 
-#define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
 struct homa_opt {
     uint64_t rtt_bytes;          /* 0: auto */

@@ -57,7 +57,6 @@ struct hpcc_opt {
     uint64_t max_stage;
 };
 
-#define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
 static int hpcc_read(struct cfg *c, void *opt, struct cfg_err *err)
 {

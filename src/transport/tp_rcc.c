@@ -174,7 +174,6 @@ static const struct transport_ops transport_rcc_sender = {
 
 /* ---- registry ---- */
 
-#define TRY(x) do { if ((x) < 0) return -1; } while (0)
 
 static int rcc_read(struct cfg *c, void *opt, struct cfg_err *err)
 {
