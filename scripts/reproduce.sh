@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# scripts/reproduce.sh [EXPERIMENT_DIR...] -- run every experiment (default:
-# experiments/rocc and the full-length Escape runs experiments/escape/full;
-# the Escape scheme comparison is scripts/escape-compare.sh, the OpenQueue
-# experiments scripts/openqueue-exp.sh) with its
-# [expect] checks, write each run to
+# scripts/reproduce.sh [EXPERIMENT_DIR | COMPARISON ...] -- run every
+# experiment (default: experiments/rocc and the full-length Escape runs
+# experiments/escape/full) with its [expect] checks, write each run to
 # runs/<name>/ with a plot, and end with a table of checks passed/failed.
-# Exit status 1 if any check failed.
+# A COMPARISON argument runs that paper-vs-ours script at full length into
+# runs/<script>/ (its tables there) and lists its exit status in the table:
+#   escape-compare   scripts/escape-compare.sh (Escape vs other schemes)
+#   openqueue-exp    scripts/openqueue-exp.sh (OpenQueue experiments)
+#   s63              scripts/s63.sh (RoCC §6.3)
+#   rcc-exp          scripts/rcc-exp.sh (RCC Figs. 5-8, §V-E)
+#   rcc-fattree      scripts/rcc-fattree.sh (RCC Figs. 9-11: 6 transports x
+#                    4 workloads x 3 loads x 3 seeds of 50 ms on the 320-host
+#                    fat-tree: a cluster job; its --launch/--prepare run the
+#                    same sweeps under MPI or Slurm, docs/rcc.md)
+# Exit status 1 if any check failed or a comparison exited non-zero.
 set -u
 . "$(dirname "$0")/lib/help.bash"
 script_help "$@"
@@ -14,6 +22,14 @@ make -s -j"$(nproc 2>/dev/null || echo 2)" build/roccsim || exit 2
 dirs=("$@"); [ ${#dirs[@]} -gt 0 ] || dirs=(experiments/rocc experiments/escape/full)
 fail=0; summary=""
 for d in "${dirs[@]}"; do
+    case $d in
+        escape-compare|openqueue-exp|s63|rcc-exp|rcc-fattree)
+            echo "== scripts/$d.sh"
+            ROCCSIM_PREBUILT=1 bash "scripts/$d.sh" -o "runs/$d"; rc=$?
+            [ $rc -eq 0 ] || fail=1
+            summary="$summary$(printf '%-28s see runs/%s  exit %d' "$d" "$d" "$rc")\n"
+            continue ;;
+    esac
     for ini in "$d"/*.ini; do
         name=$(basename "$ini" .ini)
         echo "== $ini"
