@@ -36,11 +36,50 @@
 
 /* ---------- node names and lists ---------- */
 
+static const struct net *name_net_;    /* cmp_node_name's nodes (qsort has no context) */
+
+static int cmp_node_name(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    int c = strcmp(name_net_->nodes[x].name, name_net_->nodes[y].name);
+    return c ? c : (x < y ? -1 : (x > y));
+}
+
+/* The name index: a 10,000-host fabric's flow lists name every host. */
+static int index_node_names(struct scenario *sc)
+{
+    free(sc->node_by_name);
+    sc->n_node_by_name = 0;
+    sc->node_by_name = malloc((sc->net.n_nodes ? sc->net.n_nodes : 1) * sizeof *sc->node_by_name);
+    if (!sc->node_by_name)
+        return -1;
+    for (uint32_t i = 0; i < sc->net.n_nodes; i++)
+        sc->node_by_name[i] = i;
+    name_net_ = &sc->net;
+    qsort(sc->node_by_name, sc->net.n_nodes, sizeof *sc->node_by_name, cmp_node_name);
+    sc->n_node_by_name = sc->net.n_nodes;
+    return 0;
+}
+
+/* The first node (lowest index) with this name, or NONE32. */
 uint32_t scenario_node(const struct scenario *sc, const char *name)
 {
-    for (uint32_t i = 0; i < sc->net.n_nodes; i++)
-        if (strcmp(sc->net.nodes[i].name, name) == 0)
-            return i;
+    if (sc->n_node_by_name != sc->net.n_nodes) {        /* no index (yet): search */
+        for (uint32_t i = 0; i < sc->net.n_nodes; i++)
+            if (strcmp(sc->net.nodes[i].name, name) == 0)
+                return i;
+        return NONE32;
+    }
+    uint32_t lo = 0, hi = sc->n_node_by_name;           /* lower bound of name */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (strcmp(sc->net.nodes[sc->node_by_name[mid]].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < sc->n_node_by_name && strcmp(sc->net.nodes[sc->node_by_name[lo]].name, name) == 0)
+        return sc->node_by_name[lo];
     return NONE32;
 }
 
@@ -208,11 +247,12 @@ static int build_monitors(struct scenario *sc)
                 m->agent = a;
         snprintf(m->name, sizeof m->name, "%s->%s", n->nodes[n->ports[p].node].name,
                  n->nodes[n->ports[n->ports[p].peer].node].name);
-        /* Parallel links: the second port to the same neighbour is "A->B#2". */
+        /* Parallel links: the second port to the same neighbour is "A->B#2".
+         * A node's ports are contiguous, so its earlier monitors are the
+         * ones just before this one. */
         uint32_t dup = 1;
-        for (uint32_t k = 0; k + 1 < sc->n_mon; k++)
-            if (sc->mon[k].port != p && n->ports[sc->mon[k].port].node == n->ports[p].node &&
-                n->ports[n->ports[sc->mon[k].port].peer].node == n->ports[n->ports[p].peer].node)
+        for (uint32_t k = sc->n_mon - 1; k-- > 0 && n->ports[sc->mon[k].port].node == n->ports[p].node;)
+            if (n->ports[n->ports[sc->mon[k].port].peer].node == n->ports[n->ports[p].peer].node)
                 dup++;
         if (dup > 1) {
             size_t len = strlen(m->name);
@@ -323,6 +363,8 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     if (net_finalize(&sc->net, &swc, why, sizeof why))
         return cfg_section_errorf(err, c, "topology", "%s", why);
     cfg_section_done(c, "topology");     /* read only above: a later error can blame a typo here */
+    if (index_node_names(sc))
+        return cfg_section_errorf(err, c, "topology", "out of memory");
 
     TRY(events_read(sc, c, err));
     cfg_section_done(c, "network");
@@ -461,6 +503,7 @@ void scenario_free(struct scenario *sc)
     free(sc->ev_next);
     free(sc->attacks);
     free(sc->mon);
+    free(sc->node_by_name);
     free(sc->s_flow_bytes);
     free(sc->s_queue);
     free(sc->s_tx);

@@ -47,6 +47,8 @@ struct scenario {
     int      lossless;
     struct group *groups;     uint32_t n_groups;
     struct monitor *mon;      uint32_t n_mon;
+    uint32_t *node_by_name;   /* node indices sorted by (name, index), made after the topology */
+    uint32_t n_node_by_name;
     int      flow_series;         /* per-flow samples kept */
     simtime_t fct_start, fct_end; /* FCT statistics: flows starting in [start, end] */
     uint64_t *fct_bins;           /* upper edges of the size bins, ascending */

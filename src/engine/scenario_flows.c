@@ -108,9 +108,8 @@ static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *a
             if (cc == CC_ROCC)
                 *any_rocc = 1;
             for (int i = 0; i < ns && rc == 0; i++) {
-                for (int j = 0; j < nd && rc == 0; j++) {
-                    if (pairing == 1 && i != j)
-                        continue;
+                /* zip pairs src i with dst i only; otherwise every dst */
+                for (int j = pairing == 1 ? i : 0; j < (pairing == 1 ? i + 1 : nd) && rc == 0; j++) {
                     if (src[i] == dst[j])
                         continue;
                     for (uint64_t k = 0; k < count && rc == 0; k++) {

@@ -80,6 +80,9 @@ void net_free(struct net *n)
     free(n->route_off);
     free(n->route_cnt);
     free(n->route_ports);
+    free(n->route_cls);
+    free(n->rexc_off);
+    free(n->rexc);
     free(n->sroutes);
     free(n->sroute_next);
     free(n->start_order);
@@ -187,162 +190,6 @@ int net_add_route(struct net *n, uint32_t sw, uint32_t dst, const uint32_t *next
 oom:
     snprintf(why, why_len, "out of memory");
     return -1;
-}
-
-/* Static routes ordered by (destination, switch): node order is host-index
- * order, so build_routes meets them in its own loop order. */
-static int cmp_sroute(const void *a, const void *b)
-{
-    const struct static_route *x = a, *y = b;
-    if (x->dst != y->dst)
-        return x->dst < y->dst ? -1 : 1;
-    return x->node < y->node ? -1 : (x->node > y->node);
-}
-
-/* Append port k (an index among its node's ports) to the route table,
- * doubling the table when it is full: 0, or -1 with why (out of memory;
- * the table and cap are then as they were). */
-static int route_push(struct net *n, size_t *cap, size_t *used, uint32_t k, char *why, size_t why_len)
-{
-    if (*used == *cap) {
-        uint16_t *np = realloc(n->route_ports, *cap * 2 * sizeof *np);
-        if (!np) {
-            snprintf(why, why_len, "out of memory building routes");
-            return -1;
-        }
-        n->route_ports = np;
-        *cap *= 2;
-    }
-    n->route_ports[(*used)++] = (uint16_t)k;
-    return 0;
-}
-
-/* Breadth-first search from each destination host gives hop distances; a
- * node's ECMP set toward that host is every port whose peer is one hop
- * closer.  Hosts never forward: a path only passes through switches.  A
- * static route replaces the set of its cell by its next hops' ports that
- * are up (docs/escape.md "Static routes"). */
-static int build_routes(struct net *n, int allow_unreachable, char *why, size_t why_len)
-{
-    if (n->n_sroutes > 1)   /* (sw, dst) pairs are unique: the order is total */
-        qsort(n->sroutes, n->n_sroutes, sizeof *n->sroutes, cmp_sroute);
-    uint32_t sr = 0;
-    size_t cells = (size_t)n->n_nodes * n->n_hosts;
-    free(n->route_off);
-    free(n->route_cnt);
-    free(n->route_ports);
-    uint32_t *dist = malloc(n->n_nodes * sizeof *dist);
-    uint32_t *queue = malloc(n->n_nodes * sizeof *queue);
-    n->route_off = malloc((cells ? cells : 1) * sizeof *n->route_off);
-    n->route_cnt = calloc(cells ? cells : 1, 1);
-    size_t cap = cells + 16, used = 0;
-    n->route_ports = malloc(cap * sizeof *n->route_ports);
-    if (!dist || !queue || !n->route_off || !n->route_cnt || !n->route_ports) {
-        free(dist);
-        free(queue);
-        snprintf(why, why_len, "out of memory building routes");
-        return -1;
-    }
-    int rc = 0;
-    for (uint32_t h = 0; h < n->n_hosts && rc == 0; h++) {
-        uint32_t dnode = n->hosts[h].node;
-        for (uint32_t i = 0; i < n->n_nodes; i++)
-            dist[i] = NONE32;
-        uint32_t qh = 0, qt = 0;
-        dist[dnode] = 0;
-        queue[qt++] = dnode;
-        while (qh < qt) {
-            uint32_t u = queue[qh++];
-            if (u != dnode && n->nodes[u].kind == NODE_HOST)
-                continue;                       /* hosts do not forward */
-            const struct node *nd = &n->nodes[u];
-            for (uint32_t k = 0; k < nd->n_ports; k++) {
-                if (n->ports[nd->first_port + k].down)
-                    continue;                   /* a failed link carries nothing */
-                uint32_t v = n->ports[n->ports[nd->first_port + k].peer].node;
-                if (dist[v] == NONE32) {
-                    dist[v] = dist[u] + 1;
-                    queue[qt++] = v;
-                }
-            }
-        }
-        for (uint32_t u = 0; u < n->n_nodes; u++) {
-            size_t cell = (size_t)u * n->n_hosts + h;
-            n->route_off[cell] = (uint32_t)used;
-            while (sr < n->n_sroutes && (n->sroutes[sr].dst < dnode ||
-                                         (n->sroutes[sr].dst == dnode && n->sroutes[sr].node < u)))
-                sr++;
-            if (sr < n->n_sroutes && n->sroutes[sr].dst == dnode && n->sroutes[sr].node == u) {
-                const struct static_route *r = &n->sroutes[sr];
-                const struct node *nd = &n->nodes[u];
-                uint32_t cnt = 0;
-                for (uint32_t k = 0; k < nd->n_ports && cnt < 255; k++) {
-                    const struct port *pt = &n->ports[nd->first_port + k];
-                    uint32_t v = n->ports[pt->peer].node, member = 0;
-                    for (uint32_t j = 0; j < r->n_next && !member; j++)
-                        member = n->sroute_next[r->next_off + j] == v;
-                    if (!member || pt->down)
-                        continue;
-                    if (route_push(n, &cap, &used, k, why, why_len)) {
-                        rc = -1;
-                        break;
-                    }
-                    cnt++;
-                }
-                n->route_cnt[cell] = (uint8_t)cnt;   /* 0: every next hop is down (failure drop) */
-                if (rc)
-                    break;
-                continue;
-            }
-            if (u == dnode)
-                continue;
-            if (dist[u] == NONE32) {
-                if (allow_unreachable)
-                    continue;                   /* cnt 0: net_route says NONE32 */
-                snprintf(why, why_len, "topology is disconnected: no path from %s to %s",
-                         n->nodes[u].name, n->nodes[dnode].name);
-                rc = -1;
-                break;
-            }
-            const struct node *nd = &n->nodes[u];
-            uint32_t cnt = 0;
-            for (uint32_t k = 0; k < nd->n_ports && cnt < 255; k++) {
-                if (n->ports[nd->first_port + k].down)
-                    continue;
-                uint32_t v = n->ports[n->ports[nd->first_port + k].peer].node;
-                if (dist[v] + 1 == dist[u]) {
-                    if (route_push(n, &cap, &used, k, why, why_len)) {
-                        rc = -1;
-                        break;
-                    }
-                    cnt++;
-                }
-            }
-            n->route_cnt[cell] = (uint8_t)cnt;
-            if (rc)
-                break;          /* out of memory: stop at this cell */
-        }
-    }
-    free(dist);
-    free(queue);
-    return rc;
-}
-
-uint32_t net_route(const struct net *n, uint32_t node, uint32_t dst_host, uint64_t hash)
-{
-    size_t cell = (size_t)node * n->n_hosts + dst_host;
-    uint32_t cnt = n->route_cnt[cell];
-    const struct node *nd = &n->nodes[node];
-    uint32_t pick = 0;
-    if (cnt == 0)
-        return NONE32;                          /* unreachable after a link failure */
-    if (cnt > 1) {
-        /* ECMP: the flow hash mixed with this switch's seed, so consecutive
-         * tiers do not all make the same choice (hash polarization). */
-        uint64_t seed = nd->kind == NODE_SWITCH ? n->sws[nd->idx].hash_seed : 0;
-        pick = (uint32_t)(mix64(hash ^ seed) % cnt);
-    }
-    return nd->first_port + n->route_ports[n->route_off[cell] + pick];
 }
 
 int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_t why_len)
@@ -489,7 +336,7 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
             }
         }
     }
-    return build_routes(n, 0, why, why_len);
+    return net_build_routes(n, 0, why, why_len);
 }
 
 /* grow() for the flow array, which must stay cache-line aligned (realloc
@@ -680,11 +527,6 @@ static void flush_port(struct net *n, uint32_t port)
     }
 }
 
-int net_rebuild_routes(struct net *n, char *why, size_t why_len)
-{
-    return build_routes(n, 1, why, why_len);
-}
-
 int net_set_link(struct net *n, uint32_t port, int up, char *why, size_t why_len)
 {
     struct port *a = &n->ports[port], *b = &n->ports[a->peer];
@@ -703,7 +545,7 @@ int net_set_link(struct net *n, uint32_t port, int up, char *why, size_t why_len
         flush_port(n, a->peer);
         a->paused = b->paused = 0;
     }
-    if (build_routes(n, 1, why, why_len))
+    if (net_build_routes(n, 1, why, why_len))
         return -1;
     if (up) {
         port_kick(n, port);

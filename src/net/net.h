@@ -357,12 +357,17 @@ struct net {
     struct rocc_hostreg *rocc_reg;     /* RoCC §3.6 hosts' registry (agent_rocc.c), NULL unless rate_at = host_registry */
     struct rocc_hostcp_stats rocc_host; /* host-side rate computations (agent_rocc.c) */
     struct port_agent *agents; uint32_t n_agents, cap_agents;
-    /* routing: per node, per destination host: ECMP set of local ports */
     struct int_rec *intr;        /* [pool capacity] INT records, NULL without INT flows */
     uint32_t intr_cap;
-    uint32_t *route_off;         /* [n_nodes * n_hosts]: offset into route_ports */
-    uint8_t  *route_cnt;         /* [n_nodes * n_hosts] */
-    uint16_t *route_ports;
+    /* routing (route.c): per node, per destination host, the ECMP set of
+     * the node's ports, stored per route class with per-host exceptions */
+    uint32_t *route_cls;         /* [n_hosts]: the host's route class */
+    uint32_t  n_route_cls;
+    uint32_t *route_off;         /* [n_route_cls * n_nodes]: offset into route_ports, | ROUTE_EXC */
+    uint8_t  *route_cnt;         /* [n_route_cls * n_nodes] */
+    uint16_t *route_ports;       /* port indices among their node's ports */
+    uint32_t *rexc_off;          /* [n_hosts + 1]: each host's exceptions in rexc */
+    struct route_exc { uint32_t node, off; uint8_t cnt; } *rexc;   /* sorted by node per host */
     /* static routes (net_add_route): they override the shortest-path set
      * of their (switch, host) cell every time routes are built */
     struct static_route { uint32_t node, dst, next_off, n_next; } *sroutes;
@@ -480,6 +485,10 @@ int      net_route_check(const struct net *n, uint32_t sw, uint32_t dst, const u
  * their port, the next forwarding decision uses the new table.  -1 with why
  * on memory failure. */
 int      net_rebuild_routes(struct net *n, char *why, size_t why_len);
+/* Build the routing table (route.c; net_finalize and net_set_link call
+ * it): 0, or -1 with why (out of memory, or a node with no path to a host
+ * unless allow_unreachable). */
+int      net_build_routes(struct net *n, int allow_unreachable, char *why, size_t why_len);
 /* Allocate INT records (needed once any flow's transport uses INT). */
 int      net_enable_int(struct net *n);
 
@@ -497,6 +506,8 @@ int      net_check_conservation(const struct net *n, char *why, size_t why_len);
 /* --- model internals shared by the .c files --- */
 uint64_t tx_time_ps(uint64_t wire_bytes, uint64_t rate_bps);
 uint32_t net_route(const struct net *n, uint32_t node, uint32_t dst_host, uint64_t hash);
+/* The size of node's ECMP set toward dst_host (0: no route). */
+uint32_t net_route_count(const struct net *n, uint32_t node, uint32_t dst_host);
 uint32_t net_new_packet(struct net *n, enum pkt_type type);
 void     net_consume(struct net *n, uint32_t pi);
 void     net_drop(struct net *n, uint32_t port, uint32_t pi);

@@ -34,7 +34,7 @@ static int walk(const struct net *n, uint32_t src, uint32_t dst, uint64_t hash, 
     while (node != target) {
         if (hops > 16 || (hops > 0 && n->nodes[node].kind == NODE_HOST))
             return -1;
-        if (n->route_cnt[(size_t)node * n->n_hosts + dst] == 0)
+        if (net_route_count(n, node, dst) == 0)
             return -1;
         uint32_t p = net_route(n, node, dst, hash);
         *lh += n->ports[p].longhaul;
@@ -118,9 +118,9 @@ TEST(routes)
         }
     /* ECMP: a DC0 edge has 2 aggs toward DC1; egress1 reaches a DC1 host
      * over its 4 cores; a DC0 core has one way out (egress0). */
-    CHECK_EQ(n.route_cnt[(size_t)t.first_edge * n.n_hosts + 20], 2);
-    CHECK_EQ(n.route_cnt[(size_t)(t.first_egress + 1) * n.n_hosts + 20], 4);
-    CHECK_EQ(n.route_cnt[(size_t)t.first_core * n.n_hosts + 20], 1);
+    CHECK_EQ(net_route_count(&n, t.first_edge, 20), 2);
+    CHECK_EQ(net_route_count(&n, (t.first_egress + 1), 20), 4);
+    CHECK_EQ(net_route_count(&n, t.first_core, 20), 1);
     net_free(&n);
 }
 
@@ -199,7 +199,7 @@ TEST(params_and_errors)
     CHECK(build(&n, &p, &t, 0) == 0);
     CHECK_EQ(t.n_hosts, 256); CHECK_EQ(t.n_core, 32); CHECK_EQ(t.n_longhaul, 2);
     /* two parallel long links: egress0 spreads over both toward DC1 */
-    CHECK_EQ(n.route_cnt[(size_t)t.first_egress * n.n_hosts + 200], 2);
+    CHECK_EQ(net_route_count(&n, t.first_egress, 200), 2);
     net_free(&n);
     static const struct { uint32_t k, links; uint64_t lh; const char *msg; } bad[] = {
         { 3, 1, 200 * G, "k must be even" }, { 0, 1, 200 * G, "k must be even" },

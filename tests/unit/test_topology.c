@@ -44,7 +44,7 @@ static int walk(const struct net *n, uint32_t src, uint32_t dst, uint64_t hash)
     while (node != target) {
         if (hops > 16 || (hops > 0 && n->nodes[node].kind == NODE_HOST))
             return -1;
-        if (n->route_cnt[(size_t)node * n->n_hosts + dst] == 0)
+        if (net_route_count(n, node, dst) == 0)
             return -1;
         uint32_t p = net_route(n, node, dst, hash);
         if (p < n->nodes[node].first_port || p >= n->nodes[node].first_port + n->nodes[node].n_ports)
@@ -57,7 +57,7 @@ static int walk(const struct net *n, uint32_t src, uint32_t dst, uint64_t hash)
 
 static unsigned ecmp(const struct net *n, uint32_t node, uint32_t dst_host)
 {
-    return n->route_cnt[(size_t)node * n->n_hosts + dst_host];
+    return net_route_count(n, node, dst_host);
 }
 
 /* Every ordered host pair: path length as `expect(a, b)` says, for 3 hashes. */
@@ -178,14 +178,17 @@ TEST(rocc_fattree_routes)
     CHECK_EQ(ecmp(&n, e0, 40), 6);         /* 3 cores x 2 parallel links */
     CHECK_EQ(ecmp(&n, c0, 40), 2);         /* the two parallel links down */
     CHECK_EQ(ecmp(&n, 0, 40), 1);          /* a host's only port */
-    /* The edge's 6-way set covers every uplink, 2 per core. */
+    /* The edge's 6-way set covers every uplink, 2 per core: over many
+     * flow hashes ECMP picks each of the 6 ports. */
     unsigned per_core[3] = { 0, 0, 0 };
-    size_t cell = (size_t)e0 * n.n_hosts + 40;
-    for (unsigned i = 0; i < n.route_cnt[cell]; i++) {
-        uint32_t p = n.nodes[e0].first_port + n.route_ports[n.route_off[cell] + i];
+    uint8_t seen[64] = { 0 };
+    for (uint64_t h = 1; h <= 600; h++) {
+        uint32_t p = net_route(&n, e0, 40, h * 0x9e3779b97f4a7c15ull);
         uint32_t peer = n.ports[n.ports[p].peer].node;
         CHECK(peer >= c0 && peer < c0 + 3);
-        per_core[peer - c0]++;
+        CHECK(p - n.nodes[e0].first_port < 64);
+        if (!seen[p - n.nodes[e0].first_port]++)
+            per_core[peer - c0]++;
     }
     CHECK(per_core[0] == 2 && per_core[1] == 2 && per_core[2] == 2);
     net_free(&n);
