@@ -80,12 +80,15 @@ print(int(float(m.group(1))*{'s':10**12,'ms':10**9,'us':10**6}[m.group(2)]))" "$
     { echo "crossdc-fct.sh: --duration needs a time like 200ms" >&2; exit 2; }
 edge_us=$((dur_ps / 5 / 1000000))
 
-# The settings of each algorithm (§IV-C).  hpcc_star / swing: the names the
-# HPCC* and SWING branches register; adjust here if they use other keys.
+# The settings of each algorithm (§IV-C): HPCC* is HPCC fed by LSCC's
+# loop through direct INT (docs/crossdc.md "HPCC*"); SWING is PFC with a
+# relay at each end of the long link (docs/crossdc.md "SWING").
 algo_args() {
     case "$1" in
         pfc) echo "--set cc.algorithm=none --set network.longhaul_xoff=5MB" ;;
         lscc) echo "--set cc.algorithm=dcqcn --set lscc.enable=longhaul" ;;
+        hpcc_star) echo "--set cc.algorithm=hpcc_star --set lscc.enable=longhaul --set lscc.local=int" ;;
+        swing) echo "--set cc.algorithm=none --set topology.relays=yes --set flowcontrol.scheme=swing" ;;
         *) echo "--set cc.algorithm=$1" ;;
     esac
 }
@@ -179,7 +182,7 @@ for w in workloads:
             with open(os.path.join(d, 'queue.csv')) as q:
                 rd = csv.reader(q)
                 hdr = next(rd)
-                cols = [i for i, h in enumerate(hdr) if h.startswith('egress0->') or h.startswith('egress1->')]
+                cols = [i for i, h in enumerate(hdr) if h.startswith(('egress0->', 'egress1->', 'relay0->', 'relay1->'))]
                 for row in rd:
                     if float(row[0]) >= t0:
                         occ.append(sum(int(row[i]) for i in cols))
@@ -228,7 +231,7 @@ with open(os.path.join(out, 'table.txt'), 'w') as t:
         t.write('  '.join(x.ljust(w[i]) for i, x in enumerate(ln)) + '\n')
     t.write('\nFCT over finished flows that arrived in the FCT window; "unfinished" flows of that window have no FCT '
             'and are not in avg/p95; avg_all counts them at (end of run - start), a lower bound on their FCT, the same for every algorithm; bytes_done: delivered / size over the window\'s flows.  pause_s: PFC pause time summed over the switch ports; pause_norm: / PFC '
-            'only\'s.  buf_*: sum of the egress switches\' (egress0, egress1) egress queues per sample.\n'
+            'only\'s.  buf_*: sum of the egress switches\' (egress0, egress1) egress queues per sample, and of the SWING relays\' (relay0, relay1), which sit between them and the long link.\n'
             'aliwan_like is OUR Ali-WAN-like distribution (data/cdf/README.md), not Alibaba\'s trace.\n')
 with open(os.path.join(out, 'buffer_cdf.dat'), 'w') as c:
     c.write('# workload load algo occupancy_MB fraction\n')
