@@ -1,5 +1,6 @@
 /* lsccsel.c -- outputs of the LSCC agents; see lsccsel.h. */
 #include "engine/lsccsel.h"
+#include "engine/report_parts.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -179,12 +180,7 @@ double lsccsel_metric(const struct scenario *sc, int i, simtime_t t0, simtime_t 
 static void jnum(FILE *f, const char *key, double v)
 {
     fprintf(f, ", \"%s\": ", key);
-    if (!isfinite(v))
-        fputs("null", f);
-    else if (v == floor(v) && fabs(v) < 9e15)
-        fprintf(f, "%.0f", v);
-    else
-        fprintf(f, "%.9g", v);
+    report_json_num(f, v);
 }
 
 void lsccsel_json(const struct scenario *sc, FILE *f)

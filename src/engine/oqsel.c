@@ -17,6 +17,7 @@
  * group's rule beats a class's, a class's the section default.
  */
 #include "engine/oqsel.h"
+#include "engine/report_parts.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -429,15 +430,6 @@ static void json_str(FILE *f, const char *s)
 }
 
 /* As report.c: integral values as integers, others with 9 digits, NaN null. */
-static void json_num(FILE *f, double v)
-{
-    if (!isfinite(v))
-        fputs("null", f);
-    else if (v == floor(v) && fabs(v) < 9e15)
-        fprintf(f, "%.0f", v);
-    else
-        fprintf(f, "%.9g", v);
-}
 
 void oqsel_json(const struct scenario *sc, FILE *f)
 {
@@ -453,11 +445,11 @@ void oqsel_json(const struct scenario *sc, FILE *f)
         fprintf(f, "%s\n    {\"port\": ", i ? "," : "");
         json_str(f, port_name(sc, o->port[i], nb, sizeof nb));
         fprintf(f, ", \"value_in\": ");
-        json_num(f, q->value_in);
+        report_json_num(f, q->value_in);
         fprintf(f, ", \"value_sent\": ");
-        json_num(f, q->value_sent);
+        report_json_num(f, q->value_sent);
         fprintf(f, ", \"value_dropped\": ");
-        json_num(f, q->value_dropped);
+        report_json_num(f, q->value_dropped);
         fprintf(f, ", \"busy_cycles\": %llu, \"ce_marked\": %llu, \"queues\": [",
                 (unsigned long long)q->cycles_busy, (unsigned long long)q->ce_marked);
         for (uint32_t k = 0; k < o->nq; k++) {

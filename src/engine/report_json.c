@@ -25,8 +25,8 @@
 
 static const char *type_names[PKT_NTYPES] = { "data", "ack", "nack", "cnp", "pfc", "fctl", "grant", "credit" };
 
-/* JSON number: NaN/inf become null. */
-static void jnum(FILE *f, double v)
+/* JSON number: NaN/inf become null; integers print without a fraction. */
+void report_json_num(FILE *f, double v)
 {
     if (isnan(v) || isinf(v))
         fputs("null", f);
@@ -40,7 +40,7 @@ static void jnum(FILE *f, double v)
 static void jkv(FILE *f, const char *key, double v)
 {
     fprintf(f, ", \"%s\": ", key);
-    jnum(f, v);
+    report_json_num(f, v);
 }
 
 static void jstr(FILE *f, const char *s)
@@ -107,7 +107,7 @@ static void rocc_ft_json(const struct scenario *sc, FILE *f)
     fprintf(f, ",\n  \"rocc_flow_table\": {\"kind\": \"%s\", \"cps\": %llu, \"periods\": %llu, \"cnps_sent\": %llu, "
                "\"cnps_per_period\": ", kind, (unsigned long long)cps, (unsigned long long)periods,
             (unsigned long long)cnps);
-    jnum(f, periods ? (double)cnps * (double)cps / (double)periods : NAN);
+    report_json_num(f, periods ? (double)cnps * (double)cps / (double)periods : NAN);
     jkv(f, "cnps_per_cp_period", periods ? (double)cnps / (double)periods : NAN);
     fprintf(f, ", \"mem_bytes\": %llu, \"mem_bytes_max_cp\": %llu, \"entries_max_cp\": %u, \"inserted\": %llu, "
                "\"sampled\": %llu, \"refused\": %llu, \"groups\": [",
@@ -138,12 +138,12 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
     fprintf(f, "{\n  \"roccsim_version\": \"%s\",\n  \"scenario\": ", ROCCSIM_VERSION);
     jstr(f, ri->scenario_path);
     fprintf(f, ",\n  \"seed\": %llu,\n  \"duration_s\": ", (unsigned long long)sc->seed);
-    jnum(f, (double)sc->duration / PS_PER_S);
+    report_json_num(f, (double)sc->duration / PS_PER_S);
     fprintf(f, ",\n  \"measure\": {\"start_s\": ");
-    jnum(f, (double)t0 / PS_PER_S);
+    report_json_num(f, (double)t0 / PS_PER_S);
     jkv(f, "end_s", (double)t1 / PS_PER_S);
     fprintf(f, "},\n  \"sample_interval_s\": ");
-    jnum(f, (double)sc->sample_interval / PS_PER_S);
+    report_json_num(f, (double)sc->sample_interval / PS_PER_S);
     fprintf(f, ",\n  \"events\": %llu,\n  \"hops\": %llu,\n", (unsigned long long)n->el.n_fired,
             (unsigned long long)n->hops);
     static const char *const ev_names[EV_NKINDS] = { "", "tx_done", "wire", "host_wake", "nic_delay", "flow_timer",
@@ -195,7 +195,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
         jstr(f, gr->name);
         fprintf(f, ", \"cc\": \"%s\", \"incast\": %s, \"flows\": %u, \"rate_mean_bps\": ", cc_algo_names[gr->algo],
                 gr->incast ? "true" : "false", gr->count);
-        jnum(f, st.mean);
+        report_json_num(f, st.mean);
         jkv(f, "rate_min_bps", st.min);
         jkv(f, "rate_max_bps", st.max);
         jkv(f, "jain", st.jain);
@@ -210,17 +210,17 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
         fprintf(f, "%s\n    {\"name\": ", m ? "," : "");
         jstr(f, mo->name);
         fprintf(f, ", \"rate_bps\": %llu, \"queue_mean_bytes\": ", (unsigned long long)pt->rate_bps);
-        jnum(f, q.mean);
+        report_json_num(f, q.mean);
         jkv(f, "queue_p99_bytes", q.p99);
         jkv(f, "queue_max_bytes", q.max);
         fprintf(f, ", \"queue_max_run_bytes\": %llu, \"utilization\": ", (unsigned long long)pt->st.max_queue_bytes);
-        jnum(f, metrics_util(sc, m, t0, t1));
+        report_json_num(f, metrics_util(sc, m, t0, t1));
         fprintf(f, ", \"tx_packets\": %llu, \"tx_bytes\": %llu, \"drops\": %llu, \"pfc_xoff_sent\": %llu, "
                    "\"pfc_xoff_received\": %llu, \"paused_s\": ",
                 (unsigned long long)pt->st.tx_pkts, (unsigned long long)pt->st.tx_bytes,
                 (unsigned long long)pt->st.drops, (unsigned long long)pt->st.pfc_sent,
                 (unsigned long long)pt->st.pfc_rcvd);
-        jnum(f, report_port_paused_s(pt));
+        report_json_num(f, report_port_paused_s(pt));
         fprintf(f, ", \"cp\": ");
         if (mo->agent == NONE32) {
             fputs("null}", f);
@@ -230,7 +230,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
         double mean, lo, hi;
         metrics_fair(sc, m, t0, t1, &mean, &lo, &hi);
         fprintf(f, "{\"fair_rate_mean_bps\": ");
-        jnum(f, mean);
+        report_json_num(f, mean);
         jkv(f, "fair_rate_min_bps", lo);
         jkv(f, "fair_rate_max_bps", hi);
         fprintf(f, ", \"cnps_sent\": %llu, \"updates\": %llu, \"md_fmin\": %llu, \"md_half\": %llu, \"pi\": %llu}}",
@@ -250,7 +250,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
         fprintf(f, "%s\n    {\"tier\": \"%s\", \"ports\": %u, \"pfc_xoff_sent\": %llu, \"pfc_xoff_received\": %llu, "
                    "\"paused_s\": ", tfirst ? "" : ",", port_class_names[pc], ts.ports, (unsigned long long)ts.xoff_sent,
                 (unsigned long long)ts.xoff_rcvd);
-        jnum(f, ts.paused_s);
+        report_json_num(f, ts.paused_s);
         jkv(f, "queue_mean_bytes", ts.queue_mean_sum / ts.ports);
         jkv(f, "queue_max_bytes", ts.queue_max);
         jkv(f, "utilization_mean", ts.util_sum / ts.ports);
@@ -261,7 +261,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
         tfirst = 0;
     }
     fprintf(f, "\n  ],\n  \"fct\": {\"start_s\": ");
-    jnum(f, (double)sc->fct_start / PS_PER_S);
+    report_json_num(f, (double)sc->fct_start / PS_PER_S);
     jkv(f, "end_s", (double)sc->fct_end / PS_PER_S);
     {
         double mean, sd;
@@ -270,10 +270,10 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
         fprintf(f, ", \"flows_started\": %llu, \"flows_unfinished\": %llu", (unsigned long long)started,
                 (unsigned long long)(started - (k < started ? k : started)));
         fprintf(f, ", \"flows_finished\": %llu, \"flow_rate_mean_bps\": ", (unsigned long long)k);
-        jnum(f, mean);
+        report_json_num(f, mean);
         jkv(f, "flow_rate_std_bps", sd);
         fprintf(f, ", \"flow_rate_sampled_n\": %llu, \"flow_rate_sampled_mean_bps\": ", (unsigned long long)sc->rs_n);
-        jnum(f, sc->rs_n ? sc->rs_mean : NAN);
+        report_json_num(f, sc->rs_n ? sc->rs_mean : NAN);
         jkv(f, "flow_rate_sampled_std_bps", sc->rs_n > 1 ? sqrt(sc->rs_m2 / (double)(sc->rs_n - 1)) : NAN);
     }
     fprintf(f, ", \"slowdown_below_1\": %llu, \"bins\": [", (unsigned long long)fct_count_below_one(sc));
@@ -287,11 +287,11 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
             if (st.count || st.unfinished || st.w_count || st.w_unfinished) {
                 fprintf(f, "%s\n    {\"traffic\": \"%s\", \"size_gt\": %llu, \"size_le\": ", first ? "" : ",",
                         kind < 0 ? "all" : kind ? "incast" : "background", (unsigned long long)lo);
-                jnum(f, hi == UINT64_MAX ? NAN : (double)hi);
+                report_json_num(f, hi == UINT64_MAX ? NAN : (double)hi);
                 fprintf(f, ", \"flows\": %llu, \"unfinished\": %llu, \"not_started\": %llu, \"fct_avg_s\": ",
                         (unsigned long long)st.count, (unsigned long long)st.unfinished,
                         (unsigned long long)st.not_started);
-                jnum(f, st.avg);
+                report_json_num(f, st.avg);
                 jkv(f, "fct_p50_s", st.p50);
                 jkv(f, "fct_p90_s", st.p90);
                 jkv(f, "fct_p99_s", st.p99);
@@ -344,7 +344,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
         jkv(f, "start_s", (double)fl->start_ps / PS_PER_S);
         jkv(f, "fct_s", fl->finish_ps == SIMTIME_NEVER ? NAN : (double)(fl->finish_ps - fl->start_ps) / PS_PER_S);
         fprintf(f, ", \"delivered_bytes\": %llu, \"rate_bps\": ", (unsigned long long)fl->rcv_nxt);
-        jnum(f, metrics_flow_rate(sc, i, t0, t1));
+        report_json_num(f, metrics_flow_rate(sc, i, t0, t1));
         fprintf(f, ", \"retx_bytes\": %llu, \"timeouts\": %llu", (unsigned long long)fl->retx_bytes,
                 (unsigned long long)fl->timeouts);
         if (sc->fc_section && fl->out_of_order)   /* docs/escape.md "In-order check" */

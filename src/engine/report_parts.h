@@ -21,6 +21,9 @@
 typedef void report_writer_fn(FILE *f, const struct scenario *sc, const struct run_info *ri);
 
 report_writer_fn report_summary_json;     /* report_json.c */
+/* A JSON number (NaN and infinities as null): every summary.json part
+ * writes its numbers with it (report_json.c). */
+void report_json_num(FILE *f, double v);
 report_writer_fn report_summary_tsv;      /* report_tables.c */
 report_writer_fn report_fct_tsv;
 report_writer_fn report_tiers_tsv;
