@@ -473,6 +473,11 @@ int pkt_parse_rcc_ack(const uint8_t *f, const struct pkt_info *pi, struct pkt_rc
     /* Exactly our ACK: UDP length and IPv4 payload both. */
     if (rd16(f + pi->l4_off + 4) != PKT_RCC_ACK_UDP + esc || pi->l4_len != PKT_RCC_ACK_UDP + esc) return PKT_RCC_ELEN;
     if (bth[PKT_BTH_LEN] != RF_AETH_ACK) return PKT_RCC_EAETH;
+    /* The header fields our ACK leaves 0 (pkt_build_rcc_ack through
+     * rf_build_roce): BTH flags, reserved byte, AckReq and reserved bits,
+     * the AETH's MSN.  Anything else is not our frame. */
+    if (bth[1] || bth[4] || bth[8] || bth[PKT_BTH_LEN + 1] || bth[PKT_BTH_LEN + 2] || bth[PKT_BTH_LEN + 3])
+        return PKT_RCC_EFLAGS;
     x = bth + PKT_BTH_LEN + RF_AETH_LEN;
     if (rd16(x) != PKT_RCC_MAGIC) return PKT_RCC_EMAGIC;
     if (x[2] != PKT_RCC_T_WIN && x[2] != PKT_RCC_T_BR) return PKT_RCC_ETYPE;
