@@ -475,8 +475,9 @@ int pkt_parse_rcc_ack(const uint8_t *f, const struct pkt_info *pi, struct pkt_rc
     if (bth[PKT_BTH_LEN] != RF_AETH_ACK) return PKT_RCC_EAETH;
     /* The header fields our ACK leaves 0 (pkt_build_rcc_ack through
      * rf_build_roce): BTH flags, reserved byte, AckReq and reserved bits,
-     * the AETH's MSN.  Anything else is not our frame. */
-    if (bth[1] || bth[4] || bth[8] || bth[PKT_BTH_LEN + 1] || bth[PKT_BTH_LEN + 2] || bth[PKT_BTH_LEN + 3])
+     * the AETH's MSN; and the default partition key.  Anything else is not
+     * our frame. */
+    if (bth[1] || rd16(bth + 2) != RF_PKEY_DEFAULT || bth[4] || bth[8] || bth[PKT_BTH_LEN + 1] || bth[PKT_BTH_LEN + 2] || bth[PKT_BTH_LEN + 3])
         return PKT_RCC_EFLAGS;
     x = bth + PKT_BTH_LEN + RF_AETH_LEN;
     if (rd16(x) != PKT_RCC_MAGIC) return PKT_RCC_EMAGIC;

@@ -297,7 +297,7 @@ enum pkt_rcc_result {
     PKT_RCC_EAETH,       /* ACK: AETH syndrome not 0x1f (ACK) */
     PKT_RCC_EMAGIC,      /* extension magic not 0x5243 */
     PKT_RCC_ETYPE,       /* type not 1 (data) / 2 or 3 (ACK) */
-    PKT_RCC_EFLAGS,      /* reserved flag bits set (ACK: also BTH flags, reserved, AckReq or AETH MSN not 0) */
+    PKT_RCC_EFLAGS,      /* reserved flag bits set (ACK: also BTH flags, reserved, AckReq or AETH MSN not 0, P_Key not the default) */
     PKT_RCC_EVALUE,      /* ACK type 2 with a window of 0 */
     PKT_RCC_NRESULTS
 };
