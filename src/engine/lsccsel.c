@@ -177,11 +177,6 @@ double lsccsel_metric(const struct scenario *sc, int i, simtime_t t0, simtime_t 
     return NAN;
 }
 
-static void jnum(FILE *f, const char *key, double v)
-{
-    fprintf(f, ", \"%s\": ", key);
-    report_json_num(f, v);
-}
 
 void lsccsel_json(const struct scenario *sc, FILE *f)
 {
@@ -193,48 +188,48 @@ void lsccsel_json(const struct scenario *sc, FILE *f)
         const struct lscc_node *x = l->node[i];
         char nb[32];
         fprintf(f, "%s\n    {\"port\": \"%s\"", i ? "," : "", port_name(sc, x->port, nb, sizeof nb));
-        jnum(f, "period_ps", (double)x->rcp.period_ps);
-        jnum(f, "n", x->rcp.n);
-        jnum(f, "q_ref_bytes", (double)x->rcp.q_ref_bytes);
-        jnum(f, "q_ref_pseudo_bytes", (double)x->rlp.q_ref_bytes);
-        jnum(f, "dr_bps", (double)x->rcp.dr_bps);
-        jnum(f, "cnp_interval_ps", (double)x->rlp.cnp_interval_ps);
-        jnum(f, "long_flow_bytes", x->rlp.long_flow_bytes);
-        jnum(f, "normal_cnp_multiple", x->rlp.normal_cnp_multiple);
-        jnum(f, "r_last_bps", (double)x->last_r);
-        jnum(f, "r_rcvd_bps", (double)x->rl.rate_bps);
-        jnum(f, "feedback_sent", (double)x->fb_sent);
-        jnum(f, "feedback_rcvd", (double)x->fb_rcvd);
-        jnum(f, "direct_cnps", (double)x->direct_cnps);
-        jnum(f, "updates", (double)x->rc.n_updates);
-        jnum(f, "clamp_dr_up", (double)x->rc.n_clamp_up);
-        jnum(f, "clamp_dr_down", (double)x->rc.n_clamp_down);
-        jnum(f, "clamp_rmin", (double)x->rc.n_clamp_min);
-        jnum(f, "clamp_rmax", (double)x->rc.n_clamp_max);
-        jnum(f, "ticks", (double)x->rl.n_ticks);
-        jnum(f, "ticks_above_qref", (double)x->rl.n_ticks_above);
-        jnum(f, "remote_cnps", (double)x->rl.n_remote_cnps);
-        jnum(f, "ecn_cleared", (double)x->rl.n_ecn_cleared);
-        jnum(f, "table_inserted", (double)x->rl.n_inserted);
-        jnum(f, "table_evicted", (double)x->rl.n_evicted);
-        jnum(f, "table_full", (double)x->rl.n_full);
-        jnum(f, "cnps_truncated", (double)x->rl.n_truncated);
-        jnum(f, "queue_max_run_bytes", (double)x->q_max);
+        report_json_kv(f, "period_ps", (double)x->rcp.period_ps);
+        report_json_kv(f, "n", x->rcp.n);
+        report_json_kv(f, "q_ref_bytes", (double)x->rcp.q_ref_bytes);
+        report_json_kv(f, "q_ref_pseudo_bytes", (double)x->rlp.q_ref_bytes);
+        report_json_kv(f, "dr_bps", (double)x->rcp.dr_bps);
+        report_json_kv(f, "cnp_interval_ps", (double)x->rlp.cnp_interval_ps);
+        report_json_kv(f, "long_flow_bytes", x->rlp.long_flow_bytes);
+        report_json_kv(f, "normal_cnp_multiple", x->rlp.normal_cnp_multiple);
+        report_json_kv(f, "r_last_bps", (double)x->last_r);
+        report_json_kv(f, "r_rcvd_bps", (double)x->rl.rate_bps);
+        report_json_kv(f, "feedback_sent", (double)x->fb_sent);
+        report_json_kv(f, "feedback_rcvd", (double)x->fb_rcvd);
+        report_json_kv(f, "direct_cnps", (double)x->direct_cnps);
+        report_json_kv(f, "updates", (double)x->rc.n_updates);
+        report_json_kv(f, "clamp_dr_up", (double)x->rc.n_clamp_up);
+        report_json_kv(f, "clamp_dr_down", (double)x->rc.n_clamp_down);
+        report_json_kv(f, "clamp_rmin", (double)x->rc.n_clamp_min);
+        report_json_kv(f, "clamp_rmax", (double)x->rc.n_clamp_max);
+        report_json_kv(f, "ticks", (double)x->rl.n_ticks);
+        report_json_kv(f, "ticks_above_qref", (double)x->rl.n_ticks_above);
+        report_json_kv(f, "remote_cnps", (double)x->rl.n_remote_cnps);
+        report_json_kv(f, "ecn_cleared", (double)x->rl.n_ecn_cleared);
+        report_json_kv(f, "table_inserted", (double)x->rl.n_inserted);
+        report_json_kv(f, "table_evicted", (double)x->rl.n_evicted);
+        report_json_kv(f, "table_full", (double)x->rl.n_full);
+        report_json_kv(f, "cnps_truncated", (double)x->rl.n_truncated);
+        report_json_kv(f, "queue_max_run_bytes", (double)x->q_max);
         struct lstats st;
         window_stats(sc, i, sc->measure_start, sc->measure_end, &st);
         fprintf(f, ", \"window\": {\"samples\": %u", st.n);
-        jnum(f, "queue_mean_bytes", st.n ? st.q_mean : NAN);
-        jnum(f, "queue_p50_bytes", st.n ? st.q_p50 : NAN);
-        jnum(f, "queue_p99_bytes", st.n ? st.q_p99 : NAN);
-        jnum(f, "queue_max_bytes", st.n ? st.q_max : NAN);
-        jnum(f, "near_qref", st.n ? st.near : NAN);
-        jnum(f, "pseudo_mean_bytes", st.n ? st.qs_mean : NAN);
-        jnum(f, "pseudo_max_bytes", st.n ? st.qs_max : NAN);
-        jnum(f, "rate_mean_bps", st.n ? st.r_mean : NAN);
-        jnum(f, "rate_min_bps", st.n ? st.r_min : NAN);
-        jnum(f, "rate_max_bps", st.n ? st.r_max : NAN);
-        jnum(f, "br_mean_bps", st.n ? st.br_mean : NAN);
-        jnum(f, "direct_cnps", st.n ? st.cnps : NAN);
+        report_json_kv(f, "queue_mean_bytes", st.n ? st.q_mean : NAN);
+        report_json_kv(f, "queue_p50_bytes", st.n ? st.q_p50 : NAN);
+        report_json_kv(f, "queue_p99_bytes", st.n ? st.q_p99 : NAN);
+        report_json_kv(f, "queue_max_bytes", st.n ? st.q_max : NAN);
+        report_json_kv(f, "near_qref", st.n ? st.near : NAN);
+        report_json_kv(f, "pseudo_mean_bytes", st.n ? st.qs_mean : NAN);
+        report_json_kv(f, "pseudo_max_bytes", st.n ? st.qs_max : NAN);
+        report_json_kv(f, "rate_mean_bps", st.n ? st.r_mean : NAN);
+        report_json_kv(f, "rate_min_bps", st.n ? st.r_min : NAN);
+        report_json_kv(f, "rate_max_bps", st.n ? st.r_max : NAN);
+        report_json_kv(f, "br_mean_bps", st.n ? st.br_mean : NAN);
+        report_json_kv(f, "direct_cnps", st.n ? st.cnps : NAN);
         fprintf(f, "}}");
     }
     fprintf(f, "]}");

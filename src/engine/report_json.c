@@ -37,7 +37,7 @@ void report_json_num(FILE *f, double v)
 }
 
 /* A member after the first: , "key": number. */
-static void jkv(FILE *f, const char *key, double v)
+void report_json_kv(FILE *f, const char *key, double v)
 {
     fprintf(f, ", \"%s\": ", key);
     report_json_num(f, v);
@@ -108,7 +108,7 @@ static void rocc_ft_json(const struct scenario *sc, FILE *f)
                "\"cnps_per_period\": ", kind, (unsigned long long)cps, (unsigned long long)periods,
             (unsigned long long)cnps);
     report_json_num(f, periods ? (double)cnps * (double)cps / (double)periods : NAN);
-    jkv(f, "cnps_per_cp_period", periods ? (double)cnps / (double)periods : NAN);
+    report_json_kv(f, "cnps_per_cp_period", periods ? (double)cnps / (double)periods : NAN);
     fprintf(f, ", \"mem_bytes\": %llu, \"mem_bytes_max_cp\": %llu, \"entries_max_cp\": %u, \"inserted\": %llu, "
                "\"sampled\": %llu, \"refused\": %llu, \"groups\": [",
             (unsigned long long)t.mem, (unsigned long long)t.mem_max, t.entries_max, (unsigned long long)t.inserted,
@@ -141,7 +141,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
     report_json_num(f, (double)sc->duration / PS_PER_S);
     fprintf(f, ",\n  \"measure\": {\"start_s\": ");
     report_json_num(f, (double)t0 / PS_PER_S);
-    jkv(f, "end_s", (double)t1 / PS_PER_S);
+    report_json_kv(f, "end_s", (double)t1 / PS_PER_S);
     fprintf(f, "},\n  \"sample_interval_s\": ");
     report_json_num(f, (double)sc->sample_interval / PS_PER_S);
     fprintf(f, ",\n  \"events\": %llu,\n  \"hops\": %llu,\n", (unsigned long long)n->el.n_fired,
@@ -196,9 +196,9 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
         fprintf(f, ", \"cc\": \"%s\", \"incast\": %s, \"flows\": %u, \"rate_mean_bps\": ", cc_algo_names[gr->algo],
                 gr->incast ? "true" : "false", gr->count);
         report_json_num(f, st.mean);
-        jkv(f, "rate_min_bps", st.min);
-        jkv(f, "rate_max_bps", st.max);
-        jkv(f, "jain", st.jain);
+        report_json_kv(f, "rate_min_bps", st.min);
+        report_json_kv(f, "rate_max_bps", st.max);
+        report_json_kv(f, "jain", st.jain);
         fputc('}', f);
     }
     fprintf(f, "\n  ],\n  \"ports\": [");
@@ -211,8 +211,8 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
         jstr(f, mo->name);
         fprintf(f, ", \"rate_bps\": %llu, \"queue_mean_bytes\": ", (unsigned long long)pt->rate_bps);
         report_json_num(f, q.mean);
-        jkv(f, "queue_p99_bytes", q.p99);
-        jkv(f, "queue_max_bytes", q.max);
+        report_json_kv(f, "queue_p99_bytes", q.p99);
+        report_json_kv(f, "queue_max_bytes", q.max);
         fprintf(f, ", \"queue_max_run_bytes\": %llu, \"utilization\": ", (unsigned long long)pt->st.max_queue_bytes);
         report_json_num(f, metrics_util(sc, m, t0, t1));
         fprintf(f, ", \"tx_packets\": %llu, \"tx_bytes\": %llu, \"drops\": %llu, \"pfc_xoff_sent\": %llu, "
@@ -231,8 +231,8 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
         metrics_fair(sc, m, t0, t1, &mean, &lo, &hi);
         fprintf(f, "{\"fair_rate_mean_bps\": ");
         report_json_num(f, mean);
-        jkv(f, "fair_rate_min_bps", lo);
-        jkv(f, "fair_rate_max_bps", hi);
+        report_json_kv(f, "fair_rate_min_bps", lo);
+        report_json_kv(f, "fair_rate_max_bps", hi);
         fprintf(f, ", \"cnps_sent\": %llu, \"updates\": %llu, \"md_fmin\": %llu, \"md_half\": %llu, \"pi\": %llu}}",
                 (unsigned long long)a->cnps_sent, (unsigned long long)a->cp.n_updates,
                 (unsigned long long)a->cp.n_md_fmin, (unsigned long long)a->cp.n_md_half,
@@ -251,9 +251,9 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
                    "\"paused_s\": ", tfirst ? "" : ",", port_class_names[pc], ts.ports, (unsigned long long)ts.xoff_sent,
                 (unsigned long long)ts.xoff_rcvd);
         report_json_num(f, ts.paused_s);
-        jkv(f, "queue_mean_bytes", ts.queue_mean_sum / ts.ports);
-        jkv(f, "queue_max_bytes", ts.queue_max);
-        jkv(f, "utilization_mean", ts.util_sum / ts.ports);
+        report_json_kv(f, "queue_mean_bytes", ts.queue_mean_sum / ts.ports);
+        report_json_kv(f, "queue_max_bytes", ts.queue_max);
+        report_json_kv(f, "utilization_mean", ts.util_sum / ts.ports);
         fprintf(f, ", \"pfc_received_per_segment\": [");
         for (uint32_t s = 0; s < sc->pfc_segments; s++)
             fprintf(f, "%s%llu", s ? ", " : "", (unsigned long long)report_tier_pfc_segment(sc, pc, s));
@@ -262,7 +262,7 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
     }
     fprintf(f, "\n  ],\n  \"fct\": {\"start_s\": ");
     report_json_num(f, (double)sc->fct_start / PS_PER_S);
-    jkv(f, "end_s", (double)sc->fct_end / PS_PER_S);
+    report_json_kv(f, "end_s", (double)sc->fct_end / PS_PER_S);
     {
         double mean, sd;
         uint64_t k = fct_flow_rates(sc, sc->fct_start, sc->fct_end, &mean, &sd);
@@ -271,10 +271,10 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
                 (unsigned long long)(started - (k < started ? k : started)));
         fprintf(f, ", \"flows_finished\": %llu, \"flow_rate_mean_bps\": ", (unsigned long long)k);
         report_json_num(f, mean);
-        jkv(f, "flow_rate_std_bps", sd);
+        report_json_kv(f, "flow_rate_std_bps", sd);
         fprintf(f, ", \"flow_rate_sampled_n\": %llu, \"flow_rate_sampled_mean_bps\": ", (unsigned long long)sc->rs_n);
         report_json_num(f, sc->rs_n ? sc->rs_mean : NAN);
-        jkv(f, "flow_rate_sampled_std_bps", sc->rs_n > 1 ? sqrt(sc->rs_m2 / (double)(sc->rs_n - 1)) : NAN);
+        report_json_kv(f, "flow_rate_sampled_std_bps", sc->rs_n > 1 ? sqrt(sc->rs_m2 / (double)(sc->rs_n - 1)) : NAN);
     }
     fprintf(f, ", \"slowdown_below_1\": %llu, \"bins\": [", (unsigned long long)fct_count_below_one(sc));
     int first = 1;
@@ -292,24 +292,24 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
                         (unsigned long long)st.count, (unsigned long long)st.unfinished,
                         (unsigned long long)st.not_started);
                 report_json_num(f, st.avg);
-                jkv(f, "fct_p50_s", st.p50);
-                jkv(f, "fct_p90_s", st.p90);
-                jkv(f, "fct_p99_s", st.p99);
-                jkv(f, "fct_p999_s", st.p999);
-                jkv(f, "slowdown_avg", st.s_avg);
-                jkv(f, "slowdown_p50", st.s_p50);
-                jkv(f, "slowdown_p90", st.s_p90);
-                jkv(f, "slowdown_p99", st.s_p99);
-                jkv(f, "slowdown_p999", st.s_p999);
+                report_json_kv(f, "fct_p50_s", st.p50);
+                report_json_kv(f, "fct_p90_s", st.p90);
+                report_json_kv(f, "fct_p99_s", st.p99);
+                report_json_kv(f, "fct_p999_s", st.p999);
+                report_json_kv(f, "slowdown_avg", st.s_avg);
+                report_json_kv(f, "slowdown_p50", st.s_p50);
+                report_json_kv(f, "slowdown_p90", st.s_p90);
+                report_json_kv(f, "slowdown_p99", st.s_p99);
+                report_json_kv(f, "slowdown_p999", st.s_p999);
                 fprintf(f, ", \"wire_flows\": %llu, \"wire_unfinished\": %llu", (unsigned long long)st.w_count,
                         (unsigned long long)st.w_unfinished);
-                jkv(f, "wire_fct_avg_s", st.w_avg);
-                jkv(f, "wire_fct_p50_s", st.w_p50);
-                jkv(f, "wire_fct_p90_s", st.w_p90);
-                jkv(f, "wire_fct_p99_s", st.w_p99);
-                jkv(f, "wire_fct_p999_s", st.w_p999);
-                jkv(f, "wire_slowdown_avg", st.ws_avg);
-                jkv(f, "wire_slowdown_p99", st.ws_p99);
+                report_json_kv(f, "wire_fct_avg_s", st.w_avg);
+                report_json_kv(f, "wire_fct_p50_s", st.w_p50);
+                report_json_kv(f, "wire_fct_p90_s", st.w_p90);
+                report_json_kv(f, "wire_fct_p99_s", st.w_p99);
+                report_json_kv(f, "wire_fct_p999_s", st.w_p999);
+                report_json_kv(f, "wire_slowdown_avg", st.ws_avg);
+                report_json_kv(f, "wire_slowdown_p99", st.ws_p99);
                 fputc('}', f);
                 first = 0;
             }
@@ -340,9 +340,9 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
         jstr(f, report_host_name(sc, fl->src));
         fprintf(f, ", \"dst\": ");
         jstr(f, report_host_name(sc, fl->dst));
-        jkv(f, "size_bytes", (fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED) ? NAN : (double)fl->size);
-        jkv(f, "start_s", (double)fl->start_ps / PS_PER_S);
-        jkv(f, "fct_s", fl->finish_ps == SIMTIME_NEVER ? NAN : (double)(fl->finish_ps - fl->start_ps) / PS_PER_S);
+        report_json_kv(f, "size_bytes", (fl->flags & FL_ENDLESS) && !(fl->flags & FL_STOPPED) ? NAN : (double)fl->size);
+        report_json_kv(f, "start_s", (double)fl->start_ps / PS_PER_S);
+        report_json_kv(f, "fct_s", fl->finish_ps == SIMTIME_NEVER ? NAN : (double)(fl->finish_ps - fl->start_ps) / PS_PER_S);
         fprintf(f, ", \"delivered_bytes\": %llu, \"rate_bps\": ", (unsigned long long)fl->rcv_nxt);
         report_json_num(f, metrics_flow_rate(sc, i, t0, t1));
         fprintf(f, ", \"retx_bytes\": %llu, \"timeouts\": %llu", (unsigned long long)fl->retx_bytes,

@@ -24,6 +24,8 @@ report_writer_fn report_summary_json;     /* report_json.c */
 /* A JSON number (NaN and infinities as null): every summary.json part
  * writes its numbers with it (report_json.c). */
 void report_json_num(FILE *f, double v);
+/* A member after an object's first: , "key": number. */
+void report_json_kv(FILE *f, const char *key, double v);
 report_writer_fn report_summary_tsv;      /* report_tables.c */
 report_writer_fn report_fct_tsv;
 report_writer_fn report_tiers_tsv;
