@@ -6,9 +6,11 @@
  * state): same seed, same event order, same numbers -- runs are reproducible
  * byte for byte.  Components that need their own stream (a switch's ECMP
  * seed, a flow table's sampler) take a seed from it with rng_next() at build
- * time.  All draws come from this one stream, so adding a component (a
- * switch, a jittered flow group) shifts the draws of everything built after
- * it: compare runs of one scenario, not of edited scenarios, draw by draw.
+ * time.  All set-up draws come from this one stream, so adding a component
+ * (a switch, a jittered flow group) shifts the draws of everything built
+ * after it: compare runs of one scenario, not of edited scenarios, draw by
+ * draw.  Draws made while the run goes come from one stream per node
+ * (net.h: net_node_rng), so they do not depend on other nodes' events.
  */
 #ifndef ROCC_RNG_H
 #define ROCC_RNG_H

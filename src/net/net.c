@@ -340,7 +340,11 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
         }
     }
     if (net_lp_init(n)) {
-        snprintf(why, why_len, "out of memory");
+        if (n->n_nodes + 1 >= 1u << NET_LP_BITS)
+            snprintf(why, why_len, "%u nodes: the event order supports at most %u", n->n_nodes,
+                     (1u << NET_LP_BITS) - 2);
+        else
+            snprintf(why, why_len, "out of memory");
         return -1;
     }
     return net_build_routes(n, 0, why, why_len);
@@ -349,9 +353,9 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
 int net_lp_init(struct net *n)
 {
     uint32_t lps = n->n_nodes + 1;              /* the nodes and the hooks' LP */
-    uint32_t bits = 1;
-    while (bits < 32 && (1u << bits) < lps)
-        bits++;
+    uint32_t bits = NET_LP_BITS;
+    if (lps >= 1u << bits)
+        return -1;                              /* net_finalize says why */
     uint64_t *k = realloc(n->lp_key, lps * sizeof *k);
     if (!k)
         return -1;

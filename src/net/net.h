@@ -56,6 +56,11 @@
  * the hooks' own counter (lp = n_nodes), which every process runs alike.
  * EV_WIRE is one event per frame, due at the frame's arrival and keyed by
  * its sender when it left (port_wire_put). */
+/* Bits of a key that name the LP: up to 2^24 - 1 nodes, and 2^40 events
+ * scheduled by one node (a 64-port 100 Gb/s switch schedules ~1.5e9 per
+ * simulated second: 700 s).  A constant, so a key costs a shift, a
+ * multiply, a shift and a XOR (net_key_mix). */
+#define NET_LP_BITS 24
 enum ev_kind {
     EV_TX_DONE = 1,   /* obj = port: serializer free */
     EV_WIRE,          /* obj = port: a frame on its wire (one event each) arrives at the peer */
@@ -233,7 +238,32 @@ enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_
  * the first cache line holds what a switch (ECMP hashes) and the sender's
  * every frame read, the second the pacer and the receiver's per-frame
  * state, the third timers and ACK bookkeeping; set-up, statistics and the
- * CC's state follow.  Flows start on a cache line (net_add_flow). */
+ * CC's state follow.  Flows start on a cache line (net_add_flow).
+ *
+ * Ownership (docs/architecture.md "Event order and ownership"): a flow is
+ * written at run time by two nodes, its source host and its destination
+ * host, and each may touch only its own fields (a partitioned run keeps a
+ * copy per process; the outputs merge them).
+ *   set-up, read by both, never written in the run: src, dst, prio,
+ *     hdr_extra, hash, rhash, tp, cc_prm, app_rate_bps, start_ps, stop_ps,
+ *     qp, group, sport; size (but see flow_stop);
+ *   sender (source host's events: start, stop, timers, ACK/NACK/CNP/GRANT/
+ *     credit arrivals, its NIC's dequeue): flags FL_ACTIVE, FL_STOPPED,
+ *     FL_DONE, FL_CREDITED; last_wire_bytes, snd_nxt, snd_una, snd_max,
+ *     window, rate_bps, cc_rate_bps, last_due, next_avail, tx_credits,
+ *     cc_deadline, rto_deadline, timer_armed, acked_delta, first_tx_ps,
+ *     qp_next, retx_bytes, timeouts, nacks, cnps_rx, and the transport's
+ *     sender state in cc;
+ *   receiver (destination host's data arrivals): flags FL_RX_DONE; rcv_nxt,
+ *     rx_wire_bytes, since_ack, ece, nack_for, last_nack, np_last_cnp,
+ *     finish_ps, rx_high, out_of_order, and a receiver-driven transport's
+ *     receiver state in cc.
+ * Known exceptions (sequential runs are unaffected; listed for parallel
+ * runs): flow_stop (the source's event) lowers size and marks FL_RX_DONE /
+ * finish_ps from rcv_nxt; np_interval is set by the transport's start (the
+ * source) and read by the receiver's NP; ExpressPass runs the receiver's
+ * credit pacer on the flow timer (the source's event); RCC's start (the
+ * source) initialises the receiver's conn state and host pointer. */
 struct flow {
     _Alignas(64) uint32_t src; /* host indices */
     uint32_t dst;
@@ -404,7 +434,7 @@ struct net {
     uint64_t *lp_key;
     uint64_t *key_cur;
     uint64_t  key_step;          /* 1 << lp_bits */
-    uint32_t  lp_bits;
+    uint32_t  lp_bits;           /* NET_LP_BITS */
     /* Randomness drawn while the run goes (RED/ECN marks, QCN samples, a
      * CC's timer jitter) comes from the stream of the node whose handler
      * draws it (net_node_rng), seeded from the run's seed and the node
@@ -552,7 +582,8 @@ static inline void net_lp_enter(struct net *n, uint32_t node)
  * keys stay unique, and it depends on nothing but (c, lp). */
 static inline uint64_t net_key_mix(const struct net *n, uint64_t k)
 {
-    return k ^ ((k >> n->lp_bits) * 0x9e3779b97f4a7c15ull >> (64 - n->lp_bits));
+    (void)n;
+    return k ^ ((k >> NET_LP_BITS) * 0x9e3779b97f4a7c15ull >> (64 - NET_LP_BITS));
 }
 
 /* The LP that made key k (the inverse of net_key_mix; k != 0). */
@@ -676,9 +707,12 @@ EL_INLINE uint64_t net_key(struct net *n, enum ev_kind kind, uint32_t obj)
     uint64_t *slot = n->key_cur;
     if (__builtin_expect(slot == NULL, 0))
         return net_key_slow(n, kind, obj);
+    /* Everything is read before the store: the slot might alias struct net
+     * for all the compiler knows. */
     uint64_t k = *slot;
-    *slot = k + n->key_step;
-    return net_key_mix(n, k);
+    uint64_t key = net_key_mix(n, k);
+    *slot = k + (1ull << NET_LP_BITS);
+    return key;
 }
 
 EL_INLINE int net_schedule_key(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj, uint64_t key)
