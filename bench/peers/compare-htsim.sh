@@ -86,8 +86,8 @@ elif [ ! -x "$ROCCSIM" ]; then
     exit 2
 fi
 make -s -C bench/peers/htsim HTSIM="$HTSIM" BUILD="$PWD/build/peers/htsim" > /dev/null
-HB=build/peers/htsim
-[ "$QUIET" = 1 ] && HB=build/peers/htsim/quiet
+HB=$PWD/build/peers/htsim
+[ "$QUIET" = 1 ] && HB=$PWD/build/peers/htsim/quiet
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -129,7 +129,8 @@ run_r() {
 run_h() {
     # shellcheck disable=SC2046
     local t0; t0=$(date +%s.%N)
-    /usr/bin/time -f '%e %M' -o "$out/time" nice -n "$NICE" $(cmd_htsim "$1" "$2") > /dev/null 2> "$out/h.err" ||
+    # In $out: main_hpcc writes idmap.txt into its working directory.
+    (cd "$out" && /usr/bin/time -f '%e %M' -o "$out/time" nice -n "$NICE" $(cmd_htsim "$1" "$2") > /dev/null 2> "$out/h.err") ||
         { tail -5 "$out/h.err" >&2; exit 3; }
     echo "$t0 $(date +%s.%N)" > "$out/span"
     local res; res=$(grep -m1 '^RESULT' "$out/h.err")
@@ -163,7 +164,8 @@ cg() {   # cg SIM PAIR TIME -> "instructions hops"
     if [ "$1" = r ]; then cmd=$(cmd_roccsim "$2" "$3"); else cmd=$(cmd_htsim "$2" "$3"); fi
     # shellcheck disable=SC2086
     local rc=0
-    nice -n "$NICE" valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null $cmd > "$out/cg.out" 2> "$out/cg.err" || rc=$?
+    (cd "$([ "$1" = h ] && echo "$out" || echo .)" &&
+        nice -n "$NICE" valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null $cmd > "$out/cg.out" 2> "$out/cg.err") || rc=$?
     if [ "$rc" -gt 1 ] || { [ "$rc" = 1 ] && [ "$1" = h ]; }; then tail -5 "$out/cg.err" >&2; exit 3; fi
     local hops
     if [ "$1" = r ]; then hops=$(roccsim_fields "$out/cg.out" | awk '{ print $2 }')
@@ -212,5 +214,5 @@ echo "commands (roccsim; htsim):"
 for p in $PAIRS; do
     t=$DB_TIME; [ "$p" = ft ] && t=$FT_TIME
     echo "  $(cmd_roccsim "$p" "$t" | sed "s|$out|OUT|g")"
-    echo "  $(cmd_htsim "$p" "$t" | sed "s|$out|OUT|g")"
+    echo "  $(cmd_htsim "$p" "$t" | sed "s|$out|OUT|g; s|$PWD/||")"
 done
