@@ -158,14 +158,16 @@ void attack_fire(struct scenario *sc, uint32_t k)
     } else if (IS_DINT(a->kind)) {
         /* A direct INT to the victim's source, claiming the local egress:
          * one long-haul hop with a huge Q* (dint).  dint_malformed
-         * alternates B = 0 and nhop = 0, which the source refuses. */
+         * sends B = 0 and nhop = 0 in alternate rounds over the target's
+         * flows; the source refuses both. */
         p->cnp_kind = CNP_DINT;
         p->dst = f->src;
         p->cnp_src = a->cnp_src;
-        p->rate_units = a->kind == ATK_DINT_BAD && !(a->sent & 1) ? 0 : a->rate_units;
+        int odd_round = (int)(a->sent / a->count & 1);   /* each flow gets both kinds in turn */
+        p->rate_units = a->kind == ATK_DINT_BAD && !odd_round ? 0 : a->rate_units;
         if (n->intr) {
             p->flags = PF_INT;
-            p->nhop = a->kind == ATK_DINT_BAD && (a->sent & 1) ? 0 : 1;
+            p->nhop = a->kind == ATK_DINT_BAD && odd_round ? 0 : 1;
             struct int_hop *h = &n->intr[pi].hop[0];
             h->ts = now;
             h->tx_bytes = a->sent * DINT_FORGED_QLEN;   /* a made-up input rate, growing */
