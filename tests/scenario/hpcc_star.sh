@@ -10,7 +10,9 @@
 #   - the same without direct INTs (local = cnp): the near loop is off, no
 #     direct INT is counted, and the queue behind the remote long-haul
 #     ingress (egress1->dc1_core3) is more than 1.5x longer on average (so
-#     the direct INT does something; 3.7 vs 6.5 MB in this start-up window);
+#     the direct INT does something; 3.7 vs 6.5 MB in this start-up window
+#     under the old insertion-order ties; the ratio moves with the order of
+#     simultaneous events, docs/architecture.md "Event order and ownership");
 #   - local = int with a plain hpcc group is refused (exit 2, names the key);
 set -u
 cd "$(dirname "$0")/../.."
