@@ -419,6 +419,18 @@ struct net {
     /* per-host transport state (net_host_state) */
     struct host_state { const void *key; void *mem; } *hstate;
     uint32_t n_hstate;
+    /* Partitioned execution (docs/parallel.md; the engine's parallel.c sets
+     * these, NULL node_rank = sequential).  node_rank[node]: the rank that
+     * executes node's events.  A frame a local port puts on a wire whose
+     * peer node is on another rank goes to remote_tx (which copies it) and
+     * is freed here, counted in remote_out; the receiving rank gives it back
+     * to the wire with net_wire_inject, counted in remote_in.  Summed over
+     * ranks the two are equal once nothing is in transit. */
+    const uint16_t *node_rank;
+    uint32_t my_rank;
+    void (*remote_tx)(void *ctx, struct net *n, uint32_t port, const struct packet *p);
+    void *remote_ctx;
+    uint64_t remote_out[PKT_NTYPES], remote_in[PKT_NTYPES];
 };
 
 /* Per-host state of a transport (a receiver-driven transport's receiver:
@@ -499,6 +511,21 @@ int      net_schedule_failed(struct net *n);
 EL_INLINE int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj);
 /* Run events until the next event is later than `until`. */
 void     net_run_until(struct net *n, simtime_t until);
+/* The node whose state event (kind, obj) touches (hosts and switches share
+ * the node index space), or NONE32 for the replicated events that every
+ * rank runs (EV_FLOW_START walks only local flows; EV_HOOK). */
+uint32_t net_event_node(const struct net *n, uint32_t kind, uint32_t obj);
+/* The same as net_run_until for a partitioned run (node_rank set): events
+ * of other ranks' nodes are skipped. */
+void     net_run_until_part(struct net *n, simtime_t until);
+/* A frame that left `port` on another rank (a record remote_tx made)
+ * enters port's wire here: it arrives at p->due (> now).  -1 on memory. */
+int      net_wire_inject(struct net *n, uint32_t port, const struct packet *p);
+/* Is node local to this rank?  (Always in a sequential run.) */
+static inline int net_node_local(const struct net *n, uint32_t node)
+{
+    return !n->node_rank || n->node_rank[node] == n->my_rank;
+}
 /* Count packets really in queues, on wires and in delay lines; compare with
  * the pool and the created/consumed/dropped totals.  0 if they balance. */
 int      net_check_conservation(const struct net *n, char *why, size_t why_len);

@@ -44,10 +44,19 @@ void port_kick(struct net *n, uint32_t port)
         pt->st.tx_data_bytes += p->payload;
     if (__builtin_expect(n->tap != NULL, 0))
         n->tap(n->tap_ctx, n, port, pi, 0);
-    int was_empty = pt->wire.count == 0;
-    pktq_push(&n->pool, &pt->wire, pi);
-    if (was_empty)
-        net_schedule(n, p->due, EV_WIRE, port);
+    if (__builtin_expect(n->remote_tx != NULL, 0) &&
+        n->node_rank[n->ports[pt->peer].node] != n->my_rank) {
+        /* A cut link: the peer's rank puts the frame on its copy of this
+         * wire (net_wire_inject); this copy is gone here. */
+        n->remote_tx(n->remote_ctx, n, port, p);
+        n->remote_out[p->type]++;
+        pool_put(&n->pool, pi);
+    } else {
+        int was_empty = pt->wire.count == 0;
+        pktq_push(&n->pool, &pt->wire, pi);
+        if (was_empty)
+            net_schedule(n, p->due, EV_WIRE, port);
+    }
     /* Arm the one event this port needs next: the end of this frame if
      * something is waiting, else (a NIC) the time its next flow may send.
      * An older "done" event still in the heap is stale now (port_tx_done
@@ -105,6 +114,25 @@ void port_set_pause(struct net *n, uint32_t port, uint8_t cls, int on)
             n->sws[pt->owner].fc->on_pause(n, &n->sws[pt->owner], port, cls, 0);
         port_kick(n, port);
     }
+}
+
+int net_wire_inject(struct net *n, uint32_t port, const struct packet *rec)
+{
+    struct port *pt = &n->ports[port];
+    uint32_t pi = pool_get(&n->pool);
+    if (pi == PKT_NONE) {
+        n->oom = 1;
+        return -1;
+    }
+    struct packet *p = pkt(&n->pool, pi);
+    *p = *rec;
+    p->next = PKT_NONE;
+    n->remote_in[p->type]++;
+    int was_empty = pt->wire.count == 0;
+    pktq_push(&n->pool, &pt->wire, pi);
+    if (was_empty)
+        net_schedule(n, p->due, EV_WIRE, port);
+    return 0;
 }
 
 void port_wire_arrive(struct net *n, uint32_t port)
