@@ -547,9 +547,11 @@ int net_set_link(struct net *n, uint32_t port, int up, char *why, size_t why_len
     }
     if (net_build_routes(n, 1, why, why_len))
         return -1;
-    if (up) {
-        port_kick(n, port);
-        port_kick(n, a->peer);
+    if (up) {                                   /* a partitioned run: each end's own rank */
+        if (net_node_local(n, a->node))
+            port_kick(n, port);
+        if (net_node_local(n, b->node))
+            port_kick(n, a->peer);
     }
     return 0;
 }
