@@ -42,11 +42,20 @@ void parallel_free(struct scenario *sc) {}
 #else
 
 #include <mpi.h>
+#include <time.h>
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 /* A frame crossing a cut: the sending port (the receiver's rank holds its
- * wire) and the packet as it left, due time included. */
+ * wire) and the packet as it left, due time included; in runs with INT
+ * (HPCC) followed by the frame's INT record (rec_size says which). */
 struct rec {
-    uint32_t port, pad;
+    uint32_t port, has_int;
     struct packet p;
 };
 
@@ -54,10 +63,11 @@ struct par {
     int rank, size;
     uint16_t *node_rank;
     simtime_t lookahead;
-    struct rec **out;           /* [size]: this window's records per rank */
+    size_t rec_size;            /* bytes of one record */
+    char **out;                 /* [size]: this window's records per rank */
     int *n_out, *cap_out;
     int *scnt, *sdsp, *rcnt, *rdsp;     /* bytes, for Alltoallv */
-    struct rec *sbuf, *rbuf;
+    char *sbuf, *rbuf;
     size_t cap_sbuf, cap_rbuf;
     simtime_t *barriers;        /* [events] times, sorted */
     uint32_t n_barriers, next_barrier;
@@ -65,6 +75,9 @@ struct par {
     struct rate_rec { uint64_t host, rate; } *rates;
     size_t n_rates, cap_rates;
     uint64_t windows, records;
+    double cpu_run, cpu_sync, wall_all;  /* CPU seconds in windows / in MPI; wall of the loop */
+    double *cpu_all;            /* rank 0: [size * 3] of those */
+    uint64_t records_all;
     int failed;
     int cons_bad_local;         /* this rank's conservation audit, before the merge */
     char cons_why[256];                 /* memory ran out in a hook: the run stops */
@@ -92,13 +105,13 @@ int parallel_bcast_int(int v)
     return v;
 }
 
-static void remote_tx(void *ctx, struct net *n, uint32_t port, const struct packet *p)
+static void remote_tx(void *ctx, struct net *n, uint32_t port, uint32_t pi)
 {
     struct par *P = ctx;
     int r = n->node_rank[n->ports[n->ports[port].peer].node];
     if (P->n_out[r] == P->cap_out[r]) {
         int cap = P->cap_out[r] ? P->cap_out[r] * 2 : 1024;
-        struct rec *nb = realloc(P->out[r], (size_t)cap * sizeof *nb);
+        char *nb = realloc(P->out[r], (size_t)cap * P->rec_size);
         if (!nb) {
             n->oom = 1;                 /* the run stops with "out of memory" */
             return;
@@ -106,10 +119,12 @@ static void remote_tx(void *ctx, struct net *n, uint32_t port, const struct pack
         P->out[r] = nb;
         P->cap_out[r] = cap;
     }
-    struct rec *x = &P->out[r][P->n_out[r]++];
-    x->port = port;
-    x->pad = 0;
-    x->p = *p;
+    char *at = P->out[r] + (size_t)P->n_out[r]++ * P->rec_size;
+    const struct packet *p = pkt(&n->pool, pi);
+    struct rec x = { port, (p->flags & PF_INT) && n->intr, *p };
+    memcpy(at, &x, sizeof x);
+    if (P->rec_size > sizeof x)
+        memcpy(at + sizeof x, &n->intr[pi], sizeof(struct int_rec));
 }
 
 static int grow(void **buf, size_t *cap, size_t need, size_t elem)
@@ -132,18 +147,18 @@ static int grow(void **buf, size_t *cap, size_t need, size_t elem)
  * from its own rank, so each wire stays FIFO.  -1 on memory. */
 static int exchange(struct par *P, struct net *n)
 {
-    size_t total = 0;
+    size_t total = 0, rs = P->rec_size;
     for (int r = 0; r < P->size; r++) {
-        P->scnt[r] = P->n_out[r] * (int)sizeof(struct rec);
-        P->sdsp[r] = (int)(total * sizeof(struct rec));
+        P->scnt[r] = (int)((size_t)P->n_out[r] * rs);
+        P->sdsp[r] = (int)(total * rs);
         total += (size_t)P->n_out[r];
     }
-    int bad = grow((void **)&P->sbuf, &P->cap_sbuf, total, sizeof *P->sbuf);
+    int bad = grow((void **)&P->sbuf, &P->cap_sbuf, total * rs, 1);
     if (!bad) {
         size_t k = 0;
         for (int r = 0; r < P->size; r++) {
             if (P->n_out[r])
-                memcpy(&P->sbuf[k], P->out[r], (size_t)P->n_out[r] * sizeof *P->sbuf);
+                memcpy(P->sbuf + k * rs, P->out[r], (size_t)P->n_out[r] * rs);
             k += (size_t)P->n_out[r];
             P->n_out[r] = 0;
         }
@@ -151,16 +166,22 @@ static int exchange(struct par *P, struct net *n)
     MPI_Alltoall(P->scnt, 1, MPI_INT, P->rcnt, 1, MPI_INT, MPI_COMM_WORLD);
     size_t in = 0;
     for (int r = 0; r < P->size; r++) {
-        P->rdsp[r] = (int)(in * sizeof(struct rec));
-        in += (size_t)P->rcnt[r] / sizeof(struct rec);
+        P->rdsp[r] = (int)(in * rs);
+        in += (size_t)P->rcnt[r] / rs;
     }
-    if (grow((void **)&P->rbuf, &P->cap_rbuf, in ? in : 1, sizeof *P->rbuf))
+    if (grow((void **)&P->rbuf, &P->cap_rbuf, (in ? in : 1) * rs, 1))
         bad = 1;
     MPI_Alltoallv(P->sbuf, P->scnt, P->sdsp, MPI_BYTE, P->rbuf, P->rcnt, P->rdsp, MPI_BYTE, MPI_COMM_WORLD);
     P->records += in;
-    for (size_t i = 0; i < in && !bad; i++)
-        if (net_wire_inject(n, P->rbuf[i].port, &P->rbuf[i].p))
+    for (size_t i = 0; i < in && !bad; i++) {
+        struct rec x;
+        memcpy(&x, P->rbuf + i * rs, sizeof x);
+        struct int_rec ir;
+        if (x.has_int)
+            memcpy(&ir, P->rbuf + i * rs + sizeof x, sizeof ir);
+        if (net_wire_inject(n, x.port, &x.p, x.has_int ? &ir : NULL))
             bad = 1;
+    }
     return bad ? -1 : 0;
 }
 
@@ -169,11 +190,15 @@ static void par_run(struct scenario *sc)
 {
     struct par *P = sc->par;
     struct net *n = &sc->net;
+    double w0 = MPI_Wtime(), c0 = cpu_now(), c1;
     for (;;) {
         /* Earliest pending event over all ranks, and whether any failed:
          * one reduction (MIN of {next, ok}). */
         uint64_t loc[2] = { el_peek_time(&n->el), n->oom || P->failed ? 0 : 1 }, glob[2];
         MPI_Allreduce(loc, glob, 2, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+        c1 = cpu_now();
+        P->cpu_sync += c1 - c0;
+        c0 = c1;
         if (!glob[1]) {
             n->oom = 1;
             if (!sc->event_error[0])
@@ -190,10 +215,15 @@ static void par_run(struct scenario *sc)
             end = P->barriers[P->next_barrier];
         simtime_t until = end - 1 < sc->duration ? end - 1 : sc->duration;
         net_run_until_part(n, until);
+        c1 = cpu_now();
+        P->cpu_run += c1 - c0;          /* samples' collectives included (they are few) */
+        c0 = c1;
         P->windows++;
         if (exchange(P, n))
             P->failed = 1;
     }
+    P->cpu_sync += cpu_now() - c0;
+    P->wall_all = MPI_Wtime() - w0;
     if (n->el.now < sc->duration)
         n->el.now = sc->duration;
 }
@@ -296,6 +326,7 @@ int parallel_setup(struct scenario *sc, int rank, int size, struct cfg_err *err)
     sc->par = P;
     P->rank = rank;
     P->size = size;
+    P->rec_size = sizeof(struct rec) + (n->intr ? sizeof(struct int_rec) : 0);
     P->node_rank = calloc(n->n_nodes, sizeof *P->node_rank);
     P->out = calloc((size_t)size, sizeof *P->out);
     P->n_out = calloc((size_t)size, sizeof *P->n_out);
@@ -601,6 +632,11 @@ int parallel_gather(struct scenario *sc)
     }
     if (gather_flows(sc) || gather_agents(sc))
         bad = 1;
+    double mine[3] = { P->cpu_run, P->cpu_sync, P->wall_all };
+    if (P->rank == 0 && !(P->cpu_all = calloc((size_t)P->size * 3, sizeof *P->cpu_all)))
+        MPI_Abort(MPI_COMM_WORLD, 3);   /* a few bytes: nothing sensible is left to do */
+    MPI_Gather(mine, 3, MPI_DOUBLE, P->cpu_all, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&P->records, &P->records_all, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
     int any = 0;
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     return any ? -1 : 0;
@@ -653,10 +689,13 @@ int parallel_check_conservation(struct scenario *sc, char *why, size_t why_len)
 void parallel_print_stats(const struct scenario *sc, FILE *f)
 {
     const struct par *P = sc->par;
-    if (P)
-        fprintf(f, "parallel: %d ranks, lookahead %.3f us, %llu windows, %llu frames crossed cuts into rank 0\n",
-                P->size, (double)P->lookahead / PS_PER_US, (unsigned long long)P->windows,
-                (unsigned long long)P->records);
+    if (!P || !P->cpu_all)
+        return;
+    fprintf(f, "parallel: %d ranks, lookahead %.3f us, %llu windows, %llu frames crossed cuts in all\n", P->size,
+            (double)P->lookahead / PS_PER_US, (unsigned long long)P->windows, (unsigned long long)P->records_all);
+    for (int r = 0; r < P->size; r++)
+        fprintf(f, "parallel: rank %d: %.2f s CPU in windows, %.2f s CPU in synchronisation, %.2f s wall\n", r,
+                P->cpu_all[3 * r], P->cpu_all[3 * r + 1], P->cpu_all[3 * r + 2]);
 }
 
 void parallel_free(struct scenario *sc)
@@ -674,6 +713,7 @@ void parallel_free(struct scenario *sc)
     free(P->rbuf);
     free(P->barriers);
     free(P->rates);
+    free(P->cpu_all);
     free(P->node_rank);
     free(P);
     sc->par = NULL;

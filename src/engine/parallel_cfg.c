@@ -64,11 +64,19 @@ int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
         return refuse(sc, err, "crossbar", NULL, "[crossbar]");
     if (n->rocc_reg)
         return refuse(sc, err, "rocc", "rate_at", "rate_at = host_registry");
-    if (n->intr)
-        return refuse(sc, err, "cc", "algorithm", "an INT-based algorithm (HPCC, HPCC*: INT records)");
+    /* Transports whose receivers keep per-host tables or whose switches
+     * keep per-flow credit state: not yet audited for access across nodes. */
+    static const char *const unaudited[] = { "homa", "expresspass", "rcc", "hpcc_star", NULL };
+    for (uint32_t f = 0; f < n->n_flows; f++)
+        for (int i = 0; unaudited[i]; i++)
+            if (n->flows[f].tp && !strcmp(n->flows[f].tp->name, unaudited[i])) {
+                char what[96];
+                snprintf(what, sizeof what, "the %s transport (not yet audited for access across nodes)",
+                         unaudited[i]);
+                return refuse(sc, err, "cc", "algorithm", what);
+            }
     if (n->n_hstate || n->fc_host_frame)
-        return refuse(sc, err, "cc", "algorithm",
-                      "a receiver-driven transport (Homa, ExpressPass, RCC: per-host tables not yet audited)");
+        return refuse(sc, err, "cc", "algorithm", "a transport with per-host tables");
     return 0;
 }
 

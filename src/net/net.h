@@ -428,7 +428,7 @@ struct net {
      * ranks the two are equal once nothing is in transit. */
     const uint16_t *node_rank;
     uint32_t my_rank;
-    void (*remote_tx)(void *ctx, struct net *n, uint32_t port, const struct packet *p);
+    void (*remote_tx)(void *ctx, struct net *n, uint32_t port, uint32_t pi);
     void *remote_ctx;
     uint64_t remote_out[PKT_NTYPES], remote_in[PKT_NTYPES];
 };
@@ -519,8 +519,9 @@ uint32_t net_event_node(const struct net *n, uint32_t kind, uint32_t obj);
  * of other ranks' nodes are skipped. */
 void     net_run_until_part(struct net *n, simtime_t until);
 /* A frame that left `port` on another rank (a record remote_tx made)
- * enters port's wire here: it arrives at p->due (> now).  -1 on memory. */
-int      net_wire_inject(struct net *n, uint32_t port, const struct packet *p);
+ * enters port's wire here: it arrives at p->due (> now); ir: its INT
+ * record (p->flags & PF_INT, n->intr set), else NULL.  -1 on memory. */
+int      net_wire_inject(struct net *n, uint32_t port, const struct packet *p, const struct int_rec *ir);
 /* Is node local to this rank?  (Always in a sequential run.) */
 static inline int net_node_local(const struct net *n, uint32_t node)
 {

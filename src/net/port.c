@@ -48,7 +48,7 @@ void port_kick(struct net *n, uint32_t port)
         n->node_rank[n->ports[pt->peer].node] != n->my_rank) {
         /* A cut link: the peer's rank puts the frame on its copy of this
          * wire (net_wire_inject); this copy is gone here. */
-        n->remote_tx(n->remote_ctx, n, port, p);
+        n->remote_tx(n->remote_ctx, n, port, pi);
         n->remote_out[p->type]++;
         pool_put(&n->pool, pi);
     } else {
@@ -116,17 +116,20 @@ void port_set_pause(struct net *n, uint32_t port, uint8_t cls, int on)
     }
 }
 
-int net_wire_inject(struct net *n, uint32_t port, const struct packet *rec)
+int net_wire_inject(struct net *n, uint32_t port, const struct packet *rec, const struct int_rec *ir)
 {
     struct port *pt = &n->ports[port];
-    uint32_t pi = pool_get(&n->pool);
-    if (pi == PKT_NONE) {
-        n->oom = 1;
+    /* net_new_packet keeps the INT records in step with the pool; the
+     * frame is not new (its sender counted it), so created[] is undone. */
+    uint32_t pi = net_new_packet(n, (enum pkt_type)rec->type);
+    if (pi == PKT_NONE)
         return -1;
-    }
+    n->created[rec->type]--;
     struct packet *p = pkt(&n->pool, pi);
     *p = *rec;
     p->next = PKT_NONE;
+    if (ir && n->intr)
+        n->intr[pi] = *ir;
     n->remote_in[p->type]++;
     int was_empty = pt->wire.count == 0;
     pktq_push(&n->pool, &pt->wire, pi);

@@ -3,7 +3,8 @@
 # run (docs/parallel.md): for 1, 2, 3, 4 and 8 ranks (mpirun
 # --oversubscribe: more ranks than cores) every output file is
 # byte-identical to the plain sequential run's, on
-#   fattree   a k = 4 fat-tree, a permutation across pods (RoCC);
+#   fattree   a k = 4 fat-tree, a permutation across pods, half the flows
+#             RoCC, half HPCC (INT records cross the cuts with the frames);
 #   leafspine a leaf-spine whose link leaf0-spine0 fails at 60 us and comes
 #             back at 150 us (the failure must change the outcome);
 #   incast    14 senders to h0 with no congestion control and a small
@@ -30,10 +31,17 @@ rate = 100Gbps
 delay = 1us
 
 [flows.perm]
-src = h0..h15
-dst = h8..h15 h0..h7
+src = h0..h7
+dst = h8..h15
 pairing = zip
 size = 200KB
+
+[flows.hpcc]
+src = h8..h15
+dst = h0..h7
+pairing = zip
+size = 200KB
+cc = hpcc
 EOF
 cat > "$tmp/leafspine.ini" <<'EOF'
 [sim]
