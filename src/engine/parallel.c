@@ -12,6 +12,8 @@
 
 int parallel_launched(void)
 {
+    if (getenv("ROCCSIM_NO_MPI"))       /* set by `roccsim sweep` for its points */
+        return 0;
     return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
 }
 

@@ -47,7 +47,8 @@ int  parallel_print(struct scenario *sc, uint32_t ranks, FILE *f, struct cfg_err
 
 /* ---- parallel.c (MPI) ---- */
 /* Launched by mpirun / srun (OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_RANK
- * set)?  Only then is MPI initialised: a plain run pays nothing. */
+ * set, ROCCSIM_NO_MPI not set)?  Only then is MPI initialised: a plain run
+ * pays nothing.  `roccsim sweep` sets ROCCSIM_NO_MPI for its points. */
 int  parallel_launched(void);
 /* MPI_Init; *rank, *size.  -1 (message in why) if built without MPI. */
 int  parallel_init(int *argc, char ***argv, int *rank, int *size, char *why, size_t why_len);
