@@ -216,7 +216,7 @@ static void par_run(struct scenario *sc)
         if (P->next_barrier < P->n_barriers && P->barriers[P->next_barrier] < end)
             end = P->barriers[P->next_barrier];
         simtime_t until = end - 1 < sc->duration ? end - 1 : sc->duration;
-        net_run_until_part(n, until);
+        net_run_until(n, until);
         c1 = cpu_now();
         P->cpu_run += c1 - c0;          /* samples' collectives included (they are few) */
         c0 = c1;
@@ -364,6 +364,10 @@ int parallel_setup(struct scenario *sc, int rank, int size, struct cfg_err *err)
     n->my_rank = (uint32_t)rank;
     n->remote_tx = remote_tx;
     n->remote_ctx = P;
+    for (uint32_t p = 0; p < n->n_ports; p++)
+        n->ports[p].remote = P->node_rank[n->ports[p].node] != P->node_rank[n->ports[n->ports[p].peer].node];
+    if (net_keep_local_events(n))
+        return cfg_section_errorf(err, sc->cfg, "parallel", "out of memory");
     sc->par_run = par_run;
     sc->par_sample = par_sample;
     sc->par_rates = par_rates;

@@ -3,7 +3,7 @@
  *
  * Model: every rank builds the whole scenario (replicated structure) and
  * the same partition (partition.h); a rank executes only the events of its
- * nodes (net_run_until_part).  A frame that a local port puts on a wire to
+ * nodes (net_keep_local_events drops the others' set-up events).  A frame that a local port puts on a wire to
  * a node of another rank is handed to the net's remote_tx hook, kept as a
  * compact record, and given to the receiving rank's copy of that wire
  * (net_wire_inject) at the end of the window it was sent in.

@@ -653,44 +653,52 @@ static void start_flows(struct net *n)
         net_schedule(n, n->flows[n->start_order[n->next_start]].start_ps, EV_FLOW_START, 0);
 }
 
-static inline __attribute__((always_inline)) void dispatch(struct net *n, const struct event *ev)
-{
-    n->ev_count[ev->kind]++;
-    switch ((enum ev_kind)ev->kind) {
-    case EV_TX_DONE:    port_tx_done(n, ev->obj); break;
-    case EV_WIRE:       port_wire_arrive(n, ev->obj); break;
-    case EV_HOST_WAKE:
-        if (n->hosts[ev->obj].wake_at == ev->time) {
-            n->hosts[ev->obj].wake_at = SIMTIME_NEVER;
-            port_kick(n, n->hosts[ev->obj].port);
-        }
-        break;
-    case EV_NIC_DELAY:  host_nic_delay_done(n, ev->obj); break;
-    case EV_FLOW_TIMER: flow_timer_fire(n, ev->obj); break;
-    case EV_FLOW_START: start_flows(n); break;
-    case EV_FLOW_STOP:  flow_stop(n, ev->obj); break;
-    case EV_AGENT: {
-        struct port_agent *a = &n->agents[ev->obj];
-        a->ops->on_timer(n, a->state);
-        break;
-    }
-    case EV_HOOK:
-        if (n->hook)
-            n->hook(n->hook_arg, ev->obj);
-        break;
-    case EV_FCTL:       fc_timer_fire(n, ev->obj, ev->time); break;
-    case EV_FCTL_GATE:  fc_gate_fire(n, ev->obj, ev->time); break;
-    case EV_NKINDS:     break;
-    }
-}
-
 void net_run_until(struct net *n, simtime_t until)
 {
     struct event ev;
-    while (!n->oom && el_pop_until(&n->el, until, &ev))
-        dispatch(n, &ev);
+    while (!n->oom && el_pop_until(&n->el, until, &ev)) {
+        n->ev_count[ev.kind]++;
+        switch ((enum ev_kind)ev.kind) {
+        case EV_TX_DONE:    port_tx_done(n, ev.obj); break;
+        case EV_WIRE:       port_wire_arrive(n, ev.obj); break;
+        case EV_HOST_WAKE:
+            if (n->hosts[ev.obj].wake_at == ev.time) {
+                n->hosts[ev.obj].wake_at = SIMTIME_NEVER;
+                port_kick(n, n->hosts[ev.obj].port);
+            }
+            break;
+        case EV_NIC_DELAY:  host_nic_delay_done(n, ev.obj); break;
+        case EV_FLOW_TIMER: flow_timer_fire(n, ev.obj); break;
+        case EV_FLOW_START: start_flows(n); break;
+        case EV_FLOW_STOP:  flow_stop(n, ev.obj); break;
+        case EV_AGENT: {
+            struct port_agent *a = &n->agents[ev.obj];
+            a->ops->on_timer(n, a->state);
+            break;
+        }
+        case EV_HOOK:
+            if (n->hook)
+                n->hook(n->hook_arg, ev.obj);
+            break;
+        case EV_FCTL:       fc_timer_fire(n, ev.obj, ev.time); break;
+        case EV_FCTL_GATE:  fc_gate_fire(n, ev.obj, ev.time); break;
+        case EV_NKINDS:     break;
+        }
+    }
     if (!n->oom && n->el.now < until)
         n->el.now = until;
+}
+
+static int event_local(void *ctx, const struct event *ev)
+{
+    const struct net *n = ctx;
+    uint32_t node = net_event_node(n, ev->kind, ev->obj);
+    return node == NONE32 || n->node_rank[node] == n->my_rank;
+}
+
+int net_keep_local_events(struct net *n)
+{
+    return el_filter(&n->el, event_local, n);
 }
 
 uint32_t net_event_node(const struct net *n, uint32_t kind, uint32_t obj)
@@ -710,19 +718,6 @@ uint32_t net_event_node(const struct net *n, uint32_t kind, uint32_t obj)
     case EV_NKINDS:     break;
     }
     return NONE32;
-}
-
-void net_run_until_part(struct net *n, simtime_t until)
-{
-    struct event ev;
-    while (!n->oom && el_pop_until(&n->el, until, &ev)) {
-        uint32_t node = net_event_node(n, ev.kind, ev.obj);
-        if (node != NONE32 && n->node_rank[node] != n->my_rank)
-            continue;                   /* another rank's event (set-up timers) */
-        dispatch(n, &ev);
-    }
-    if (!n->oom && n->el.now < until)
-        n->el.now = until;
 }
 
 int net_check_conservation(const struct net *n, char *why, size_t why_len)

@@ -98,6 +98,8 @@ struct port {
     uint8_t  gated;             /* classes a flow-control rate gate holds back (flowctl.h) */
     uint8_t  longhaul;          /* on a long-haul link (net_link_set_longhaul): [network]
                                    longhaul_headroom/_xoff, headroom on top of the buffer */
+    uint8_t  remote;            /* a partitioned run: the peer node is on another rank
+                                   (frames leave through net.remote_tx; parallel.c) */
     uint64_t ecn_kmin;
     double   ecn_pmax;
     uint64_t rate_bps;
@@ -422,7 +424,7 @@ struct net {
     /* Partitioned execution (docs/parallel.md; the engine's parallel.c sets
      * these, NULL node_rank = sequential).  node_rank[node]: the rank that
      * executes node's events.  A frame a local port puts on a wire whose
-     * peer node is on another rank goes to remote_tx (which copies it) and
+     * peer node is on another rank (port.remote) goes to remote_tx (which copies it) and
      * is freed here, counted in remote_out; the receiving rank gives it back
      * to the wire with net_wire_inject, counted in remote_in.  Summed over
      * ranks the two are equal once nothing is in transit. */
@@ -511,13 +513,16 @@ int      net_schedule_failed(struct net *n);
 EL_INLINE int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj);
 /* Run events until the next event is later than `until`. */
 void     net_run_until(struct net *n, simtime_t until);
+/* A partitioned run (node_rank set), before it starts: drop the pending
+ * events of other ranks' nodes (set-up timers every rank scheduled); the
+ * rest keep their order.  Afterwards a rank schedules events only for its
+ * own nodes (a frame for another rank's node leaves through remote_tx), so
+ * the event loop needs no test.  -1 on memory. */
+int      net_keep_local_events(struct net *n);
 /* The node whose state event (kind, obj) touches (hosts and switches share
  * the node index space), or NONE32 for the replicated events that every
  * rank runs (EV_FLOW_START walks only local flows; EV_HOOK). */
 uint32_t net_event_node(const struct net *n, uint32_t kind, uint32_t obj);
-/* The same as net_run_until for a partitioned run (node_rank set): events
- * of other ranks' nodes are skipped. */
-void     net_run_until_part(struct net *n, simtime_t until);
 /* A frame that left `port` on another rank (a record remote_tx made)
  * enters port's wire here: it arrives at p->due (> now); ir: its INT
  * record (p->flags & PF_INT, n->intr set), else NULL.  -1 on memory. */

@@ -44,8 +44,7 @@ void port_kick(struct net *n, uint32_t port)
         pt->st.tx_data_bytes += p->payload;
     if (__builtin_expect(n->tap != NULL, 0))
         n->tap(n->tap_ctx, n, port, pi, 0);
-    if (__builtin_expect(n->remote_tx != NULL, 0) &&
-        n->node_rank[n->ports[pt->peer].node] != n->my_rank) {
+    if (__builtin_expect(pt->remote, 0)) {
         /* A cut link: the peer's rank puts the frame on its copy of this
          * wire (net_wire_inject); this copy is gone here. */
         n->remote_tx(n->remote_ctx, n, port, pi);
