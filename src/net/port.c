@@ -130,6 +130,14 @@ int net_wire_inject(struct net *n, uint32_t port, const struct packet *rec, cons
     if (ir && n->intr)
         n->intr[pi] = *ir;
     n->remote_in[p->type]++;
+    if (pt->down) {
+        /* The link failed after the frame left (at the failure's own time,
+         * before it: the sender still saw the link up): a sequential run
+         * would have flushed it from the wire (net_set_link). */
+        net_drop(n, port, pi);
+        n->failure_drops++;
+        return 0;
+    }
     int was_empty = pt->wire.count == 0;
     pktq_push(&n->pool, &pt->wire, pi);
     if (was_empty)
