@@ -14,10 +14,6 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/scenario/common.bash
-need_cmd mpirun "one run over several ranks needs Open MPI (openmpi-bin)" || exit 0
-MPIRUN=(mpirun --oversubscribe)
-[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
-export OMPI_MCA_rmaps_base_oversubscribe=1
 
 cat > "$tmp/fattree.ini" <<'EOF'
 [sim]
@@ -94,6 +90,23 @@ src = h2..h15
 dst = h0
 size = 100KB
 EOF
+
+# [parallel] and --ranks: bad values name the file, line and key (no MPI needed).
+printf '\n[parallel]\npartition = pods\n' | cat "$tmp/fattree.ini" - > "$tmp/bad1.ini"
+"$ROCCSIM" run "$tmp/bad1.ini" --check >"$tmp/bad1.log" 2>&1
+ok bad_partition_key 'grep -q "bad1.ini:[0-9]*: \[parallel\] partition: expected auto, pod, rack or graph, got .pods." "$tmp/bad1.log"' "$tmp/bad1.log"
+printf '\n[parallel]\nranks = 99999\n' | cat "$tmp/fattree.ini" - > "$tmp/bad2.ini"
+"$ROCCSIM" run "$tmp/bad2.ini" --check >"$tmp/bad2.log" 2>&1
+ok bad_ranks_key 'grep -q "bad2.ini:[0-9]*: \[parallel\] ranks: must be 0 (any) or 1..4096" "$tmp/bad2.log"' "$tmp/bad2.log"
+printf '\n[parallel]\npartition = pod\n' | cat "$tmp/fattree.ini" - > "$tmp/bad3.ini"
+"$ROCCSIM" run "$tmp/bad3.ini" --check --ranks 8 >"$tmp/bad3.log" 2>&1
+ok pod_needs_pods 'grep -q "bad3.ini:[0-9]*: \[parallel\] partition: partition = pod needs a fat-tree with at least 8 pods (this topology has 4)" "$tmp/bad3.log"' "$tmp/bad3.log"
+"$ROCCSIM" run "$tmp/fattree.ini" --check --ranks 0 >"$tmp/bad4.log" 2>&1
+ok bad_ranks_option 'grep -q -- "--ranks .0.: must be 1..4096" "$tmp/bad4.log"' "$tmp/bad4.log"
+
+need_cmd mpirun "one run over several ranks needs Open MPI (openmpi-bin)" || exit 0
+MPIRUN=(mpirun --oversubscribe)
+[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
 
 # Is this roccsim built with MPI?  (Without, a run over 2 ranks is refused.)
 "${MPIRUN[@]}" -np 2 "$ROCCSIM" run "$tmp/fattree.ini" -q -o "$tmp/probe" >"$tmp/probe.log" 2>&1
