@@ -1,5 +1,6 @@
 /*
- * eventlist.c -- a three-tier calendar of events ordered by (time, seq).
+ * eventlist.c -- a three-tier calendar of events ordered by (time, seq),
+ * seq being the caller's tie-break key (el_push_key) or an insertion count.
  * See eventlist.h for the model.
  *
  * Invariants (t = an event's time):
@@ -310,12 +311,12 @@ void el_free(struct eventlist *el)
     el->cur_heap = 0;
 }
 
-int el_push_slow(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj)
+int el_push_slow(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj, uint64_t seq)
 {
     assert(time >= el->now);
     if (el->n == el->cap && grow(el, el->cap * 2))
         return -1;                      /* doubling: only while the set grows */
-    struct event ev = { time, el->next_seq++, kind, obj };
+    struct event ev = { time, seq, kind, obj };
     el->n++;
     if (time < el->cur_end) {
         if (!el->cur_heap && el->cur_n == EL_SORTED_MAX)
@@ -484,14 +485,14 @@ int el_filter(struct eventlist *el, int (*keep)(void *ctx, const struct event *e
         if (keep(ctx, &el->far[i]))
             all[k++] = el->far[i];
     qsort(all, k, sizeof *all, ev_cmp);
-    /* Refiled in (time, seq) order into a fresh set: the new sequence
-     * numbers keep the old order, and stay below every later event's. */
+    /* Refiled in (time, seq) order into a fresh set, each with its own
+     * sequence number (tie-break key). */
     size_t cap = el->cap;
     uint64_t next = el->next_seq;
     el_free(el);
     int rc = el_init(el, cap);
     for (size_t i = 0; i < k && !rc; i++)
-        rc = el_push_slow(el, all[i].time, all[i].kind, all[i].obj);
+        rc = el_push_key(el, all[i].time, all[i].kind, all[i].obj, all[i].seq);
     if (el->next_seq < next)
         el->next_seq = next;
     free(all);

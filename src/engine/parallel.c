@@ -58,6 +58,7 @@ static double cpu_now(void)
  * (HPCC) followed by the frame's INT record (rec_size says which). */
 struct rec {
     uint32_t port, has_int;
+    uint64_t key;               /* its arrival's event key, the sender's (net.h "Event order") */
     struct packet p;
 };
 
@@ -107,7 +108,7 @@ int parallel_bcast_int(int v)
     return v;
 }
 
-static void remote_tx(void *ctx, struct net *n, uint32_t port, uint32_t pi)
+static void remote_tx(void *ctx, struct net *n, uint32_t port, uint32_t pi, uint64_t key)
 {
     struct par *P = ctx;
     int r = n->node_rank[n->ports[n->ports[port].peer].node];
@@ -123,7 +124,7 @@ static void remote_tx(void *ctx, struct net *n, uint32_t port, uint32_t pi)
     }
     char *at = P->out[r] + (size_t)P->n_out[r]++ * P->rec_size;
     const struct packet *p = pkt(&n->pool, pi);
-    struct rec x = { port, (p->flags & PF_INT) && n->intr, *p };
+    struct rec x = { port, (p->flags & PF_INT) && n->intr, key, *p };
     memcpy(at, &x, sizeof x);
     if (P->rec_size > sizeof x)
         memcpy(at + sizeof x, &n->intr[pi], sizeof(struct int_rec));
@@ -181,7 +182,7 @@ static int exchange(struct par *P, struct net *n)
         struct int_rec ir;
         if (x.has_int)
             memcpy(&ir, P->rbuf + i * rs + sizeof x, sizeof ir);
-        if (net_wire_inject(n, x.port, &x.p, x.has_int ? &ir : NULL))
+        if (net_wire_inject(n, x.port, &x.p, x.has_int ? &ir : NULL, x.key))
             bad = 1;
     }
     return bad ? -1 : 0;

@@ -5,7 +5,9 @@
  * needs an event when something may be waiting to go next (txdone_pending),
  * so a lightly loaded port costs one event per packet: its wire arrival.
  * The wire is a FIFO because every frame takes the same propagation delay;
- * only its head has an arrival event pending.
+ * each frame has its own arrival event, keyed by the sender when the frame
+ * left (net.h "Event order"), so arrivals at one time fire in an order
+ * that depends only on the senders.
  */
 #include "net/flowctl.h"
 
@@ -44,17 +46,15 @@ void port_kick(struct net *n, uint32_t port)
         pt->st.tx_data_bytes += p->payload;
     if (__builtin_expect(n->tap != NULL, 0))
         n->tap(n->tap_ctx, n, port, pi, 0);
+    uint64_t key = net_key(n, EV_WIRE, port);
     if (__builtin_expect(pt->remote, 0)) {
         /* A cut link: the peer's rank puts the frame on its copy of this
-         * wire (net_wire_inject); this copy is gone here. */
-        n->remote_tx(n->remote_ctx, n, port, pi);
+         * wire (net_wire_inject) with this key; this copy is gone here. */
+        n->remote_tx(n->remote_ctx, n, port, pi, key);
         n->remote_out[p->type]++;
         pool_put(&n->pool, pi);
     } else {
-        int was_empty = pt->wire.count == 0;
-        pktq_push(&n->pool, &pt->wire, pi);
-        if (was_empty)
-            net_schedule(n, p->due, EV_WIRE, port);
+        port_wire_put(n, port, pi, key);
     }
     /* Arm the one event this port needs next: the end of this frame if
      * something is waiting, else (a NIC) the time its next flow may send.
@@ -115,7 +115,13 @@ void port_set_pause(struct net *n, uint32_t port, uint8_t cls, int on)
     }
 }
 
-int net_wire_inject(struct net *n, uint32_t port, const struct packet *rec, const struct int_rec *ir)
+void port_wire_put(struct net *n, uint32_t port, uint32_t pi, uint64_t key)
+{
+    pktq_push(&n->pool, &n->ports[port].wire, pi);
+    net_schedule_key(n, pkt(&n->pool, pi)->due, EV_WIRE, port, key);
+}
+
+int net_wire_inject(struct net *n, uint32_t port, const struct packet *rec, const struct int_rec *ir, uint64_t key)
 {
     struct port *pt = &n->ports[port];
     /* net_new_packet keeps the INT records in step with the pool; the
@@ -138,22 +144,19 @@ int net_wire_inject(struct net *n, uint32_t port, const struct packet *rec, cons
         n->failure_drops++;
         return 0;
     }
-    int was_empty = pt->wire.count == 0;
-    pktq_push(&n->pool, &pt->wire, pi);
-    if (was_empty)
-        net_schedule(n, p->due, EV_WIRE, port);
+    port_wire_put(n, port, pi, key);     /* the key its sender gave it */
     return 0;
 }
 
 void port_wire_arrive(struct net *n, uint32_t port)
 {
     struct port *pt = &n->ports[port];
-    /* After a link failure flushed the wire, its arrival event is stale. */
+    /* Every frame has its own event, and a wire's frames arrive in order
+     * (strictly increasing due times), so this is the head's.  After a link
+     * failure flushed the wire, the events of its frames are stale. */
     if (pt->wire.count == 0 || pkt(&n->pool, pt->wire.head)->due != n->el.now)
         return;
     uint32_t pi = pktq_pop(&n->pool, &pt->wire);
-    if (pt->wire.count)
-        net_schedule(n, pkt(&n->pool, pt->wire.head)->due, EV_WIRE, port);
     n->hops++;
     if (__builtin_expect(n->tap != NULL, 0))
         n->tap(n->tap_ctx, n, port, pi, 1);

@@ -410,7 +410,7 @@ uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
                 p->ecn = 1;
             else if (q > pt->ecn_kmin) {
                 double prob = pt->ecn_pmax * (double)(q - pt->ecn_kmin) / (double)(pt->ecn_kmax - pt->ecn_kmin);
-                if (rng_uniform(&n->rng) < prob)
+                if (rng_uniform(net_node_rng(n, s->node)) < prob)
                     p->ecn = 1;
             }
         }

@@ -6,7 +6,10 @@
 #     hosts, conservation holds, no drop;
 #   - the same without direct INTs (local = cnp): the near loop is off and
 #     the queue behind the remote long-haul ingress (egress1->dc1_core3) is
-#     more than 4x longer on average (so the direct INT does something);
+#     more than 3x longer on average (so the direct INT does something;
+#     measured 3.7x with seed 1, 5.4-10x with seeds 3-7: the ratio moves
+#     with the order of simultaneous events, it was 6.1x under the old
+#     insertion-order ties, docs/architecture.md "Event order and ownership");
 #   - local = int with a plain hpcc group is refused (exit 2, names the key);
 set -u
 cd "$(dirname "$0")/../.."
@@ -40,7 +43,7 @@ ok none_refused '[ "$(jget "$tmp/a/summary.json" "$pk[\"cnp_filtered_host\"]")" 
 qm() { jget "$1/summary.json" "int([p for p in d['ports'] if p['name']=='egress1->dc1_core3'][0]['queue_mean_bytes'])"; }
 a=$(qm "$tmp/a"); c=$(qm "$tmp/c")
 echo "egress1->dc1_core3 queue mean: direct INT $a B, none $c B"
-ok near_loop_cuts_queue '[ "$a" -gt 0 ] && [ $((a * 4)) -lt "$c" ]' "$tmp/c.log"
+ok near_loop_cuts_queue '[ "$a" -gt 0 ] && [ $((a * 3)) -lt "$c" ]' "$tmp/c.log"
 
 "$ROCCSIM" run "$tmp/a.ini" --set cc.algorithm=hpcc -o "$tmp/h" >"$tmp/h.log" 2>&1
 rc=$?
