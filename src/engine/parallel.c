@@ -610,7 +610,8 @@ int parallel_gather(struct scenario *sc)
         g[k++] = n->dropped[t];
         g[k++] = 0;
     }
-    uint64_t *scal[] = { &n->hops, &n->delivered_bytes, &n->failure_drops, &n->fc_drops, &n->qlimit_drops,
+    uint64_t live = n->pool.live;       /* frames each rank still holds */
+    uint64_t *scal[] = { &live, &n->hops, &n->delivered_bytes, &n->failure_drops, &n->fc_drops, &n->qlimit_drops,
                          &n->cnp_filtered_sw, &n->cnp_filtered_host, &n->flows_done, &n->out_of_order,
                          &n->fctl_bad, &n->rocc_host.n_rate, &n->rocc_host.n_full, &n->rocc_host.n_reg,
                          &n->rocc_host.n_miss, &n->rocc_host.n_bad };
@@ -636,6 +637,7 @@ int parallel_gather(struct scenario *sc)
         }
         for (size_t i = 0; i < ns; i++)
             *scal[i] = g[k++];
+        n->pool.live = (uint32_t)live;  /* in flight at the end, all ranks (outputs only) */
     }
     if (gather_flows(sc) || gather_agents(sc))
         bad = 1;

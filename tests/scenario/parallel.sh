@@ -4,7 +4,8 @@
 # --oversubscribe: more ranks than cores) every output file is
 # byte-identical to the plain sequential run's, on
 #   fattree   a k = 4 fat-tree, a permutation across pods, half the flows
-#             RoCC, half HPCC (INT records cross the cuts with the frames);
+#             RoCC, half HPCC (INT records cross the cuts with the frames),
+#             and a short run of it that ends with frames in flight;
 #   leafspine a leaf-spine whose link leaf0-spine0 fails at 60 us and comes
 #             back at 150 us (the failure must change the outcome);
 #   incast    14 senders to h0 with no congestion control and a small
@@ -133,7 +134,8 @@ same_outputs() {
     return 1
 }
 
-for s in fattree leafspine incast; do
+sed 's/^duration = 200us/duration = 20us/; s/^sample_interval = 10us/sample_interval = 2us/' "$tmp/fattree.ini" > "$tmp/inflight.ini"
+for s in fattree inflight leafspine incast; do
     "$ROCCSIM" run "$tmp/$s.ini" -q -o "$tmp/$s.seq" >"$tmp/$s.seq.log" 2>&1
     ok "$s.sequential" '[ -s "$tmp/$s.seq/summary.json" ]' "$tmp/$s.seq.log"
     for k in 1 2 3 4 8; do
@@ -151,6 +153,7 @@ sed '/^\[events\]/,$d' "$tmp/leafspine.ini" > "$tmp/nofail.ini"
 "$ROCCSIM" run "$tmp/nofail.ini" -q -o "$tmp/nofail" >/dev/null 2>&1
 ok leafspine.failure_matters '! cmp -s "$tmp/nofail/flows.csv" "$tmp/leafspine.seq/flows.csv"'
 get() { awk -F'\t' -v k="$2" '$1 == k { print $2 }' "$1"; }
+ok inflight.frames_in_flight '! grep -q "\"in_flight\": 0," "$tmp/inflight.seq/summary.json"' "$tmp/inflight.seq/summary.json"
 ok incast.pauses_fabric_links '[ "$(get "$tmp/incast.seq/summary.tsv" tier.edge_up.pfc_xoff_sent)" -gt 0 ] &&
     [ "$(get "$tmp/incast.seq/summary.tsv" tier.core.pfc_xoff_sent)" -gt 0 ]' "$tmp/incast.seq/summary.tsv"
 "$ROCCSIM" run "$tmp/incast.ini" --check --ranks 2 >"$tmp/part.txt" 2>&1
