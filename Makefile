@@ -48,6 +48,20 @@ endif
 ALLCFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP
 LDLIBS   = -lm
 
+# Open MPI (Debian: libopenmpi-dev) for one run over several ranks
+# (src/engine/parallel.c, docs/parallel.md): used when mpicc finds mpi.h,
+# MPI=0 builds without it (a run under mpirun with more than one rank is
+# then refused).  Sanitizer builds leave it out.  Only parallel.c sees
+# mpi.h; only roccsim links the library, and a plain run never calls it.
+ifneq ($(SAN),)
+  MPI ?= 0
+endif
+MPI ?= $(shell echo '\#include <mpi.h>' | $(CC) $$(mpicc --showme:compile 2>/dev/null) -E -x c - >/dev/null 2>&1 && echo 1 || echo 0)
+ifeq ($(MPI),1)
+  MPI_CFLAGS := -DROCC_MPI $(patsubst -I%,-isystem %,$(shell mpicc --showme:compile))
+  MPI_LIBS   := $(shell mpicc --showme:link)
+endif
+
 CC_SRC     := $(wildcard src/cc/*.c)
 SIM_SRC    := $(wildcard src/core/*.c src/openqueue/*.c src/net/*.c src/engine/*.c src/transport/*.c)
 CLI_SRC    := $(wildcard src/cli/*.c)
@@ -76,11 +90,15 @@ all: $(ROCCSIM) $(LIBROCC) $(TEST_BIN) $(FUZZ_TEST)
 # Objects depend on the compiler command: changing OPT, SAN or CC rebuilds
 # them (the stamp is rewritten only when the command changes).
 FLAGS_STAMP := $(BUILD)/.cflags
-$(shell mkdir -p $(BUILD) && echo '$(CC) $(ALLCFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(CC) $(ALLCFLAGS)' > $(FLAGS_STAMP))
+$(shell mkdir -p $(BUILD) && echo '$(CC) $(ALLCFLAGS) $(MPI_CFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(CC) $(ALLCFLAGS) $(MPI_CFLAGS)' > $(FLAGS_STAMP))
 
 $(BUILD)/src/cc/%.o: src/cc/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -Isrc/cc -c $< -o $@
+
+$(BUILD)/src/engine/parallel.o: src/engine/parallel.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) $(MPI_CFLAGS) -Isrc -Isrc/cc -c $< -o $@
 
 $(BUILD)/src/%.o: src/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
@@ -99,7 +117,7 @@ $(LIBSIM): $(SIM_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(ROCCSIM): $(CLI_OBJ) $(LIBSIM) $(LIBROCC) $(FLAGS_STAMP)
-	$(CC) $(ALLCFLAGS) $(CLI_OBJ) $(LIBSIM) $(LIBROCC) $(LDLIBS) -o $@
+	$(CC) $(ALLCFLAGS) $(CLI_OBJ) $(LIBSIM) $(LIBROCC) $(LDLIBS) $(MPI_LIBS) -o $@
 
 # Keep the test objects: as intermediates make would delete them after the
 # first link and rebuild every test on the next run.

@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.."
 script_help "$@"
 . scripts/lib/deps.bash
 if [ "${ROCC_ALLOW_SKIP:-0}" = 1 ]; then export ROCC_SKIP=allow; else export ROCC_SKIP=fail; fi
-DEPS="gcc make libc6-dev valgrind clang openmpi-bin gnuplot-nox tshark python3"
+DEPS="gcc make libc6-dev valgrind clang openmpi-bin libopenmpi-dev gnuplot-nox tshark python3"
 DP_DEPS="libdpdk-dev pkg-config iproute2 ethtool tshark iputils-arping iputils-ping"
 if [ "${1:-}" = --deps-only ]; then
     install_missing $DEPS $DP_DEPS; exit

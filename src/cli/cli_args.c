@@ -9,12 +9,19 @@
 
 #include "core/text.h"
 
+/* In a run over several MPI ranks only rank 0 speaks (every rank reads
+ * the same input and meets the same errors). */
+static int cli_silent;
+void cli_set_silent(int silent) { cli_silent = silent; }
+
 void cli_errorf(const char *fmt, ...)
 {
     va_list ap;
     char *msg = NULL;
     int n;
 
+    if (cli_silent)
+        return;
     va_start(ap, fmt);
     n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);

@@ -10,6 +10,8 @@
  * (core/text.h: no control byte reaches the terminal); the line breaks of
  * the message itself are kept. */
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Nonzero: cli_errorf prints nothing (ranks other than 0 of a parallel run). */
+void cli_set_silent(int silent);
 
 /* Loads the scenario file PATH and applies every "--set KEY=VALUE" in
  * ARGV (the arguments after the subcommand's name: a bad one is named by

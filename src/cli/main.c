@@ -29,12 +29,14 @@
 #include "engine/fct.h"
 #include "engine/oqsel.h"
 #include "engine/lsccsel.h"
+#include "engine/parallel.h"
 #include "engine/pcapout.h"
 #include "engine/report.h"
 #include "engine/scenario.h"
 
 static const char usage[] =
-    "usage: roccsim run SCENARIO.ini [-o DIR] [--set SECTION.KEY=VALUE]... [-q] [--check]\n"
+    "usage: roccsim run SCENARIO.ini [-o DIR] [--set SECTION.KEY=VALUE]... [-q] [--check] [--ranks P]\n"
+    "       mpirun -np P roccsim run SCENARIO.ini ...     (one run over P ranks; docs/parallel.md)\n"
     "       roccsim sweep SWEEP.ini [-o DIR] [-j JOBS]   (also under mpirun / Slurm arrays)\n"
     "       roccsim plot [-o PREFIX] RUN_DIR...          (PNG + SVG via gnuplot)\n"
     "       roccsim maxmin SCENARIO.ini [--run] [-o DIR]  (max-min fair rates; maxmin --help)\n"
@@ -53,6 +55,8 @@ static const char usage[] =
     "                     --set sim.duration=5ms --set topology.senders=100\n"
     "  -q                 print only the expectations and errors\n"
     "  --check            read and check the scenario (and --set, [expect]), run nothing\n"
+    "  --ranks P          with --check: print the partition over P ranks ([parallel]);\n"
+    "                     under mpirun: the rank count the run must have\n"
     "\n"
     "Scenario keys: docs/config.md.  Outputs: docs/outputs.md.\n"
     "Exit status: 0 ok, 1 an [expect] check failed, 2 bad input, 3 internal error.\n";
@@ -63,6 +67,10 @@ static double wall(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
+
+/* When main() began: the report's set-up time runs from here to the first
+ * event (reading the scenario, building the network, scheduling the flows). */
+static double t_main;
 
 static void default_dir(const char *path, char *out, size_t len)
 {
@@ -81,7 +89,7 @@ static void default_dir(const char *path, char *out, size_t len)
 static int is_typo(const char *msg)
 {
     static const char *const known[] = { "sim", "network", "topology", "cc", "rocc", "dcqcn", "dcqcn_pi", "dcqcn_bcm", "hpcc",
-                                         "timely", "dctcp", "qcn", "ecn", "fct", "output", "events", "expect", NULL };
+                                         "timely", "dctcp", "qcn", "ecn", "fct", "output", "events", "expect", "parallel", NULL };
     const char *sec = strstr(msg, "unknown section [");
     if (!sec)
         return 0;
@@ -95,19 +103,34 @@ static int is_typo(const char *msg)
     return 1;
 }
 
-static int cmd_run(int argc, char **argv)
+static int cmd_run(int argc, char **argv, int rank, int size)
 {
-    const char *path = NULL, *dir = NULL;
+    const char *path = NULL, *dir = NULL, *ranks_arg = NULL;
     int quiet = 0, check_only = 0;
     struct cfg_err err = { "" };
     const struct cli_opt opts[] = { { "-o", 1, NULL, &dir }, { "--set", 1, NULL, NULL }, { "-q", 0, &quiet, NULL },
-                                    { "--check", 0, &check_only, NULL }, { NULL, 0, NULL, NULL } };
+                                    { "--check", 0, &check_only, NULL }, { "--ranks", 1, NULL, &ranks_arg },
+                                    { NULL, 0, NULL, NULL } };
     int st = cli_parse_args(argc, argv, opts, usage, &path);
     if (st >= 0)
         return st;
     if (!path) {
         cli_errorf("roccsim: run needs a scenario file\n%s", usage);
         return 2;
+    }
+    long ranks = 0;
+    if (ranks_arg) {
+        char *end;
+        ranks = strtol(ranks_arg, &end, 10);
+        if (*end || ranks < 1 || ranks > 4096) {
+            cli_errorf("roccsim: --ranks '%s': must be 1..4096\n", ranks_arg);
+            return 2;
+        }
+        if (!check_only && ranks != size) {
+            cli_errorf("roccsim: --ranks %ld but the run has %d rank%s (start it with mpirun -np %ld)\n", ranks,
+                       size, size > 1 ? "s" : "", ranks);
+            return 2;
+        }
     }
     struct cfg *c = cli_load_scenario(path, argc, argv);
     if (!c)
@@ -135,7 +158,16 @@ static int cmd_run(int argc, char **argv)
         goto out;
     }
     if (check_only) {                   /* scenario, overrides and [expect] are valid */
+        if (ranks > 1 && (parallel_refuse(&sc, (uint32_t)ranks, &err) ||
+                          (rank == 0 && parallel_print(&sc, (uint32_t)ranks, stdout, &err)))) {
+            cli_errorf("roccsim: %s\n", err.msg);
+            goto out;
+        }
         rc = 0;
+        goto out;
+    }
+    if (size > 1 && parallel_setup(&sc, rank, size, &err)) {
+        cli_errorf("roccsim: %s\n", err.msg);
         goto out;
     }
     char dbuf[4096], why[512];
@@ -143,7 +175,7 @@ static int cmd_run(int argc, char **argv)
         default_dir(path, dbuf, sizeof dbuf);
         dir = dbuf;
     }
-    if (report_check_dir(dir, why, sizeof why)) {        /* before the run, not after */
+    if (rank == 0 && report_check_dir(dir, why, sizeof why)) {        /* before the run, not after */
         cli_errorf("roccsim: %s\n", why);
         goto out;
     }
@@ -166,9 +198,24 @@ static int cmd_run(int argc, char **argv)
             cli_errorf("roccsim: %s\n", pcap_why);
         goto out;
     }
-    struct run_info ri = { path, wall() - w0, NULL, 0, "ok" };
+    struct run_info ri = { path, wall() - w0, w0 - t_main, NULL, 0, "ok" };
     char cons[256];
-    int cons_bad = net_check_conservation(&sc.net, cons, sizeof cons);
+    int cons_bad;
+    if (size > 1) {                     /* rank 0 gets every rank's state, and writes alone */
+        if (parallel_gather(&sc)) {
+            cli_errorf("roccsim: out of memory merging the ranks' results\n");
+            goto out;
+        }
+        cons_bad = parallel_check_conservation(&sc, cons, sizeof cons);
+        if (rank != 0) {
+            rc = 0;
+            goto out;
+        }
+        if (!quiet)
+            parallel_print_stats(&sc, stderr);
+    } else {
+        cons_bad = net_check_conservation(&sc.net, cons, sizeof cons);
+    }
     if (cons_bad)
         ri.conservation = cons;
     size_t ne = expect_count(ex);
@@ -221,6 +268,9 @@ static int cmd_run(int argc, char **argv)
     if (pcap_bad)
         rc = 3;                         /* a capture could not be written in full */
 out:
+    if (size > 1)
+        rc = parallel_bcast_int(rc);    /* every rank exits as rank 0 does */
+    parallel_free(&sc);
     expect_free(ex);
     scenario_free(&sc);
     cfg_free(c);
@@ -229,6 +279,7 @@ out:
 
 int main(int argc, char **argv)
 {
+    t_main = wall();
     if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fputs(usage, argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
@@ -237,8 +288,29 @@ int main(int argc, char **argv)
         puts("roccsim 0.1.0");
         return 0;
     }
-    if (!strcmp(argv[1], "run"))
-        return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "run")) {
+        /* Under mpirun / srun: one run over the ranks (docs/parallel.md).
+         * MPI is initialised only then, so a plain run pays nothing. */
+        if (!parallel_launched())
+            return cmd_run(argc - 2, argv + 2, 0, 1);
+        int rank, size;
+        char why[256];
+        if (parallel_init(&argc, &argv, &rank, &size, why, sizeof why)) {
+            const char *s = getenv("OMPI_COMM_WORLD_SIZE");
+            if (!s)
+                s = getenv("PMI_SIZE");
+            if (s && atoi(s) > 1) {
+                if (!getenv("OMPI_COMM_WORLD_RANK") || atoi(getenv("OMPI_COMM_WORLD_RANK")) == 0)
+                    cli_errorf("roccsim: %s\n", why);
+                return 2;
+            }
+            return cmd_run(argc - 2, argv + 2, 0, 1);   /* one rank: a plain run */
+        }
+        cli_set_silent(rank != 0);
+        int rc = cmd_run(argc - 2, argv + 2, rank, size);
+        parallel_finalize();
+        return rc;
+    }
     if (!strcmp(argv[1], "maxmin"))
         return cmd_maxmin(argc - 2, argv + 2);
     if (!strcmp(argv[1], "oq"))

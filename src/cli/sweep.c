@@ -274,6 +274,10 @@ static pid_t start_point_(const struct sweep *sw, const char *self, int p, int c
             snprintf(log, sizeof log, "%s.log", dir);
         if (!freopen(log, "w", stdout) || dup2(fileno(stdout), 2) < 0)
             _exit(3);
+        /* A sweep's point is a plain run, even when the sweep itself runs
+         * under mpirun (whose environment the child inherits). */
+        if (setenv("ROCCSIM_NO_MPI", "1", 1))
+            _exit(3);
         execv(self, argv);
         _exit(3);
     }

@@ -462,6 +462,43 @@ static const char *check_heap(const struct event *h, size_t n)
     return NULL;
 }
 
+static int ev_cmp(const void *a, const void *b)
+{
+    evkey_t x = ev_key(a), y = ev_key(b);
+    return x < y ? -1 : x > y;
+}
+
+int el_filter(struct eventlist *el, int (*keep)(void *ctx, const struct event *ev), void *ctx)
+{
+    struct event *all = malloc((el->n ? el->n : 1) * sizeof *all);
+    if (!all)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < el->cur_n; i++)
+        if (keep(ctx, &el->cur[i]))
+            all[k++] = el->cur[i];
+    for (uint32_t b = 0; b <= el->mask; b++)
+        for (uint32_t i = el->head[b]; i != NO_NODE; i = el->nodes[i].next)
+            if (keep(ctx, &el->nodes[i].ev))
+                all[k++] = el->nodes[i].ev;
+    for (size_t i = 0; i < el->far_n; i++)
+        if (keep(ctx, &el->far[i]))
+            all[k++] = el->far[i];
+    qsort(all, k, sizeof *all, ev_cmp);
+    /* Refiled in (time, seq) order into a fresh set, each with its own
+     * sequence number (tie-break key). */
+    size_t cap = el->cap;
+    uint64_t next = el->next_seq;
+    el_free(el);
+    int rc = el_init(el, cap);
+    for (size_t i = 0; i < k && !rc; i++)
+        rc = el_push_key(el, all[i].time, all[i].kind, all[i].obj, all[i].seq);
+    if (el->next_seq < next)
+        el->next_seq = next;
+    free(all);
+    return rc;
+}
+
 const char *el_check(const struct eventlist *el)
 {
     if (el->n > el->cap || el->cur_n > el->cap || el->far_n > el->cap)

@@ -200,6 +200,10 @@ EL_INLINE int el_pop_until(struct eventlist *el, simtime_t until, struct event *
 /* The same with no limit.  0 if empty. */
 int  el_pop(struct eventlist *el, struct event *out);
 static inline size_t el_pending(const struct eventlist *el) { return el->n; }
+/* Before anything ran (now == 0): keep only the pending events that
+ * keep(ctx, ev) accepts, in their order.  O(n log n).  -1 on memory (the
+ * set is then empty). */
+int  el_filter(struct eventlist *el, int (*keep)(void *ctx, const struct event *ev), void *ctx);
 /* NULL if every invariant of the structure holds (tiers, bitmaps, counts,
  * free list), else what is broken.  O(cap + buckets): for tests. */
 const char *el_check(const struct eventlist *el);

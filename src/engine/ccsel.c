@@ -147,6 +147,7 @@ int ccsel_bind(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         int algo = sc->groups[f->group].algo;
         const struct cc_algo *d = cc_registry[algo];
         f->tp = d->tp;
+        f->hdr_extra = d->tp->hdr_extra;     /* both ends must know it (transport_ops) */
         f->cc_prm = NULL;
         if (d->prm_size) {
             const struct cc_block *b = NULL;

@@ -46,15 +46,21 @@ void lf_sample(struct scenario *sc, uint32_t k)
     memset(sc->lf_count, 0, n->n_ports * sizeof *sc->lf_count);
     for (uint32_t h = 0; h < n->n_hosts; h++) {
         const struct host *ho = &n->hosts[h];
+        if (!net_node_local(n, ho->node))
+            continue;                   /* a partitioned run: its rank counts it */
         for (uint32_t j = 0; j < ho->n_active; j++) {
             const struct flow *f = &n->flows[ho->active[j]];
             if (!(f->flags & FL_ACTIVE) || (f->flags & FL_DONE))
                 continue;
             if (in_window && f->first_tx_ps != SIMTIME_NEVER) {
-                double r = (double)f->rate_bps, d = r - sc->rs_mean;     /* Welford */
-                sc->rs_n++;
-                sc->rs_mean += d / (double)sc->rs_n;
-                sc->rs_m2 += d * (r - sc->rs_mean);
+                if (sc->par_rates) {    /* partitioned: rank 0 folds them in host order (parallel.c) */
+                    sc->par_rates(sc, h, f->rate_bps);
+                } else {
+                    double r = (double)f->rate_bps, d = r - sc->rs_mean;     /* Welford */
+                    sc->rs_n++;
+                    sc->rs_mean += d / (double)sc->rs_n;
+                    sc->rs_m2 += d * (r - sc->rs_mean);
+                }
             }
             uint32_t dnode = n->hosts[f->dst].node, port = ho->port;
             for (int hop = 0; hop < 64 && port != NONE32; hop++) {
@@ -66,6 +72,8 @@ void lf_sample(struct scenario *sc, uint32_t k)
             }
         }
     }
+    if (sc->par_sample)
+        sc->par_sample(sc, k);          /* partitioned: sum the ranks' counts and samples */
     if (in_window)
         sc->lf_samples++;
     for (uint32_t p = 0; p < n->n_ports; p++) {

@@ -7,6 +7,7 @@
  * scenario_flows.c.  The keys and their defaults are documented in
  * docs/config.md; every default below cites where it comes from.
  */
+#include "engine/parallel.h"
 #include "engine/scenario.h"
 
 #include <ctype.h>
@@ -296,12 +297,20 @@ static void take_sample(struct scenario *sc, uint32_t id)
     struct net *n = &sc->net;
     uint32_t k = sc->n_samples;
     if (k < sc->cap_samples) {
+        /* A partitioned run samples its own nodes only (0 for the others);
+         * lf_sample sums the ranks' samples (sc->par_sample). */
         if (sc->flow_series)
             for (uint32_t f = 0; f < n->n_flows; f++)
-                sc->s_flow_bytes[(size_t)k * n->n_flows + f] = n->flows[f].rx_wire_bytes;
+                sc->s_flow_bytes[(size_t)k * n->n_flows + f] =
+                    net_node_local(n, n->hosts[n->flows[f].dst].node) ? n->flows[f].rx_wire_bytes : 0;
         for (uint32_t m = 0; m < sc->n_mon; m++) {
             const struct port *pt = &n->ports[sc->mon[m].port];
             size_t i = (size_t)k * sc->n_mon + m;
+            if (!net_node_local(n, pt->node)) {
+                sc->s_queue[i] = sc->s_tx[i] = 0;
+                sc->s_pfc[i] = sc->s_fair[i] = sc->s_md[i] = 0;
+                continue;
+            }
             sc->s_queue[i] = pt->data_bytes;
             sc->s_tx[i] = pt->st.tx_wire_bytes;
             sc->s_pfc[i] = (uint32_t)pt->st.pfc_rcvd;
@@ -333,6 +342,7 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     memset(sc, 0, sizeof *sc);
     sc->cfg = c;
     TRY(cfg_u64(c, "sim", "seed", 1, &sc->seed, err));
+    TRY(parallel_read(sc, c, err));      /* [parallel]: used by the CLI under mpirun */
     if (net_init(&sc->net, sc->seed))
         return cfg_section_errorf(err, c, "sim", "out of memory");
     if (!cfg_find(c, "sim", "duration"))
@@ -468,7 +478,10 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 int scenario_run(struct scenario *sc, char *why, size_t why_len)
 {
     sc->wall_start = wall_now();
-    net_run_until(&sc->net, sc->duration);
+    if (sc->par_run)
+        sc->par_run(sc);                /* a partitioned run (parallel.c) */
+    else
+        net_run_until(&sc->net, sc->duration);
     if (sc->progress)
         fprintf(stderr, "\r%100s\r", "");
     if (sc->net.oom) {

@@ -101,6 +101,19 @@ struct scenario {
     struct oqsel *oq;             /* [openqueue] (oqsel.c), NULL: none */
     struct lsccsel *lscc;         /* [lscc] agents' outputs (lsccsel.c), NULL: none */
     struct pcapout *pcap;         /* [output] pcap (pcapout.c), NULL: none */
+    /* A partitioned run (parallel.c; all NULL in a sequential run): the
+     * window loop that replaces net_run_until, the merge of one sample's
+     * values over ranks (called by lf_sample before it folds the counts),
+     * and the sampled flow rates of local hosts (folded in host order on
+     * rank 0, so the Welford sums are the sequential ones). */
+    void (*par_run)(struct scenario *sc);
+    void (*par_sample)(struct scenario *sc, uint32_t k);
+    void (*par_rates)(struct scenario *sc, uint32_t host, uint64_t rate_bps);
+    void *par;
+    /* [parallel] (parallel_cfg.c): partition method and the rank count the
+     * file asks for (0: any) */
+    int      par_method;
+    uint32_t par_ranks;
     /* progress */
     int      progress;
     double   wall_start;

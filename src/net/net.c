@@ -601,9 +601,11 @@ int net_set_link(struct net *n, uint32_t port, int up, char *why, size_t why_len
     }
     if (net_build_routes(n, 1, why, why_len))
         return -1;
-    if (up) {
-        port_kick(n, port);
-        port_kick(n, a->peer);
+    if (up) {                                   /* a partitioned run: each end's own rank */
+        if (net_node_local(n, a->node))
+            port_kick(n, port);
+        if (net_node_local(n, b->node))
+            port_kick(n, a->peer);
     }
     return 0;
 }
@@ -693,6 +695,9 @@ static void start_flows(struct net *n)
         if (n->flows[fi].start_ps > now)
             break;
         n->next_start++;
+        /* A partitioned run starts only the flows its ranks' sources hold. */
+        if (!net_node_local(n, n->hosts[n->flows[fi].src].node))
+            continue;
         /* A flow's start is its source host's act: what it schedules
          * takes that LP's keys (the start event itself is virtual). */
         net_lp_enter(n, n->hosts[n->flows[fi].src].node);
@@ -777,6 +782,18 @@ void net_run_until(struct net *n, simtime_t until)
         n->el.now = until;
 }
 
+static int event_local(void *ctx, const struct event *ev)
+{
+    const struct net *n = ctx;
+    uint32_t node = net_event_owner(n, ev->kind, ev->obj);
+    return node == NONE32 || n->node_rank[node] == n->my_rank;
+}
+
+int net_keep_local_events(struct net *n)
+{
+    return el_filter(&n->el, event_local, n);
+}
+
 int net_check_conservation(const struct net *n, char *why, size_t why_len)
 {
     uint64_t held = 0;
@@ -798,8 +815,11 @@ int net_check_conservation(const struct net *n, char *why, size_t why_len)
     held += qdisc_held_all(n);
     uint64_t created = 0, gone = 0;
     for (int t = 0; t < PKT_NTYPES; t++) {
-        created += n->created[t];
-        gone += n->consumed[t] + n->dropped[t];
+        /* A partitioned rank: frames that came over a cut join what was
+         * made here, those that left over one what is gone (both 0 in a
+         * sequential run; summed over ranks they cancel). */
+        created += n->created[t] + n->remote_in[t];
+        gone += n->consumed[t] + n->dropped[t] + n->remote_out[t];
     }
     uint64_t dropped_all = 0;
     for (int t = 0; t < PKT_NTYPES; t++)

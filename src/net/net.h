@@ -119,6 +119,8 @@ struct port {
     uint8_t  gated;             /* classes a flow-control rate gate holds back (flowctl.h) */
     uint8_t  longhaul;          /* on a long-haul link (net_link_set_longhaul): [network]
                                    longhaul_headroom/_xoff, headroom on top of the buffer */
+    uint8_t  remote;            /* a partitioned run: the peer node is on another rank
+                                   (frames leave through net.remote_tx; parallel.c) */
     uint64_t ecn_kmin;
     double   ecn_pmax;
     uint64_t rate_bps;
@@ -225,6 +227,12 @@ struct transport_ops {
      * bytes received, there is no NAK or go-back-N) and sends one ACK, of
      * the whole message, when the last byte is in (Homa, docs/homa.md). */
     uint8_t rx_unordered;
+    /* Bytes every data frame and ACK of its flows carries beyond RoCEv2
+     * (HPCC's INT header): copied into flow.hdr_extra when the flow is
+     * bound to the transport, at set-up, so that the receiver knows it
+     * too (its ACKs carry it) without the sender's start having run in
+     * its process (a partitioned run, docs/parallel.md). */
+    uint16_t hdr_extra;
 };
 
 /* Bytes of per-flow CC state (flow.cc): the largest algorithm's, HPCC's
@@ -481,6 +489,18 @@ struct net {
     /* per-host transport state (net_host_state) */
     struct host_state { const void *key; void *mem; } *hstate;
     uint32_t n_hstate;
+    /* Partitioned execution (docs/parallel.md; the engine's parallel.c sets
+     * these, NULL node_rank = sequential).  node_rank[node]: the rank that
+     * executes node's events.  A frame a local port puts on a wire whose
+     * peer node is on another rank (port.remote) goes to remote_tx (which copies it) and
+     * is freed here, counted in remote_out; the receiving rank gives it back
+     * to the wire with net_wire_inject, counted in remote_in.  Summed over
+     * ranks the two are equal once nothing is in transit. */
+    const uint16_t *node_rank;
+    uint32_t my_rank;
+    void (*remote_tx)(void *ctx, struct net *n, uint32_t port, uint32_t pi, uint64_t key);
+    void *remote_ctx;
+    uint64_t remote_out[PKT_NTYPES], remote_in[PKT_NTYPES];
 };
 
 /* Per-host state of a transport (a receiver-driven transport's receiver:
@@ -620,6 +640,22 @@ static inline uint32_t net_event_owner(const struct net *n, uint32_t kind, uint3
 }
 /* Run events until the next event is later than `until`. */
 void     net_run_until(struct net *n, simtime_t until);
+/* A partitioned run (node_rank set), before it starts: drop the pending
+ * events of other ranks' nodes (set-up timers every rank scheduled); the
+ * rest keep their order.  Afterwards a rank schedules events only for its
+ * own nodes (a frame for another rank's node leaves through remote_tx), so
+ * the event loop needs no test.  -1 on memory. */
+int      net_keep_local_events(struct net *n);
+/* A frame that left `port` on another rank (a record remote_tx made)
+ * enters port's wire here with the key its sender gave its arrival
+ * (net_key): it arrives at p->due (> now); ir: its INT
+ * record (p->flags & PF_INT, n->intr set), else NULL.  -1 on memory. */
+int      net_wire_inject(struct net *n, uint32_t port, const struct packet *p, const struct int_rec *ir, uint64_t key);
+/* Is node local to this rank?  (Always in a sequential run.) */
+static inline int net_node_local(const struct net *n, uint32_t node)
+{
+    return !n->node_rank || n->node_rank[node] == n->my_rank;
+}
 /* Count packets really in queues, on wires and in delay lines; compare with
  * the pool and the created/consumed/dropped totals.  0 if they balance. */
 int      net_check_conservation(const struct net *n, char *why, size_t why_len);

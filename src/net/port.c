@@ -46,7 +46,16 @@ void port_kick(struct net *n, uint32_t port)
         pt->st.tx_data_bytes += p->payload;
     if (__builtin_expect(n->tap != NULL, 0))
         n->tap(n->tap_ctx, n, port, pi, 0);
-    port_wire_put(n, port, pi, net_key(n, EV_WIRE, port));
+    uint64_t key = net_key(n, EV_WIRE, port);
+    if (__builtin_expect(pt->remote, 0)) {
+        /* A cut link: the peer's rank puts the frame on its copy of this
+         * wire (net_wire_inject) with this key; this copy is gone here. */
+        n->remote_tx(n->remote_ctx, n, port, pi, key);
+        n->remote_out[p->type]++;
+        pool_put(&n->pool, pi);
+    } else {
+        port_wire_put(n, port, pi, key);
+    }
     /* Arm the one event this port needs next: the end of this frame if
      * something is waiting, else (a NIC) the time its next flow may send.
      * An older "done" event still in the heap is stale now (port_tx_done
@@ -110,6 +119,33 @@ void port_wire_put(struct net *n, uint32_t port, uint32_t pi, uint64_t key)
 {
     pktq_push(&n->pool, &n->ports[port].wire, pi);
     net_schedule_key(n, pkt(&n->pool, pi)->due, EV_WIRE, port, key);
+}
+
+int net_wire_inject(struct net *n, uint32_t port, const struct packet *rec, const struct int_rec *ir, uint64_t key)
+{
+    struct port *pt = &n->ports[port];
+    /* net_new_packet keeps the INT records in step with the pool; the
+     * frame is not new (its sender counted it), so created[] is undone. */
+    uint32_t pi = net_new_packet(n, (enum pkt_type)rec->type);
+    if (pi == PKT_NONE)
+        return -1;
+    n->created[rec->type]--;
+    struct packet *p = pkt(&n->pool, pi);
+    *p = *rec;
+    p->next = PKT_NONE;
+    if (ir && n->intr)
+        n->intr[pi] = *ir;
+    n->remote_in[p->type]++;
+    if (pt->down) {
+        /* The link failed after the frame left (at the failure's own time,
+         * before it: the sender still saw the link up): a sequential run
+         * would have flushed it from the wire (net_set_link). */
+        net_drop(n, port, pi);
+        n->failure_drops++;
+        return 0;
+    }
+    port_wire_put(n, port, pi, key);     /* the key its sender gave it */
+    return 0;
 }
 
 void port_wire_arrive(struct net *n, uint32_t port)

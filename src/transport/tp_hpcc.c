@@ -24,7 +24,6 @@ static void hpcc_t_start(struct net *n, struct flow *f)
 {
     const struct hpcc_params *p = f->cc_prm;
     hpcc_init(ST(f), p, flow_line_rate(n, f), n->el.now);
-    f->hdr_extra = HPCC_INT_BYTES(HPCC_MAX_HOPS);   /* HPCC simulator: 42 B INT header */
     hpcc_apply(n, f);
 }
 
@@ -54,6 +53,7 @@ static void hpcc_t_on_ack(struct net *n, struct flow *f, const struct packet *p)
 
 static const struct transport_ops transport_hpcc = {
     .name = "hpcc", .start = hpcc_t_start, .on_ack = hpcc_t_on_ack, .int_telemetry = 1,
+    .hdr_extra = HPCC_INT_BYTES(HPCC_MAX_HOPS),     /* HPCC simulator: 42 B INT header */
 };
 
 

@@ -1,0 +1,123 @@
+/*
+ * parallel_cfg.c -- [parallel] keys, what a partitioned run refuses, and the
+ * partition report (parallel.h).  No MPI here.
+ */
+#include "engine/parallel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/lsccsel.h"
+#include "engine/oqsel.h"
+#include "engine/partition.h"
+#include "net/flowctl.h"
+
+int parallel_read(struct scenario *sc, struct cfg *c, struct cfg_err *err)
+{
+    int m;
+    if (cfg_enum(c, "parallel", "partition", part_method_names, PART_AUTO, &m, err))
+        return -1;
+    sc->par_method = m;
+    uint64_t r;
+    if (cfg_u64(c, "parallel", "ranks", 0, &r, err))
+        return -1;
+    if (r > PART_MAX)
+        return cfg_errorf(err, cfg_find(c, "parallel", "ranks"), "must be 0 (any) or 1..%u", PART_MAX);
+    sc->par_ranks = (uint32_t)r;
+    return 0;
+}
+
+/* The entry to blame: the key if the file has it, else the section. */
+static int refuse(struct scenario *sc, struct cfg_err *err, const char *sec, const char *key, const char *what)
+{
+    const struct cfg_entry *e = key ? cfg_find(sc->cfg, sec, key) : NULL;
+    if (e)
+        return cfg_errorf(err, e, "%s cannot run over several MPI ranks yet (docs/parallel.md); run it with one", what);
+    return cfg_section_errorf(err, sc->cfg, sec, "%s cannot run over several MPI ranks yet (docs/parallel.md); "
+                              "run it with one", what);
+}
+
+int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
+{
+    const struct net *n = &sc->net;
+    if (ranks <= 1)
+        return 0;
+    if (sc->par_ranks && sc->par_ranks != ranks)
+        return cfg_errorf(err, cfg_find(sc->cfg, "parallel", "ranks"), "the file asks for %u ranks, the run has %u",
+                          sc->par_ranks, ranks);
+    if (sc->dl)
+        return refuse(sc, err, "flowcontrol", "deadlock_check", "the deadlock detector (it walks every switch)");
+    for (uint32_t s = 0; s < n->n_sws; s++)
+        if (n->sws[s].fc && n->sws[s].fc != &fc_pfc)
+            return refuse(sc, err, "flowcontrol", "scheme", "a flow-control scheme other than PFC");
+    if (sc->n_attacks)
+        return refuse(sc, err, "attack", NULL, "[attack.NAME] (forged CNPs)");
+    if (sc->pcap)
+        return refuse(sc, err, "output", "pcap", "packet capture");
+    if (sc->rocc_trace)
+        return refuse(sc, err, "output", "rocc_trace", "the RoCC RP trace");
+    if (oqsel_has(sc))
+        return refuse(sc, err, "openqueue", NULL, "[openqueue]");
+    if (lsccsel_has(sc))
+        return refuse(sc, err, "lscc", NULL, "LSCC");
+    if (sc->xbar)
+        return refuse(sc, err, "crossbar", NULL, "[crossbar]");
+    if (n->rocc_reg)
+        return refuse(sc, err, "rocc", "rate_at", "rate_at = host_registry");
+    /* Transports whose receivers keep per-host tables or whose switches
+     * keep per-flow credit state: not yet audited for access across nodes. */
+    static const char *const unaudited[] = { "homa", "expresspass", "rcc", "hpcc_star", NULL };
+    for (uint32_t f = 0; f < n->n_flows; f++)
+        for (int i = 0; unaudited[i]; i++)
+            if (n->flows[f].tp && !strcmp(n->flows[f].tp->name, unaudited[i])) {
+                char what[96];
+                snprintf(what, sizeof what, "the %s transport (not yet audited for access across nodes)",
+                         unaudited[i]);
+                return refuse(sc, err, "cc", "algorithm", what);
+            }
+    if (n->n_hstate || n->fc_host_frame)
+        return refuse(sc, err, "cc", "algorithm", "a transport with per-host tables");
+    return 0;
+}
+
+int parallel_partition(struct scenario *sc, uint32_t ranks, uint16_t *rank, struct cfg_err *err)
+{
+    char why[256];
+    if (partition(&sc->net, &sc->layout, (enum part_method)sc->par_method, ranks, rank, NULL, why, sizeof why)) {
+        const struct cfg_entry *e = cfg_find(sc->cfg, "parallel", "partition");
+        return e ? cfg_errorf(err, e, "%s", why) : cfg_section_errorf(err, sc->cfg, "parallel", "%s", why);
+    }
+    return 0;
+}
+
+int parallel_print(struct scenario *sc, uint32_t ranks, FILE *f, struct cfg_err *err)
+{
+    const struct net *n = &sc->net;
+    uint16_t *rank = calloc(n->n_nodes ? n->n_nodes : 1, sizeof *rank);
+    struct part_stats st;
+    char why[256];
+    if (!rank)
+        return cfg_section_errorf(err, sc->cfg, "parallel", "out of memory");
+    if (partition(n, &sc->layout, (enum part_method)sc->par_method, ranks, rank, &st, why, sizeof why)) {
+        free(rank);
+        const struct cfg_entry *e = cfg_find(sc->cfg, "parallel", "partition");
+        return e ? cfg_errorf(err, e, "%s", why) : cfg_section_errorf(err, sc->cfg, "parallel", "%s", why);
+    }
+    uint64_t total = 0;
+    for (uint32_t p = 0; p < ranks; p++)
+        total += st.load[p];
+    fprintf(f, "partition: %s, %u ranks, %u nodes (%u hosts), %u links\n", part_method_names[st.used], ranks,
+            n->n_nodes, n->n_hosts, n->n_links);
+    fprintf(f, "rank\tnodes\thosts\tload_share\n");
+    for (uint32_t p = 0; p < ranks; p++)
+        fprintf(f, "%u\t%u\t%u\t%.4f\n", p, st.nodes[p], st.hosts[p], total ? (double)st.load[p] / (double)total : 0);
+    fprintf(f, "cut_links\t%u\nlookahead_ns\t", st.cut_links);
+    if (st.lookahead_ps == SIMTIME_NEVER)
+        fprintf(f, "none\n");
+    else
+        fprintf(f, "%.3f\n", (double)st.lookahead_ps / PS_PER_NS);
+    fprintf(f, "cut_capacity_fraction\t%.4f\nimbalance\t%.4f\n", st.cut_load, st.imbalance);
+    part_stats_free(&st);
+    free(rank);
+    return 0;
+}

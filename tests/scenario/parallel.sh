@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# tests/scenario/parallel.sh -- one run over several MPI ranks is the same
+# run (docs/parallel.md): for 1, 2, 3, 4 and 8 ranks (mpirun
+# --oversubscribe: more ranks than cores) every output file is
+# byte-identical to the plain sequential run's, on
+#   fattree   a k = 4 fat-tree, a permutation across pods, half the flows
+#             RoCC, half HPCC (INT records cross the cuts with the frames),
+#             and a short run of it that ends with frames in flight;
+#   leafspine a leaf-spine whose link leaf0-spine0 fails at 60 us and comes
+#             back at 150 us (the failure must change the outcome);
+#   incast    14 senders to h0 with no congestion control and a small
+#             buffer: PFC pauses leaf-spine links, which the partition cuts.
+# Also: the partition report, a refused feature, and --ranks against the
+# rank count.  Skipped when mpirun or an MPI build is missing.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/scenario/common.bash
+
+cat > "$tmp/fattree.ini" <<'EOF'
+[sim]
+duration = 200us
+sample_interval = 10us
+
+[topology]
+type = fattree
+k = 4
+rate = 100Gbps
+delay = 1us
+
+[flows.perm]
+src = h0..h7
+dst = h8..h15
+pairing = zip
+size = 200KB
+
+[flows.hpcc]
+src = h8..h15
+dst = h0..h7
+pairing = zip
+size = 200KB
+cc = hpcc
+EOF
+cat > "$tmp/leafspine.ini" <<'EOF'
+[sim]
+duration = 300us
+sample_interval = 10us
+
+[topology]
+type = leafspine
+leaves = 8
+spines = 2
+hosts_per_leaf = 2
+host_rate = 100Gbps
+fabric_rate = 100Gbps
+oversubscription = 1:1
+delay = 1us
+
+[flows.perm]
+src = h0..h15
+dst = h8..h15 h0..h7
+pairing = zip
+size = 400KB
+
+[events]
+cut = 60us down leaf0 spine0
+fix = 150us up leaf0 spine0
+EOF
+cat > "$tmp/incast.ini" <<'EOF'
+[sim]
+duration = 200us
+sample_interval = 10us
+
+[topology]
+type = leafspine
+leaves = 8
+spines = 2
+hosts_per_leaf = 2
+host_rate = 100Gbps
+fabric_rate = 100Gbps
+oversubscription = 1:1
+delay = 1us
+
+[network]
+buffer = 400KB
+
+[cc]
+algorithm = none
+
+[flows.incast]
+src = h2..h15
+dst = h0
+size = 100KB
+EOF
+
+# [parallel] and --ranks: bad values name the file, line and key (no MPI needed).
+printf '\n[parallel]\npartition = pods\n' | cat "$tmp/fattree.ini" - > "$tmp/bad1.ini"
+"$ROCCSIM" run "$tmp/bad1.ini" --check >"$tmp/bad1.log" 2>&1
+ok bad_partition_key 'grep -q "bad1.ini:[0-9]*: \[parallel\] partition: expected auto, pod, rack or graph, got .pods." "$tmp/bad1.log"' "$tmp/bad1.log"
+printf '\n[parallel]\nranks = 99999\n' | cat "$tmp/fattree.ini" - > "$tmp/bad2.ini"
+"$ROCCSIM" run "$tmp/bad2.ini" --check >"$tmp/bad2.log" 2>&1
+ok bad_ranks_key 'grep -q "bad2.ini:[0-9]*: \[parallel\] ranks: must be 0 (any) or 1..4096" "$tmp/bad2.log"' "$tmp/bad2.log"
+printf '\n[parallel]\npartition = pod\n' | cat "$tmp/fattree.ini" - > "$tmp/bad3.ini"
+"$ROCCSIM" run "$tmp/bad3.ini" --check --ranks 8 >"$tmp/bad3.log" 2>&1
+ok pod_needs_pods 'grep -q "bad3.ini:[0-9]*: \[parallel\] partition: partition = pod needs a fat-tree with at least 8 pods (this topology has 4)" "$tmp/bad3.log"' "$tmp/bad3.log"
+"$ROCCSIM" run "$tmp/fattree.ini" --check --ranks 0 >"$tmp/bad4.log" 2>&1
+ok bad_ranks_option 'grep -q -- "--ranks .0.: must be 1..4096" "$tmp/bad4.log"' "$tmp/bad4.log"
+
+need_cmd mpirun "one run over several ranks needs Open MPI (openmpi-bin)" || exit 0
+MPIRUN=(mpirun --oversubscribe)
+[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+
+# Is this roccsim built with MPI?  (Without, a run over 2 ranks is refused.)
+"${MPIRUN[@]}" -np 2 "$ROCCSIM" run "$tmp/fattree.ini" -q -o "$tmp/probe" >"$tmp/probe.log" 2>&1
+if grep -q "built without MPI" "$tmp/probe.log"; then
+    if [ "${ROCC_SKIP:-allow}" = fail ]; then
+        echo "FAIL parallel.mpi: roccsim was built without MPI (install libopenmpi-dev and rebuild)"
+    else
+        echo "SKIP parallel.mpi: roccsim was built without MPI (install libopenmpi-dev and rebuild)"
+    fi
+    exit 0
+fi
+
+# same_outputs DIR1 DIR2 -- same file names, every file byte-identical;
+# else prints what differs and returns 1.
+same_outputs() {
+    local a=$1 b=$2 f problems=""
+    [ -d "$b" ] || { echo "no output directory $b"; return 1; }
+    [ "$(cd "$a" && ls)" = "$(cd "$b" && ls)" ] || problems="different file sets;"
+    for f in "$a"/*; do
+        cmp -s "$f" "$b/$(basename "$f")" || problems="$problems $(basename "$f") differs;"
+    done
+    [ -z "$problems" ] && [ -n "$(ls "$a")" ] && return 0
+    echo "$problems"
+    return 1
+}
+
+sed 's/^duration = 200us/duration = 20us/; s/^sample_interval = 10us/sample_interval = 2us/' "$tmp/fattree.ini" > "$tmp/inflight.ini"
+for s in fattree inflight leafspine incast; do
+    "$ROCCSIM" run "$tmp/$s.ini" -q -o "$tmp/$s.seq" >"$tmp/$s.seq.log" 2>&1
+    ok "$s.sequential" '[ -s "$tmp/$s.seq/summary.json" ]' "$tmp/$s.seq.log"
+    for k in 1 2 3 4 8; do
+        "${MPIRUN[@]}" -np $k "$ROCCSIM" run "$tmp/$s.ini" -q -o "$tmp/$s.p$k" >"$tmp/$s.p$k.log" 2>&1
+        echo "exit status $?" >>"$tmp/$s.p$k.log"
+        same_outputs "$tmp/$s.seq" "$tmp/$s.p$k" >>"$tmp/$s.p$k.log"
+        ok "$s.ranks$k" 'same_outputs "$tmp/$s.seq" "$tmp/$s.p$k" >/dev/null && grep -q "exit status 0" "$tmp/$s.p$k.log"' \
+            "$tmp/$s.p$k.log"
+    done
+done
+
+# The cases test what they claim: the failure changes the run, the incast
+# pauses links between leaves and spines, and those links are cut.
+sed '/^\[events\]/,$d' "$tmp/leafspine.ini" > "$tmp/nofail.ini"
+"$ROCCSIM" run "$tmp/nofail.ini" -q -o "$tmp/nofail" >/dev/null 2>&1
+ok leafspine.failure_matters '! cmp -s "$tmp/nofail/flows.csv" "$tmp/leafspine.seq/flows.csv"'
+get() { awk -F'\t' -v k="$2" '$1 == k { print $2 }' "$1"; }
+ok inflight.frames_in_flight '! grep -q "\"in_flight\": 0," "$tmp/inflight.seq/summary.json"' "$tmp/inflight.seq/summary.json"
+ok incast.pauses_fabric_links '[ "$(get "$tmp/incast.seq/summary.tsv" tier.edge_up.pfc_xoff_sent)" -gt 0 ] &&
+    [ "$(get "$tmp/incast.seq/summary.tsv" tier.core.pfc_xoff_sent)" -gt 0 ]' "$tmp/incast.seq/summary.tsv"
+"$ROCCSIM" run "$tmp/incast.ini" --check --ranks 2 >"$tmp/part.txt" 2>&1
+ok partition_report 'grep -q "^partition: rack, 2 ranks" "$tmp/part.txt" && [ "$(get "$tmp/part.txt" cut_links)" -eq 8 ] &&
+    [ "$(get "$tmp/part.txt" lookahead_ns)" = 1000.000 ]' "$tmp/part.txt"
+
+# What cannot run over ranks yet is refused with the key, not run wrong.
+printf '\n[output]\npcap = h0\n' | cat "$tmp/fattree.ini" - > "$tmp/pcap.ini"
+"${MPIRUN[@]}" -np 2 "$ROCCSIM" run "$tmp/pcap.ini" -q -o "$tmp/pcap" >"$tmp/pcap.log" 2>&1
+rc=$?
+ok refused_pcap '[ $rc -eq 2 ] && grep -q "pcap.ini:[0-9]*: \[output\] pcap.*cannot run over several MPI ranks" "$tmp/pcap.log"' \
+    "$tmp/pcap.log"
+"${MPIRUN[@]}" -np 2 "$ROCCSIM" run "$tmp/fattree.ini" --ranks 3 -q -o "$tmp/r3" >"$tmp/r3.log" 2>&1
+ok ranks_mismatch 'grep -q -- "--ranks 3 but the run has 2 ranks" "$tmp/r3.log" && [ ! -d "$tmp/r3" ]' "$tmp/r3.log"
