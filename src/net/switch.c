@@ -117,11 +117,17 @@ static void mmu_release(struct net *n, struct sw *s, uint32_t local, uint8_t cls
     }
     struct mmu_cnt *m = &s->cnt[local * NCLASS + cls];
     uint64_t left = b, x;
-    x = m->hdrm < left ? m->hdrm : left;
-    m->hdrm -= x; s->hdrm_used -= x; left -= x;
-    x = m->shared < left ? m->shared : left;
-    m->shared -= x; s->shared_used -= x; left -= x;
-    m->reserve -= left; s->reserve_used -= left;
+    if (__builtin_expect(m->hdrm != 0, 0)) {    /* headroom first (only under PFC pressure) */
+        x = m->hdrm < left ? m->hdrm : left;
+        m->hdrm -= x; s->hdrm_used -= x; left -= x;
+    }
+    if (m->shared) {
+        x = m->shared < left ? m->shared : left;
+        m->shared -= x; s->shared_used -= x; left -= x;
+    }
+    if (left) {
+        m->reserve -= left; s->reserve_used -= left;
+    }
     if (m->xoff_sent && m->hdrm == 0) {
         uint64_t thr = xoff_threshold(s, local, cls);
         if (m->shared == 0 || m->shared + s->cfg.xon_offset <= thr) {
