@@ -109,7 +109,8 @@ static int mmu_admit(struct net *n, struct sw *s, uint32_t local, uint8_t cls, u
     return 1;
 }
 
-static void mmu_release(struct net *n, struct sw *s, uint32_t local, uint8_t cls, uint32_t b)
+static inline __attribute__((always_inline)) void mmu_release(struct net *n, struct sw *s, uint32_t local,
+                                                               uint8_t cls, uint32_t b)
 {
     if (local == IN_NONE) {
         s->ctrl_used -= b;
@@ -213,7 +214,7 @@ static inline void enqueued(struct net *n, struct sw *s, uint32_t out, uint32_t 
     port_kick(n, out);
 }
 
-static void enqueue(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
+static inline __attribute__((always_inline)) void enqueue(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
 {
     struct port *pt = &n->ports[out];
     struct packet *p = pkt(&n->pool, pi);
