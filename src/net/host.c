@@ -230,8 +230,8 @@ static void host_compact(struct net *n, struct host *h)
  * first flow ready now is chosen (*pick = its slot, else NONE32) and left
  * out of the result.  Returns the earliest time another flow may send --
  * now if one is ready -- or SIMTIME_NEVER: what the port plans around. */
-static simtime_t scan_flows(const struct net *n, const struct host *h, const struct port *pt, simtime_t now,
-                            uint32_t *pick)
+static inline __attribute__((always_inline)) simtime_t scan_flows(const struct net *n, const struct host *h,
+                                                                   const struct port *pt, simtime_t now, uint32_t *pick)
 {
     simtime_t earliest = SIMTIME_NEVER;
     for (uint32_t i = 0; i < h->n_active; i++) {
