@@ -167,3 +167,16 @@ uint16_t dp_tx_burst(uint16_t port, struct rte_mbuf **tx, uint16_t n, struct dp_
     }
     return sent;
 }
+
+int dp_getopt(int argc, char **argv, const struct option *opts, struct dp_opt *o)
+{
+    int idx = -1;
+    o->code = getopt_long(argc, argv, "h", opts, &idx);
+    o->name = idx >= 0 ? opts[idx].name : "";
+    snprintf(o->orig, sizeof o->orig, "%s", optarg ? optarg : "");
+    if (o->code == '?' || o->code == ':') {
+        fprintf(stderr, "unknown option or missing value: %s\n", argv[optind - 1]);
+        return -1;
+    }
+    return 0;
+}

@@ -6,6 +6,7 @@
 #ifndef DP_COMMON_H
 #define DP_COMMON_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -13,6 +14,18 @@
 #include <rte_mempool.h>
 
 #include "pcap.h"
+
+/* One command-line option as getopt_long() returned it, remembered so
+ * that a bad value can be reported with the option's name and the value
+ * as given (the parsers split values in place). */
+struct dp_opt {
+    int         code;        /* the option's id; -1 at the end */
+    const char *name;        /* long name, "" for a short option */
+    char        orig[256];   /* the value as given */
+};
+/* The next option of argv; 0, or -1 after printing the unknown option or
+ * missing value (the caller prints its usage). */
+int dp_getopt(int argc, char **argv, const struct option *opts, struct dp_opt *o);
 
 /* Bursts of this many frames per rx/tx call (l2fwd's MAX_PKT_BURST). */
 #define DP_BURST 32

@@ -171,22 +171,17 @@ int host_parse_args(struct host *h, int argc, char **argv)
         {"rcc-ack-every", required_argument, NULL, HOST_OPT_RCC_ACK},
         {"dcqcn", required_argument, NULL, 14},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    int c, idx = -1;
+    struct dp_opt o;
+    int c;
     char *end;
-    const char *optname = "";
-    char orig[256] = "";
 
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
-        optname = idx >= 0 ? opts[idx].name : "";
-        /* The value as given: the parsers below split it in place. */
-        snprintf(orig, sizeof orig, "%s", optarg ? optarg : "");
-        idx = -1;
-        if (c == '?' || c == ':') {
-            fprintf(stderr, "unknown option or missing value: %s\n", argv[optind - 1]);
+    for (;;) {
+        if (dp_getopt(argc, argv, opts, &o))
             goto bad_nomsg;
-        }
+        if ((c = o.code) == -1)
+            break;
         switch (c) {
         case 'i': if (pkt_parse_ip(optarg, &h->local_ip) || !h->local_ip) goto bad; h->have_ip = true; break;
         case 'g': if (pkt_parse_mac(optarg, h->gw_mac)) goto bad; h->have_gw = h->gw_static = true; break;
@@ -278,7 +273,7 @@ int host_parse_args(struct host *h, int argc, char **argv)
     }
     return 0;
 bad:
-    fprintf(stderr, "bad value for --%s: '%s'\n", optname, orig);
+    fprintf(stderr, "bad value for --%s: '%s'\n", o.name, o.orig);
 bad_nomsg:
     usage(stderr, argv[0]);
     return -1;

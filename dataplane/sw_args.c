@@ -191,22 +191,18 @@ int parse_args(struct sw *s, int argc, char **argv)
         {"lscc-cnp-us", required_argument, NULL, 208}, {"lscc-long-bytes", required_argument, NULL, 209},
         {"lscc-n", required_argument, NULL, 210},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    int c, idx = -1;
+    struct dp_opt o;
+    int c;
     char *end = NULL;
     uint64_t v, retry_ms = 100, hold_ms = 1000, ttl_s = 60, tries = 3;
-    const char *optname = "";
-    char orig[256] = "";
 
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
-        optname = idx >= 0 ? opts[idx].name : "";
-        /* The value as given: the parsers below split it in place. */
-        snprintf(orig, sizeof orig, "%s", optarg ? optarg : "");
-        if (c == '?' || c == ':') {
-            fprintf(stderr, "unknown option or missing value: %s\n", argv[optind - 1]);
+    for (;;) {
+        if (dp_getopt(argc, argv, opts, &o))
             goto bad_nomsg;
-        }
+        if ((c = o.code) == -1)
+            break;
         switch (c) {
         case 'r': if (parse_route(s, optarg)) goto bad; break;
         case 'e': if (parse_rate(s, optarg)) goto bad; break;
@@ -376,7 +372,6 @@ int parse_args(struct sw *s, int argc, char **argv)
         case 'h': usage(stdout, argv[0]); return 1;   /* asked for: not an error */
         default: goto bad;
         }
-        idx = -1;
     }
     if (optind < argc) { fprintf(stderr, "unexpected argument: %s\n", argv[optind]); goto bad_nomsg; }
     s->cnp_pol.bind = s->peers;
@@ -414,7 +409,7 @@ int parse_args(struct sw *s, int argc, char **argv)
     }
     return 0;
 bad:
-    fprintf(stderr, "bad value for --%s: '%s'\n", optname, orig);
+    fprintf(stderr, "bad value for --%s: '%s'\n", o.name, o.orig);
 bad_nomsg:
     usage(stderr, argv[0]);
     return -1;

@@ -55,11 +55,11 @@ elif [ ! -x "$ROCCSIM" ]; then
 fi
 make -s -C bench/peers/ns3 BUILD="$PWD/build/peers/ns3"
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. bench/peers/lib.bash       # median, peer_machine
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-machine="$(uname -m), $(nproc) cpu, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' | tr -s ' ')"
+machine=$(peer_machine)
 echo "machine: $machine"
 echo "simulated time: $SIM_TIME"
 echo

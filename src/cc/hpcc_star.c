@@ -29,6 +29,15 @@ void hpcc_star_params_default(struct hpcc_star_params *p, uint64_t line_bps, uin
     p->n = n ? n : hpcc_star_n_for(base_rtt_ps);
     hpcc_params_default(&p->loop, line_bps, base_rtt_ps, profile);
     hpcc_params_default(&p->near, line_bps, base_rtt_ps / p->n, profile);
+    p->near_rtt = HPCC_STAR_NEAR_RTT_T_OVER_N;
+}
+
+void hpcc_star_params_near_rtt(struct hpcc_star_params *p, enum hpcc_star_near_rtt mode)
+{
+    uint64_t t = p->loop.base_rtt_ps;
+    p->near_rtt = (uint32_t)mode;
+    hpcc_params_default(&p->near, p->loop.line_bps, mode == HPCC_STAR_NEAR_RTT_T ? t : t / p->n,
+                        (enum hpcc_profile)p->loop.profile);
 }
 
 int hpcc_star_params_check(const struct hpcc_star_params *p, char *why, size_t why_len)
@@ -39,8 +48,12 @@ int hpcc_star_params_check(const struct hpcc_star_params *p, char *why, size_t w
     if (hpcc_params_check(&p->near, why, why_len)) return -1;
     if (p->near.profile != p->loop.profile || p->near.line_bps != p->loop.line_bps)
         return cc_fail(why, why_len, "both loops need the same profile and line rate");
-    if (p->near.base_rtt_ps != p->loop.base_rtt_ps / p->n)
+    if (p->near_rtt > HPCC_STAR_NEAR_RTT_T)
+        return cc_fail(why, why_len, "near_rtt must be T_OVER_N or T");
+    if (p->near_rtt == HPCC_STAR_NEAR_RTT_T_OVER_N && p->near.base_rtt_ps != p->loop.base_rtt_ps / p->n)
         return cc_fail(why, why_len, "the near loop's T must be the base RTT / N");
+    if (p->near_rtt == HPCC_STAR_NEAR_RTT_T && p->near.base_rtt_ps != p->loop.base_rtt_ps)
+        return cc_fail(why, why_len, "the near loop's T must be the base RTT (near_rtt = T)");
     return 0;
 }
 
@@ -49,6 +62,17 @@ void hpcc_star_init(struct hpcc_star *s, const struct hpcc_star_params *p, uint6
     memset(s, 0, sizeof *s);
     hpcc_init(&s->loop, &p->loop, line_bps, now_ps);
     hpcc_init(&s->near, &p->near, line_bps, now_ps);
+}
+
+/* Which loop sets the window after an update (diagnostics, summary.json). */
+static void count_bind(struct hpcc_star *s, const struct hpcc_star_params *p)
+{
+    s->n_updates++;
+    if (hpcc_star_w_star_bytes(s, p) < s->loop.w_bytes) {
+        s->n_star_binds++;
+        if (s->loop.w_bytes >= p->loop.w_init_bytes)
+            s->n_wound++;
+    }
 }
 
 /* snd_una + (snd_nxt − snd_una)·k/N: the ACK that closes the k-th RTT/N. */
@@ -83,6 +107,7 @@ void hpcc_star_on_ack(struct hpcc_star *s, const struct hpcc_star_params *p, uin
         s->n_intervals++;
     }
     s->mark = s->k < p->n && s->nxt > s->una ? mark_of(s, p, s->k + 1) : UINT64_MAX;
+    count_bind(s, p);
 }
 
 int hpcc_star_on_dint(struct hpcc_star *s, const struct hpcc_star_params *p, const struct hpcc_int_hop *hops,
@@ -102,6 +127,7 @@ int hpcc_star_on_dint(struct hpcc_star *s, const struct hpcc_star_params *p, con
         s->near_due = 0;
         s->n_near_ref++;
     }
+    count_bind(s, p);
     return 0;
 }
 

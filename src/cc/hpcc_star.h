@@ -32,6 +32,11 @@
  *     interval): U_j = qlen_j/(B_j·T/N) + txRate_j/B_j, the EWMA over T/N,
  *     W_AI sized for T/N (hpcc.h's rule), its window scaled by N to full-RTT
  *     bytes before the comparison with W (so both are rates × T).
+ *     near_rtt = HPCC_STAR_NEAR_RTT_T instead keeps the flow's T in the
+ *     near loop (U_j = qlen_j/(B_j·T) + txRate_j/B_j, the EWMA over T, HPCC's
+ *     W_AI): the literal reading, where only the update interval (RTT/N)
+ *     differs.  §III-D states neither; docs/crossdc.md "Why HPCC* loses
+ *     throughput" measures both.
  *   - N defaults to round(T / 200 µs), at least 1: RTT/N is then LSCC's
  *     period T = 200 µs (§III-C), the interval at which B changes (with
  *     LSCC's N = 2D/T, the same N).
@@ -66,10 +71,17 @@
 /* Largest N (ours): keeps T/N above a few ps for any sane T. */
 #define HPCC_STAR_MAX_N      4096u
 
+/* The near loop's base RTT (struct hpcc_star_params.near_rtt). */
+enum hpcc_star_near_rtt {
+    HPCC_STAR_NEAR_RTT_T_OVER_N = 0,   /* T/N (default, ours) */
+    HPCC_STAR_NEAR_RTT_T        = 1    /* T, as the normal loop */
+};
+
 struct hpcc_star_params {
     struct hpcc_params loop;  /* normal loop: HPCC with T = base RTT */
-    struct hpcc_params near;  /* near-source loop: HPCC with T/N */
+    struct hpcc_params near;  /* near-source loop: HPCC with T/N (or T, near_rtt) */
     uint32_t n;               /* N: near-loop reference updates per RTT */
+    uint32_t near_rtt;        /* enum hpcc_star_near_rtt */
 };
 
 /* N = round(base_rtt_ps / HPCC_STAR_NEAR_PS), at least 1, at most
@@ -77,13 +89,19 @@ struct hpcc_star_params {
 uint32_t hpcc_star_n_for(uint64_t base_rtt_ps);
 
 /* loop = hpcc_params_default(line, T, profile); near = the same with
- * T/N (N = n, or hpcc_star_n_for(T) for n = 0). */
+ * T/N (N = n, or hpcc_star_n_for(T) for n = 0); near_rtt = T_OVER_N. */
 void hpcc_star_params_default(struct hpcc_star_params *p, uint64_t line_bps, uint64_t base_rtt_ps,
                               enum hpcc_profile profile, uint32_t n);
 
+/* Rebuild p->near with base RTT T (mode HPCC_STAR_NEAR_RTT_T) or T/N
+ * (HPCC_STAR_NEAR_RTT_T_OVER_N) from p->loop's line rate, T and profile
+ * (hpcc_params_default), and set p->near_rtt; call before overriding
+ * [hpcc] keys. */
+void hpcc_star_params_near_rtt(struct hpcc_star_params *p, enum hpcc_star_near_rtt mode);
+
 /* 0 if valid, else -1 and why: both hpcc_params valid, same profile and
  * line rate, 1 <= N <= HPCC_STAR_MAX_N, near T = loop T / N (integer
- * division, > 0). */
+ * division, > 0), or = loop T with near_rtt = T. */
 int hpcc_star_params_check(const struct hpcc_star_params *p, char *why, size_t why_len);
 
 struct hpcc_star {
@@ -99,6 +117,9 @@ struct hpcc_star {
     uint64_t n_dint_bad;       /* direct INTs refused (malformed) */
     uint64_t n_near_ref;       /* near-loop reference updates */
     uint64_t n_intervals;      /* RTT/N intervals closed by ACKs */
+    uint64_t n_star_binds;     /* ACKs and direct INTs after which W* < W (W* is the window) */
+    uint64_t n_updates;        /* ACKs and direct INTs taken (the denominator of n_star_binds) */
+    uint64_t n_wound;          /* of n_star_binds: W was at its cap W_init (the normal loop wound up) */
 };
 
 /* Both loops at line rate (hpcc_init), no RTT update yet (una = nxt = 0). */
@@ -115,7 +136,7 @@ void hpcc_star_on_ack(struct hpcc_star *s, const struct hpcc_star_params *p, uin
 int hpcc_star_on_dint(struct hpcc_star *s, const struct hpcc_star_params *p, const struct hpcc_int_hop *hops,
                       unsigned nhop, uint32_t b_units, uint64_t now_ps);
 
-/* W* in full-RTT bytes: the near loop's window × T / (T/N). */
+/* W* in full-RTT bytes: the near loop's window × T / (near loop's T). */
 uint64_t hpcc_star_w_star_bytes(const struct hpcc_star *s, const struct hpcc_star_params *p);
 /* min(W, W*) (> 0) and its rate min(W, W*)·8/T (capped at the line rate). */
 uint64_t hpcc_star_window_bytes(const struct hpcc_star *s, const struct hpcc_star_params *p);

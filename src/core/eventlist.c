@@ -1,5 +1,6 @@
 /*
- * eventlist.c -- a three-tier calendar of events ordered by (time, seq).
+ * eventlist.c -- a three-tier calendar of events ordered by (time, seq),
+ * seq being the caller's tie-break key (el_push_key) or an insertion count.
  * See eventlist.h for the model.
  *
  * Invariants (t = an event's time):
@@ -310,12 +311,12 @@ void el_free(struct eventlist *el)
     el->cur_heap = 0;
 }
 
-int el_push_slow(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj)
+int el_push_slow(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj, uint64_t seq)
 {
     assert(time >= el->now);
     if (el->n == el->cap && grow(el, el->cap * 2))
         return -1;                      /* doubling: only while the set grows */
-    struct event ev = { time, el->next_seq++, kind, obj };
+    struct event ev = { time, seq, kind, obj };
     el->n++;
     if (time < el->cur_end) {
         if (!el->cur_heap && el->cur_n == EL_SORTED_MAX)

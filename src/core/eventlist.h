@@ -4,10 +4,15 @@
  * Model: time is an integer number of picoseconds (uint64_t: 213 days of
  * simulated time).  An event is (time, kind, object): a small tag the owner
  * dispatches on, never a closure, so an event costs 24 bytes and no
- * allocation.  Events at equal times fire in the order they were scheduled
- * (a 64-bit insertion sequence breaks ties), which makes runs deterministic:
- * the pop order is the total order of (time, seq), whatever the structure
- * that holds the events.
+ * allocation.  Events at equal times fire in the order of a 64-bit key,
+ * `seq`, which makes runs deterministic: the pop order is the total order
+ * of (time, seq), whatever the structure that holds the events.  el_push
+ * takes the key from an insertion counter (ties fire in scheduling order);
+ * el_push_key takes the caller's.  The network model uses the latter: its
+ * keys are (schedule counter of the scheduling node, node) pairs, so the
+ * order does not depend on how the nodes are spread over processes
+ * (net.h, "Event order"; docs/architecture.md).  Keys must be unique
+ * among the pending events of one time.
  *
  * The structure is a calendar in three tiers, because almost every event a
  * network schedules is due within a few microseconds (a frame's end, its
@@ -64,7 +69,7 @@ typedef uint64_t simtime_t;             /* picoseconds */
 
 struct event {
     simtime_t time;
-    uint64_t  seq;                      /* insertion order, for ties */
+    uint64_t  seq;                      /* tie-break key (el_push: insertion order) */
     uint32_t  kind;                     /* owner-defined tag */
     uint32_t  obj;                      /* owner-defined index */
 };
@@ -98,7 +103,7 @@ struct el_node {                        /* a wheel entry, in a free-listed pool 
 
 struct eventlist {
     simtime_t      now;                 /* time of the event being handled */
-    uint64_t       next_seq;
+    uint64_t       next_seq;            /* el_push's insertion counter */
     uint64_t       n_fired;
     size_t         n;                   /* pending, all tiers */
     size_t         cap;                 /* each tier can hold cap events */
@@ -130,7 +135,7 @@ void el_free(struct eventlist *el);
 /* Schedule (time, kind, obj); time must be >= el->now.  Returns -1 only when
  * the set cannot grow (out of memory).  The common case -- a free slot and
  * a time inside the wheel -- is inline: O(1), no branch on other events. */
-int  el_push_slow(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj);
+int  el_push_slow(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj, uint64_t seq);
 
 /* Internal: file *ev in its wheel bucket (a free node exists). */
 EL_INLINE void el_wheel_put_(struct eventlist *el, const struct event *ev)
@@ -145,14 +150,21 @@ EL_INLINE void el_wheel_put_(struct eventlist *el, const struct event *ev)
     el->bits[b >> 6] |= 1ull << (b & 63);
 }
 
-EL_INLINE int el_push(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj)
+/* The same with the tie-break key given: among events of equal time, the
+ * one with the smaller seq fires first.  The caller keeps keys unique. */
+EL_INLINE int el_push_key(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj, uint64_t seq)
 {
     if (el->n == el->cap || time < el->cur_end || time >= el->wheel_end)
-        return el_push_slow(el, time, kind, obj);
-    struct event ev = { time, el->next_seq++, kind, obj };
+        return el_push_slow(el, time, kind, obj, seq);
+    struct event ev = { time, seq, kind, obj };
     el_wheel_put_(el, &ev);             /* n < cap: a node is free */
     el->n++;
     return 0;
+}
+
+EL_INLINE int el_push(struct eventlist *el, simtime_t time, uint32_t kind, uint32_t obj)
+{
+    return el_push_key(el, time, kind, obj, el->next_seq++);
 }
 
 /* Internal: the pop paths that leave the inline fast path. */

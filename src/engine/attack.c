@@ -1,15 +1,21 @@
-/* attack.c -- [attack.NAME] sections: hosts injecting forged CNPs; see attack.h. */
+/* attack.c -- [attack.NAME] sections: hosts injecting forged CNPs and
+ * direct INTs; see attack.h. */
 #include "engine/attack.h"
 #include "engine/scenario.h"
 #include "net/agent_rocc.h"
+#include "hpcc_star.h"
 #include "rocc_cnp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum attack_kind { ATK_SPOOF_CP = 0, ATK_FAKE_CP_ID = 1, ATK_JUNK = 2 };
-static const char *const kind_names[] = { "spoof_cp", "fake_cp_id", "junk", NULL };
+enum attack_kind { ATK_SPOOF_CP = 0, ATK_FAKE_CP_ID = 1, ATK_JUNK = 2, ATK_DINT = 3, ATK_DINT_BAD = 4 };
+static const char *const kind_names[] = { "spoof_cp", "fake_cp_id", "junk", "dint", "dint_malformed", NULL };
+#define IS_DINT(k) ((k) == ATK_DINT || (k) == ATK_DINT_BAD)
+/* The pseudo-queue length a forged direct INT claims: 100 MB, enough to
+ * collapse W* if it were believed (ours: any Q* far above B·T would do). */
+#define DINT_FORGED_QLEN 100000000ull
 
 
 struct atk_ctx { struct scenario *sc; struct cfg *c; struct cfg_err *err; int rc; };
@@ -53,7 +59,7 @@ static int build_one(struct scenario *sc, struct cfg *c, const char *sec, struct
         if (cfg_find(c, sec, "size"))
             return cfg_errorf(err, cfg_find(c, sec, "size"), "only kind = junk has a size (CNPs are %d B)",
                               ROCC_CNP_FRAME_BYTES);
-        a.bytes = ROCC_CNP_FRAME_BYTES;
+        a.bytes = IS_DINT(kind) ? ROCE_CNP_FRAME + HPCC_STAR_INT_BYTES : ROCC_CNP_FRAME_BYTES;
     }
     TRY(cfg_rate(c, sec, "rate", 0, &rate, err));
     if (rate == 0 || rate > n->ports[a.port].rate_bps)
@@ -67,13 +73,25 @@ static int build_one(struct scenario *sc, struct cfg *c, const char *sec, struct
 
     /* Whose CP the forged CNPs claim, and what they say. */
     TRY(cfg_u64(c, sec, "rate_units", 1, &units, err));
-    if (units < 1 || units > UINT32_MAX)
-        return cfg_errorf(err, cfg_find(c, sec, "rate_units"), "must be 1..4294967295 (ΔF units)");
+    if (units < 1 || units > (IS_DINT(kind) ? HPCC_STAR_B_MAX : UINT32_MAX))
+        return cfg_errorf(err, cfg_find(c, sec, "rate_units"), IS_DINT(kind) ? "must be 1..16777215 (B, Mb/s)"
+                                                                            : "must be 1..4294967295 (ΔF units)");
     a.rate_units = (uint32_t)units;
     TRY(cfg_u64(c, sec, "cp_id", 0xdead00, &id, err));   /* switch 0xdead: made up */
     if (kind == ATK_JUNK) {
         if (cfg_find(c, sec, "cp"))
             cfg_str(c, sec, "cp", NULL, &cp, err);        /* accepted, unused: junk claims no CP */
+    } else if (IS_DINT(kind)) {
+        /* The switch port whose switch the direct INT claims to come from
+         * (HPCC*'s local egress: the long-haul port). */
+        if (!cfg_find(c, sec, "cp"))
+            return cfg_section_errorf(err, c, sec, "kind = %s needs 'cp = SWITCH->NEIGHBOUR' (the local egress it claims)",
+                                      kind_names[kind]);
+        TRY(cfg_str(c, sec, "cp", NULL, &cp, err));
+        const struct monitor *m = scenario_monitor(sc, cp);
+        if (!m)
+            return cfg_errorf(err, cfg_find(c, sec, "cp"), "no switch port named '%s'", cp);
+        a.cnp_src = n->ports[m->port].node;
     } else {
         if (!cfg_find(c, sec, "cp"))
             return cfg_section_errorf(err, c, sec, "kind = %s needs 'cp = SWITCH->NEIGHBOUR' (the CP it claims)",
@@ -137,6 +155,25 @@ void attack_fire(struct scenario *sc, uint32_t k)
     if (a->kind == ATK_JUNK) {
         p->cnp_kind = CNP_JUNK;
         p->dst = f->dst;              /* across the victim's bottleneck */
+    } else if (IS_DINT(a->kind)) {
+        /* A direct INT to the victim's source, claiming the local egress:
+         * one long-haul hop with a huge Q* (dint).  dint_malformed
+         * sends B = 0 and nhop = 0 in alternate rounds over the target's
+         * flows; the source refuses both. */
+        p->cnp_kind = CNP_DINT;
+        p->dst = f->src;
+        p->cnp_src = a->cnp_src;
+        int odd_round = (int)(a->sent / a->count & 1);   /* each flow gets both kinds in turn */
+        p->rate_units = a->kind == ATK_DINT_BAD && !odd_round ? 0 : a->rate_units;
+        if (n->intr) {
+            p->flags = PF_INT;
+            p->nhop = a->kind == ATK_DINT_BAD && odd_round ? 0 : 1;
+            struct int_hop *h = &n->intr[pi].hop[0];
+            h->ts = now;
+            h->tx_bytes = a->sent * DINT_FORGED_QLEN;   /* a made-up input rate, growing */
+            h->qlen = DINT_FORGED_QLEN;
+            h->rate_bps = (uint64_t)a->rate_units * HPCC_STAR_B_UNIT_BPS;
+        }
     } else {
         p->cnp_kind = CNP_ROCC;
         p->dst = f->src;              /* to the rate limiter it wants to set */

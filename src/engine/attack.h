@@ -11,7 +11,13 @@
  *   junk        type-253 frames that are no valid CNP (`size` bytes), to
  *               the destinations of the target group's flows, so they
  *               cross the same bottleneck as the victim's data.
- * The defence, [network] cnp_filter, is in src/net (switch.c, host.c).
+ *   dint        HPCC* direct INTs (LSCC §III-D) claiming the switch of the
+ *               port `cp` (the local egress), with Q* = 100 MB and B =
+ *               rate_units Mb/s, to the target group's sources;
+ *   dint_malformed  the same with, alternately, B = 0 and nhop = 0.
+ * The defence, [network] cnp_filter, is in src/net (switch.c, host.c);
+ * a malformed direct INT is refused at the source in any case (host.c,
+ * hpcc_star.c).
  */
 #ifndef ROCC_ATTACK_H
 #define ROCC_ATTACK_H

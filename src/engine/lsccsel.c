@@ -8,6 +8,7 @@
 
 #include "engine/metrics.h"
 #include "net/agent_lscc.h"
+#include "transport/tp_hpcc_star.h"
 
 struct lscc_sample {
     uint64_t q, qstar;
@@ -178,7 +179,7 @@ double lsccsel_metric(const struct scenario *sc, int i, simtime_t t0, simtime_t 
 }
 
 
-void lsccsel_json(const struct scenario *sc, FILE *f)
+static void lscc_ports_json(const struct scenario *sc, FILE *f)
 {
     const struct lsccsel *l = sc->lscc;
     if (!l || !l->n)
@@ -233,6 +234,12 @@ void lsccsel_json(const struct scenario *sc, FILE *f)
         fprintf(f, "}}");
     }
     fprintf(f, "]}");
+}
+
+void lsccsel_json(const struct scenario *sc, FILE *f)
+{
+    lscc_ports_json(sc, f);           /* "lscc": the long-haul ports */
+    hpcc_star_json(sc, f);            /* "hpcc_star": its flows' two loops (§III-D) */
 }
 
 void lsccsel_print(const struct scenario *sc, FILE *out)

@@ -27,7 +27,8 @@ struct lscc_node;
 int  lsccsel_add(struct scenario *sc, struct lscc_node *x);
 /* Record every node's state at sample k (scenario sampler). */
 void lsccsel_sample(struct scenario *sc, uint32_t k);
-/* summary.json member ",\n  \"lscc\": {...}" (nothing without LSCC). */
+/* summary.json members ",\n  \"lscc\": {...}" (nothing without LSCC) and
+ * "hpcc_star" (tp_hpcc_star.h; nothing without hpcc_star flows). */
 void lsccsel_json(const struct scenario *sc, FILE *f);
 /* Console lines, one per port. */
 void lsccsel_print(const struct scenario *sc, FILE *out);

@@ -3,6 +3,7 @@
  * the tap, packet records -> frame bytes, the files.
  */
 #include "engine/pcapout.h"
+#include "hpcc_star.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -26,7 +27,7 @@
 
 const char *const pc_kind_names[PCK_NKINDS] = {
     "data", "ack", "nak", "rocc_cnp", "rocev2_cnp", "qcn_cnm", "junk_cnp",
-    "pfc_xoff", "pfc_xon", "escape_etf", "gfc", "lb_token", "other",
+    "pfc_xoff", "pfc_xon", "escape_etf", "gfc", "lb_token", "other", "direct_int",
 };
 
 #define FCS 4u                          /* the Ethernet FCS: counted in packet.bytes, not captured */
@@ -202,6 +203,29 @@ size_t pcapout_frame(const struct scenario *sc, uint32_t port, uint32_t pi, uint
             memcpy(r.dst_mac, dst, 6);
             len = rf_build_roce(f, cap, &r);
             *kind = PCK_CNP_ROCEV2;
+        } else if (p->cnp_kind == CNP_DINT && fl) {
+            /* HPCC*'s direct INT (LSCC §III-D, agent_lscc_int.c): a RoCEv2
+             * CNP (opcode 0x81) from the local egress switch to the flow's
+             * source, its 16 reserved bytes, then HPCC*'s INT header
+             * (HPCC_STAR_INT_BYTES = 45): HPCC's 42-byte record (put_int,
+             * the last hop is the long-haul one, queue = Q*) and the 24-bit
+             * B field (Mb/s, big endian).  Its length (UDP 85 bytes) tells
+             * it from a plain CNP (UDP 40); docs/pcap.md. */
+            uint8_t ext[RF_CNP_RSVD_LEN + HPCC_STAR_INT_BYTES];
+            memset(ext, 0, RF_CNP_RSVD_LEN);
+            put_int(n, pi, ext + RF_CNP_RSVD_LEN, HPCC_INT_BYTES(INT_MAX_HOPS));
+            uint8_t *b = ext + RF_CNP_RSVD_LEN + HPCC_INT_BYTES(INT_MAX_HOPS);
+            b[0] = (uint8_t)(p->rate_units >> 16);
+            b[1] = (uint8_t)(p->rate_units >> 8);
+            b[2] = (uint8_t)p->rate_units;
+            uint32_t to = p->dst < n->n_hosts ? n->hosts[p->dst].node : 0;
+            struct rf_roce r = { .src_ip = pcapout_ip_of_node(p->cnp_src), .dst_ip = pcapout_ip_of_node(to),
+                                 .sport = fl->sport, .dscp = (uint8_t)(p->prio << 3), .opcode = RF_OP_CNP,
+                                 .dest_qpn = qpn_of(n, p->flow), .ext = ext, .ext_len = sizeof ext };
+            memcpy(r.src_mac, src, 6);
+            memcpy(r.dst_mac, dst, 6);
+            len = rf_build_roce(f, cap, &r);
+            *kind = PCK_CNP_DINT;
         } else if (p->cnp_kind == CNP_QCN && fl) {
             /* IEEE 802.1Qau CNM body: version 0 / reserved / QntzFb (6
              * bits), CPID 8, cnmQOffset 2, cnmQDelta 2, encapsulated

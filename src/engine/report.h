@@ -24,7 +24,8 @@
 
 struct run_info {
     const char *scenario_path;
-    double wall_s;
+    double wall_s;                 /* the event loop (scenario_run) */
+    double setup_s;                /* process start to the first event: reading, building, scheduling */
     const struct expect_result *results;
     size_t n_results;
     const char *conservation;      /* "ok" or the violation */

@@ -11,7 +11,7 @@ static void qcn_enq(struct net *n, void *st, uint32_t port, const struct packet 
     if (p->type != PKT_DATA)
         return;
     uint8_t fb;
-    if (!qcn_cp_on_packet(&a->cp, &a->prm, n->ports[port].data_bytes, rng_uniform(&n->rng), &fb))
+    if (!qcn_cp_on_packet(&a->cp, &a->prm, n->ports[port].data_bytes, rng_uniform(net_node_rng(n, n->ports[port].node)), &fb))
         return;
     uint32_t flow = p->flow;                 /* p may move when the pool grows */
     uint32_t pi = net_new_packet(n, PKT_CNP);
@@ -68,7 +68,7 @@ static void pi_enq(struct net *n, void *st, uint32_t port, const struct packet *
 static void pi_deq(struct net *n, void *st, uint32_t port, struct packet *p)
 {
     struct dcqcn_pi_agent *a = st;
-    if (p->type == PKT_DATA && dcqcn_pi_prob(&a->pi) > 0 && dcqcn_pi_mark(&a->pi, rng_uniform(&n->rng)))
+    if (p->type == PKT_DATA && dcqcn_pi_prob(&a->pi) > 0 && dcqcn_pi_mark(&a->pi, rng_uniform(net_node_rng(n, n->ports[port].node))))
         p->ecn = 1;
 }
 

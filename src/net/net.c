@@ -28,6 +28,7 @@ int net_init(struct net *n, uint64_t seed)
 {
     memset(n, 0, sizeof *n);
     rng_seed(&n->rng, seed);
+    n->seed = seed;
     n->cfg.mtu_payload = 1000;          /* RoCC §6 / HPCC PACKET_PAYLOAD_SIZE */
     n->cfg.preamble_ifg = 20;           /* 802.3: 7 B preamble + 1 B SFD + 12 B IFG */
     n->cfg.data_prio = 3;               /* HPCC simulator: data in class 3 */
@@ -87,6 +88,8 @@ void net_free(struct net *n)
     free(n->sroutes);
     free(n->sroute_next);
     free(n->start_order);
+    free(n->lp_key);
+    free(n->node_rng);
     memset(n, 0, sizeof *n);
 }
 
@@ -337,7 +340,54 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
             }
         }
     }
+    if (net_lp_init(n)) {
+        snprintf(why, why_len, "out of memory");
+        return -1;
+    }
     return net_build_routes(n, 0, why, why_len);
+}
+
+int net_lp_init(struct net *n)
+{
+    uint32_t lps = n->n_nodes + 1;              /* the nodes and the hooks' LP */
+    uint32_t bits = 1;
+    while (bits < 32 && (1u << bits) < lps)
+        bits++;
+    uint64_t *k = realloc(n->lp_key, lps * sizeof *k);
+    if (!k)
+        return -1;
+    n->lp_key = k;
+    struct rng *r = realloc(n->node_rng, lps * sizeof *r);
+    if (!r)
+        return -1;
+    n->node_rng = r;
+    /* "node-rng": apart from every other stream taken from the seed. */
+    uint64_t base = mix64(n->seed ^ 0x6e6f64652d726e67ull);
+    for (uint32_t i = 0; i < lps; i++)
+        rng_seed(&r[i], base + i);
+    n->lp_bits = bits;
+    n->key_step = 1ull << bits;
+    for (uint32_t i = 0; i < lps; i++)
+        k[i] = n->key_step | i;                 /* counter 1: key 0 is EV_FLOW_START's */
+    n->key_cur = NULL;
+    return 0;
+}
+
+uint64_t net_key_slow(struct net *n, enum ev_kind kind, uint32_t obj)
+{
+    if (kind == EV_FLOW_START)
+        return 0;                               /* a fixed key: first at its time */
+    if (!n->lp_key && net_lp_init(n)) {
+        n->oom = 1;
+        return 0;
+    }
+    /* Outside a node's handler the node that acts keys the event: the
+     * sender of a frame, else the owner; hooks have their own LP. */
+    uint32_t lp = kind == EV_WIRE ? n->ports[obj].node : net_event_owner(n, kind, obj);
+    uint64_t *slot = &n->lp_key[lp == NONE32 ? n->n_nodes : lp];
+    uint64_t k = *slot;
+    *slot = k + n->key_step;
+    return net_key_mix(n, k);
 }
 
 /* grow() for the flow array, which must stay cache-line aligned (realloc
@@ -640,11 +690,15 @@ static void start_flows(struct net *n)
         if (n->flows[fi].start_ps > now)
             break;
         n->next_start++;
+        /* A flow's start is its source host's act: what it schedules
+         * takes that LP's keys (the start event itself is virtual). */
+        net_lp_enter(n, n->hosts[n->flows[fi].src].node);
         if (n->flows[fi].qp)
             qp_post(n, fi);
         else
             flow_start(n, fi);
     }
+    n->key_cur = NULL;
     if (n->next_start < n->n_flows)
         net_schedule(n, n->flows[n->start_order[n->next_start]].start_ps, EV_FLOW_START, 0);
 }
@@ -652,35 +706,70 @@ static void start_flows(struct net *n)
 void net_run_until(struct net *n, simtime_t until)
 {
     struct event ev;
+    if (!n->lp_key && net_lp_init(n)) {
+        n->oom = 1;
+        return;
+    }
+    uint64_t *keys = n->lp_key;
+    /* Each case first makes the event's owner the current LP (the one
+     * net_event_owner names; spelt out here so the owner's index comes
+     * from lines the handler reads anyway). */
     while (!n->oom && el_pop_until(&n->el, until, &ev)) {
         n->ev_count[ev.kind]++;
         switch ((enum ev_kind)ev.kind) {
-        case EV_TX_DONE:    port_tx_done(n, ev.obj); break;
-        case EV_WIRE:       port_wire_arrive(n, ev.obj); break;
+        case EV_TX_DONE:
+            n->key_cur = &keys[n->ports[ev.obj].node];
+            port_tx_done(n, ev.obj);
+            break;
+        case EV_WIRE:
+            n->key_cur = &keys[n->ports[n->ports[ev.obj].peer].node];
+            port_wire_arrive(n, ev.obj);
+            break;
         case EV_HOST_WAKE:
             if (n->hosts[ev.obj].wake_at == ev.time) {
+                n->key_cur = &keys[n->hosts[ev.obj].node];
                 n->hosts[ev.obj].wake_at = SIMTIME_NEVER;
                 port_kick(n, n->hosts[ev.obj].port);
             }
             break;
-        case EV_NIC_DELAY:  host_nic_delay_done(n, ev.obj); break;
-        case EV_FLOW_TIMER: flow_timer_fire(n, ev.obj); break;
-        case EV_FLOW_START: start_flows(n); break;
-        case EV_FLOW_STOP:  flow_stop(n, ev.obj); break;
+        case EV_NIC_DELAY:
+            n->key_cur = &keys[n->hosts[ev.obj].node];
+            host_nic_delay_done(n, ev.obj);
+            break;
+        case EV_FLOW_TIMER:
+            n->key_cur = &keys[n->hosts[n->flows[ev.obj].src].node];
+            flow_timer_fire(n, ev.obj);
+            break;
+        case EV_FLOW_START:
+            start_flows(n);             /* sets the LP per flow */
+            break;
+        case EV_FLOW_STOP:
+            n->key_cur = &keys[n->hosts[n->flows[ev.obj].src].node];
+            flow_stop(n, ev.obj);
+            break;
         case EV_AGENT: {
             struct port_agent *a = &n->agents[ev.obj];
+            n->key_cur = &keys[n->ports[a->port].node];
             a->ops->on_timer(n, a->state);
             break;
         }
         case EV_HOOK:
+            n->key_cur = NULL;          /* replicated: what it schedules is keyed by the acting node */
             if (n->hook)
                 n->hook(n->hook_arg, ev.obj);
             break;
-        case EV_FCTL:       fc_timer_fire(n, ev.obj, ev.time); break;
-        case EV_FCTL_GATE:  fc_gate_fire(n, ev.obj, ev.time); break;
+        case EV_FCTL:
+            n->key_cur = &keys[n->sws[ev.obj].node];
+            fc_timer_fire(n, ev.obj, ev.time);
+            break;
+        case EV_FCTL_GATE:
+            n->key_cur = &keys[n->ports[ev.obj / NCLASS].node];
+            fc_gate_fire(n, ev.obj, ev.time);
+            break;
         case EV_NKINDS:     break;
         }
     }
+    n->key_cur = NULL;                  /* between runs: the acting node keys */
     if (!n->oom && n->el.now < until)
         n->el.now = until;
 }

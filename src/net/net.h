@@ -40,9 +40,25 @@
 #define NQUEUE     (NCLASS + 2)
 #define NONE32     UINT32_MAX
 
+/* Event order (docs/architecture.md "Event order and ownership").  Every
+ * event has an owner, the node whose state its handler may touch
+ * (net_event_owner); each node is a logical process (LP) with its own
+ * schedule counter.  An event scheduled while LP X handles one gets the
+ * tie-break key (X's counter++, X) -- as a 64-bit seq, counter << lp_bits
+ * | X -- and events pop in (time, key) order.  Two events of one time thus
+ * fire in an order that depends only on what their schedulers did, never
+ * on how the nodes are spread over processes (parallel runs give the
+ * sequential run's outputs byte for byte).  Scheduling outside a node's
+ * handler (set-up, engine hooks, flow starts) uses the counter of the node
+ * that acts: the event's owner, for EV_WIRE the sending port's node.  Two
+ * virtual LPs have fixed keys: EV_FLOW_START is 0 (before anything else at
+ * its time; flows starting together start in flow-index order) and EV_HOOK
+ * the hooks' own counter (lp = n_nodes), which every process runs alike.
+ * EV_WIRE is one event per frame, due at the frame's arrival and keyed by
+ * its sender when it left (port_wire_put). */
 enum ev_kind {
     EV_TX_DONE = 1,   /* obj = port: serializer free */
-    EV_WIRE,          /* obj = port: head of the wire arrives at the peer */
+    EV_WIRE,          /* obj = port: a frame on its wire (one event each) arrives at the peer */
     EV_HOST_WAKE,     /* obj = host: a paced flow may send */
     EV_NIC_DELAY,     /* obj = host: head of the CNP delay line reaches the RP */
     EV_FLOW_TIMER,    /* obj = flow: CC timer / retransmission timeout */
@@ -384,6 +400,22 @@ struct net {
     /* engine hook */
     void (*hook)(void *arg, uint32_t id);
     void *hook_arg;
+    /* Event order (see ev_kind): lp_key[lp] = the next key of LP lp
+     * (counter << lp_bits | lp; counters start at 1, key 0 is
+     * EV_FLOW_START's), lp = node index, n_nodes = the hooks' LP.  key_cur:
+     * the slot of the LP whose event is being handled, NULL outside node
+     * handlers (set-up, hooks: keyed by the acting node, net_key_slow). */
+    uint64_t *lp_key;
+    uint64_t *key_cur;
+    uint64_t  key_step;          /* 1 << lp_bits */
+    uint32_t  lp_bits;
+    /* Randomness drawn while the run goes (RED/ECN marks, QCN samples, a
+     * CC's timer jitter) comes from the stream of the node whose handler
+     * draws it (net_node_rng), seeded from the run's seed and the node
+     * index: the draws do not depend on other nodes' events, nor on how
+     * the nodes are spread over processes.  `rng` is for set-up only. */
+    struct rng *node_rng;        /* [n_nodes] */
+    uint64_t  seed;
     /* Packet tap ([output] pcap, src/engine/pcapout.c): when set, called
      * for every frame a port starts to send (arrived = 0, at its first
      * bit) and every frame that reaches the far end of a port's wire
@@ -497,10 +529,68 @@ int      net_build_routes(struct net *n, int allow_unreachable, char *why, size_
 int      net_enable_int(struct net *n);
 
 /* --- running --- */
-/* Schedule event (t, kind, obj); -1 (and the run stops: oom) only when the
- * event set cannot grow.  Inline: every hop schedules one or two events. */
+/* Schedule event (t, kind, obj) with the next key of the current LP (see
+ * ev_kind); -1 (and the run stops: oom) only when the event set cannot
+ * grow.  Inline: every hop schedules one or two events. */
 int      net_schedule_failed(struct net *n);
 EL_INLINE int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj);
+/* The same with the key given (a frame from another process keeps the key
+ * its sender gave it). */
+EL_INLINE int net_schedule_key(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj, uint64_t key);
+/* The key net_schedule would give (kind, obj) now, consumed. */
+EL_INLINE uint64_t net_key(struct net *n, enum ev_kind kind, uint32_t obj);
+/* Out of line: the key outside a node's handler (key_cur NULL). */
+uint64_t net_key_slow(struct net *n, enum ev_kind kind, uint32_t obj);
+/* Make `node` the current LP (its handler is about to run); NONE32: none
+ * (set-up / hook context).  net_run_until does this for every event. */
+static inline void net_lp_enter(struct net *n, uint32_t node)
+{
+    n->key_cur = node == NONE32 || !n->lp_key ? NULL : &n->lp_key[node];
+}
+/* The key of counter value c of LP lp (slot value k = c << lp_bits | lp):
+ * the LP bits are XORed with a mask that varies with c (Fibonacci hashing
+ * of c), so LPs in lock step -- hosts doing the same thing at the same
+ * time, with equal counters -- do not always meet in node order: a fixed
+ * order would let the same sender win every tie (a lossy incast then
+ * starves the last hosts).  For one c this is a bijection on the LPs, so
+ * keys stay unique, and it depends on nothing but (c, lp). */
+static inline uint64_t net_key_mix(const struct net *n, uint64_t k)
+{
+    return k ^ ((k >> n->lp_bits) * 0x9e3779b97f4a7c15ull >> (64 - n->lp_bits));
+}
+
+/* The LP that made key k (the inverse of net_key_mix; k != 0). */
+static inline uint32_t net_key_lp(const struct net *n, uint64_t k)
+{
+    return (uint32_t)(net_key_mix(n, k) & (n->key_step - 1));
+}
+/* The random stream of `node` (see struct net: node_rng). */
+static inline struct rng *net_node_rng(struct net *n, uint32_t node) { return &n->node_rng[node]; }
+/* The LP counters and node streams (net_finalize makes them): 0, or -1
+ * without memory. */
+int      net_lp_init(struct net *n);
+/* The owner node of event (kind, obj): the node whose state its handler
+ * touches, which executes it (hosts and switches share the node index
+ * space, n->nodes).  EV_WIRE's owner is the receiving node.  NONE32 for
+ * the replicated events every process runs (EV_FLOW_START, EV_HOOK). */
+static inline uint32_t net_event_owner(const struct net *n, uint32_t kind, uint32_t obj)
+{
+    switch ((enum ev_kind)kind) {
+    case EV_TX_DONE:    return n->ports[obj].node;
+    case EV_WIRE:       return n->ports[n->ports[obj].peer].node;
+    case EV_HOST_WAKE:
+    case EV_NIC_DELAY:  return n->hosts[obj].node;
+    case EV_FLOW_TIMER:
+    case EV_FLOW_STOP:  return n->hosts[n->flows[obj].src].node;
+    case EV_AGENT:      return n->ports[n->agents[obj].port].node;
+    case EV_FCTL:       return n->sws[obj].node;
+    case EV_FCTL_GATE:  return n->ports[obj / NCLASS].node;
+    case EV_FLOW_START:
+    case EV_HOOK:
+    case EV_NKINDS:     break;
+    }
+    return NONE32;
+}
 /* Run events until the next event is later than `until`. */
 void     net_run_until(struct net *n, simtime_t until);
 /* Count packets really in queues, on wires and in delay lines; compare with
@@ -523,6 +613,10 @@ void     port_kick(struct net *n, uint32_t port);
 void     port_enqueue_ctrl(struct net *n, uint32_t port, uint32_t pi);
 void     port_tx_done(struct net *n, uint32_t port);
 void     port_wire_arrive(struct net *n, uint32_t port);
+/* Frame pi, already given its due time, joins the end of port's wire and
+ * arrives at p->due with event key `key` (net_key(n, EV_WIRE, port) at
+ * the sender).  Frames of one wire must come in due order. */
+void     port_wire_put(struct net *n, uint32_t port, uint32_t pi, uint64_t key);
 void     port_set_pause(struct net *n, uint32_t port, uint8_t cls, int on);
 void     switch_receive(struct net *n, struct sw *s, uint32_t port, uint32_t pi);
 /* The forged-CNP policy (issue 11 part 5): may a RoCC CNP or junk type-253
@@ -581,11 +675,26 @@ extern const struct transport_ops transport_line;
 /* Set a transport's timer deadline (SIMTIME_NEVER or a past time: none). */
 void flow_set_cc_deadline(struct net *n, struct flow *f, simtime_t deadline);
 
-EL_INLINE int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj)
+EL_INLINE uint64_t net_key(struct net *n, enum ev_kind kind, uint32_t obj)
 {
-    if (__builtin_expect(el_push(&n->el, t, (uint32_t)kind, obj) != 0, 0))
+    uint64_t *slot = n->key_cur;
+    if (__builtin_expect(slot == NULL, 0))
+        return net_key_slow(n, kind, obj);
+    uint64_t k = *slot;
+    *slot = k + n->key_step;
+    return net_key_mix(n, k);
+}
+
+EL_INLINE int net_schedule_key(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj, uint64_t key)
+{
+    if (__builtin_expect(el_push_key(&n->el, t, (uint32_t)kind, obj, key) != 0, 0))
         return net_schedule_failed(n);
     return 0;
+}
+
+EL_INLINE int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj)
+{
+    return net_schedule_key(n, t, kind, obj, net_key(n, kind, obj));
 }
 
 #endif

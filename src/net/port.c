@@ -5,7 +5,9 @@
  * needs an event when something may be waiting to go next (txdone_pending),
  * so a lightly loaded port costs one event per packet: its wire arrival.
  * The wire is a FIFO because every frame takes the same propagation delay;
- * only its head has an arrival event pending.
+ * each frame has its own arrival event, keyed by the sender when the frame
+ * left (net.h "Event order"), so arrivals at one time fire in an order
+ * that depends only on the senders.
  */
 #include "net/flowctl.h"
 
@@ -31,10 +33,7 @@ static inline __attribute__((always_inline)) void kick_send(struct net *n, uint3
         pt->st.tx_data_bytes += p->payload;
     if (__builtin_expect(n->tap != NULL, 0))
         n->tap(n->tap_ctx, n, port, pi, 0);
-    int was_empty = pt->wire.count == 0;
-    pktq_push(&n->pool, &pt->wire, pi);
-    if (was_empty)
-        net_schedule(n, p->due, EV_WIRE, port);
+    port_wire_put(n, port, pi, net_key(n, EV_WIRE, port));
     /* Arm the one event this port needs next: the end of this frame if
      * something is waiting, else (a NIC) the time its next flow may send.
      * An older "done" event still in the heap is stale now (port_tx_done
@@ -120,15 +119,21 @@ void port_set_pause(struct net *n, uint32_t port, uint8_t cls, int on)
     }
 }
 
+void port_wire_put(struct net *n, uint32_t port, uint32_t pi, uint64_t key)
+{
+    pktq_push(&n->pool, &n->ports[port].wire, pi);
+    net_schedule_key(n, pkt(&n->pool, pi)->due, EV_WIRE, port, key);
+}
+
 void port_wire_arrive(struct net *n, uint32_t port)
 {
     struct port *pt = &n->ports[port];
-    /* After a link failure flushed the wire, its arrival event is stale. */
+    /* Every frame has its own event, and a wire's frames arrive in order
+     * (strictly increasing due times), so this is the head's.  After a link
+     * failure flushed the wire, the events of its frames are stale. */
     if (pt->wire.count == 0 || pkt(&n->pool, pt->wire.head)->due != n->el.now)
         return;
     uint32_t pi = pktq_pop(&n->pool, &pt->wire);
-    if (pt->wire.count)
-        net_schedule(n, pkt(&n->pool, pt->wire.head)->due, EV_WIRE, port);
     n->hops++;
     if (__builtin_expect(n->tap != NULL, 0))
         n->tap(n->tap_ctx, n, port, pi, 1);

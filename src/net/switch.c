@@ -261,16 +261,21 @@ static uint32_t srcroute_port(const struct net *n, const struct sw *s, struct pa
 }
 
 /* Forged-CNP filter (docs/rocc.md "Forged CNPs"): a RoCC CNP (or junk of
- * its ICMP type) that arrives from a host (hosts never send them), claims
+ * its ICMP type, or an HPCC* direct INT) that arrives from a host (hosts never send them), claims
  * this switch as its source (only we send those), is junk (wrong length or
  * checksum), or whose CP id is not bound to its claimed source is dropped
  * before it can take the strict-priority control class. */
 static int cnp_refused(const struct net *n, const struct sw *s, uint32_t port, const struct packet *p)
 {
-    if (!n->cfg.cnp_filter || p->type != PKT_CNP || (p->cnp_kind != CNP_ROCC && p->cnp_kind != CNP_JUNK))
+    if (!n->cfg.cnp_filter || p->type != PKT_CNP ||
+        (p->cnp_kind != CNP_ROCC && p->cnp_kind != CNP_JUNK && p->cnp_kind != CNP_DINT))
         return 0;
-    return n->nodes[n->ports[n->ports[port].peer].node].kind == NODE_HOST || p->cnp_src == s->node ||
-           !net_cnp_bound(n, p);
+    int from_host = n->nodes[n->ports[n->ports[port].peer].node].kind == NODE_HOST;
+    /* HPCC*'s direct INTs likewise: only a switch's LSCC module makes
+     * them (agent_lscc_int.c, switch_inject), never a host. */
+    if (p->cnp_kind == CNP_DINT)
+        return from_host || p->cnp_src == s->node;
+    return from_host || p->cnp_src == s->node || !net_cnp_bound(n, p);
 }
 
 void switch_receive(struct net *n, struct sw *s, uint32_t port, uint32_t pi)
@@ -417,7 +422,7 @@ uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
                 p->ecn = 1;
             else if (q > pt->ecn_kmin) {
                 double prob = pt->ecn_pmax * (double)(q - pt->ecn_kmin) / (double)(pt->ecn_kmax - pt->ecn_kmin);
-                if (rng_uniform(&n->rng) < prob)
+                if (rng_uniform(net_node_rng(n, s->node)) < prob)
                     p->ecn = 1;
             }
         }

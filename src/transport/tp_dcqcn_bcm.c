@@ -45,8 +45,8 @@ static void bcm_t_on_send(struct net *n, struct flow *f, const struct packet *p)
 
 static void bcm_t_on_timer(struct net *n, struct flow *f)
 {
-    /* The control period's random jitter comes from the run's generator. */
-    dcqcn_bcm_on_timer(ST(f), f->cc_prm, n->el.now, rng_uniform(&n->rng));
+    /* The control period's random jitter comes from the sender's stream. */
+    dcqcn_bcm_on_timer(ST(f), f->cc_prm, n->el.now, rng_uniform(net_node_rng(n, n->hosts[f->src].node)));
     bcm_t_sync(n, f);
 }
 

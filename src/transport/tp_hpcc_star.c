@@ -5,7 +5,8 @@
  * the pure state machine is src/cc/hpcc_star.c, docs/crossdc.md "HPCC*".
  *
  * Options: HPCC's [hpcc] keys apply to both loops (tp_hpcc.h);
- * [hpcc_star] n = near-loop updates per RTT (default round(T / 200 µs)).
+ * [hpcc_star] n = near-loop updates per RTT (default round(T / 200 µs)),
+ * near_rtt = the near loop's base RTT (t, default, or t_over_n).
  * Data frames and ACKs carry HPCC*'s INT header (45 B: HPCC's 42 B and the
  * 24-bit B field).
  *
@@ -16,9 +17,12 @@
 #include "engine/ccreg.h"
 #include "engine/scenario.h"
 #include "net/net.h"
+#include "engine/report_parts.h"
 #include "transport/tp_hpcc.h"
+#include "transport/tp_hpcc_star.h"
 #include "hpcc_star.h"
 
+#include <math.h>
 #include <string.h>
 
 static const struct transport_ops transport_hpcc_star;
@@ -78,6 +82,75 @@ static void star_on_cnp(struct net *n, struct flow *f, const struct packet *p)
     star_apply(n, f);
 }
 
+/* summary.json "hpcc_star" (docs/outputs.md): totals over the flows that
+ * started, then up to HPCC_STAR_JSON_FLOWS flows' state at the end. */
+#define HPCC_STAR_JSON_FLOWS 64
+
+static void star_flow_json(FILE *f, const struct scenario *sc, uint32_t i)
+{
+    const struct flow *fl = &sc->net.flows[i];
+    const struct hpcc_star *s = ST(fl);
+    const struct hpcc_star_params *p = fl->cc_prm;
+    fprintf(f, "{\"flow\": %u, \"group\": %u", i, fl->group);
+    report_json_kv(f, "w_bytes", (double)s->loop.w_bytes);
+    report_json_kv(f, "w_star_bytes", (double)hpcc_star_w_star_bytes(s, p));
+    report_json_kv(f, "window_bytes", (double)hpcc_star_window_bytes(s, p));
+    report_json_kv(f, "rate_bps", (double)hpcc_star_rate_bps(s, p));
+    report_json_kv(f, "u", s->loop.u);
+    report_json_kv(f, "u_near", s->near.u);
+    report_json_kv(f, "direct_ints", (double)s->n_dint);
+    report_json_kv(f, "near_ref_updates", (double)s->n_near_ref);
+    report_json_kv(f, "star_bound", s->n_updates ? (double)s->n_star_binds / (double)s->n_updates : NAN);
+    report_json_kv(f, "wound_up", s->n_updates ? (double)s->n_wound / (double)s->n_updates : NAN);
+    fprintf(f, "}");
+}
+
+void hpcc_star_json(const struct scenario *sc, FILE *f)
+{
+    const struct net *n = &sc->net;
+    uint64_t flows = 0, dint = 0, bad = 0, ref = 0, iv = 0, upd = 0, bind = 0, wound = 0;
+    const struct hpcc_star_params *p0 = NULL;
+
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *fl = &n->flows[i];
+        if (fl->tp != &transport_hpcc_star || !ST(fl))
+            continue;
+        const struct hpcc_star *s = ST(fl);
+        if (!p0)
+            p0 = fl->cc_prm;
+        flows++;
+        dint += s->n_dint;
+        bad += s->n_dint_bad;
+        ref += s->n_near_ref;
+        iv += s->n_intervals;
+        upd += s->n_updates;
+        bind += s->n_star_binds;
+        wound += s->n_wound;
+    }
+    if (!flows)
+        return;
+    fprintf(f, ",\n  \"hpcc_star\": {\"flows\": %llu", (unsigned long long)flows);
+    report_json_kv(f, "n", p0->n);
+    fprintf(f, ", \"near_rtt\": \"%s\"", p0->near_rtt == HPCC_STAR_NEAR_RTT_T ? "t" : "t_over_n");
+    report_json_kv(f, "direct_ints", (double)dint);
+    report_json_kv(f, "direct_ints_refused", (double)bad);
+    report_json_kv(f, "near_ref_updates", (double)ref);
+    report_json_kv(f, "intervals", (double)iv);
+    report_json_kv(f, "updates", (double)upd);
+    report_json_kv(f, "star_bound", upd ? (double)bind / (double)upd : NAN);
+    report_json_kv(f, "wound_up", upd ? (double)wound / (double)upd : NAN);
+    fprintf(f, ", \"flow_state\": [");
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n->n_flows && k < HPCC_STAR_JSON_FLOWS; i++) {
+        const struct flow *fl = &n->flows[i];
+        if (fl->tp != &transport_hpcc_star || !ST(fl))
+            continue;
+        fprintf(f, "%s\n    ", k++ ? "," : "");
+        star_flow_json(f, sc, i);
+    }
+    fprintf(f, "]}");
+}
+
 static const struct transport_ops transport_hpcc_star = {
     .name = "hpcc_star", .start = star_start, .on_ack = star_on_ack, .on_cnp = star_on_cnp,
     .int_telemetry = 1, .direct_int = 1,
@@ -86,6 +159,7 @@ static const struct transport_ops transport_hpcc_star = {
 struct star_opt {
     struct hpcc_opt h;
     uint64_t n;                   /* [hpcc_star] n; 0 = default */
+    int near_rtt;                 /* [hpcc_star] near_rtt: 0 t_over_n, 1 t */
 };
 
 static int star_read(struct cfg *c, void *opt, struct cfg_err *err)
@@ -97,6 +171,11 @@ static int star_read(struct cfg *c, void *opt, struct cfg_err *err)
         return -1;
     if (cfg_find(c, "hpcc_star", "n") && (o->n < 1 || o->n > HPCC_STAR_MAX_N))
         return cfg_errorf(err, cfg_find(c, "hpcc_star", "n"), "n must be 1..%u", HPCC_STAR_MAX_N);
+    static const char *const nr[] = { "t_over_n", "t", NULL };
+    /* Default t: §III-D changes only the near loop's update interval (RTT/N);
+     * docs/crossdc.md "Why HPCC* lost throughput at N = 10 and 20". */
+    if (cfg_enum(c, "hpcc_star", "near_rtt", nr, 1, &o->near_rtt, err) < 0)
+        return -1;
     return 0;
 }
 
@@ -106,6 +185,7 @@ static int star_prm(const struct cc_ctx *x, const void *opt, void *prm, char *wh
     struct hpcc_star_params *p = prm;
     hpcc_star_params_default(p, x->line_bps, x->base_rtt, o->h.profile ? HPCC_PROFILE_SIM : HPCC_PROFILE_PAPER,
                              (uint32_t)o->n);
+    hpcc_star_params_near_rtt(p, o->near_rtt ? HPCC_STAR_NEAR_RTT_T : HPCC_STAR_NEAR_RTT_T_OVER_N);
     hpcc_opt_apply(&o->h, &p->loop);
     hpcc_opt_apply(&o->h, &p->near);
     return hpcc_star_params_check(p, why, nwhy);

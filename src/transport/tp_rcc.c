@@ -111,7 +111,7 @@ static uint64_t one_way_delay(struct net *n, const struct flow *f, const struct 
     const struct rcc_host *hs = ST(f)->rx - f->dst;      /* the host array */
     int64_t d = (int64_t)(n->el.now - p->ts) + hs[f->dst].clk_off_ps - hs[f->src].clk_off_ps;
     if (r->jitter_ps)
-        d += (int64_t)(rng_uniform(&n->rng) * (double)r->jitter_ps);
+        d += (int64_t)(rng_uniform(net_node_rng(n, n->hosts[f->dst].node)) * (double)r->jitter_ps);
     return d > 0 ? (uint64_t)d : 1;
 }
 

@@ -10,6 +10,8 @@
 #   pcap-hpcc.ini   INT records in data and ACKs
 #   pcap-escape.ini Escape token frames and the Escape header (Lua dissector
 #                   with its preference rocc_esc.header)
+#   pcap-hpccstar.ini HPCC* direct INTs (Lua dissector hpcc_dint), and
+#                   malformed ones from an attack flagged as such
 set -u
 cd "$(dirname "$0")/../.."
 . tests/scenario/common.bash
@@ -192,3 +194,35 @@ ok escape_etf_count '[ "$e" -gt 0 ] && [ "$e" = "$(jget $S "d['"'escape'"']['"'t
 # without the preference the same frames are mis-read: the check can fail
 dump "$F"
 ok escape_needs_pref '[ "$(bad "$F")" -gt 0 ]'
+
+# ---- HPCC* direct INTs (docs/pcap.md): one per data frame h0 sends, each a
+# 123-byte RoCEv2 CNP (opcode 0x81, UDP 85) from egress0 that the Lua
+# dissector decodes: 1..5 hops, B > 0, Q* = the last hop's queue; and a
+# malformed one (attack kind dint_malformed, defence off: B = 0 or no hop)
+# gets the dissector's malformed warning; a plain CNP is not taken for one.
+"$ROCCSIM" run $D/pcap-hpccstar.ini -q -o "$tmp/hs" >"$tmp/hs.log" 2>&1
+F=$tmp/hs/pcap/h0.pcap
+tshark -X lua_script:$LUA -r "$F" -Y hpcc_dint -T fields -e frame.len -e infiniband.bth.opcode -e hpcc_dint.nhop \
+    -e hpcc_dint.b_mbps -e hpcc_dint.qstar -e hpcc_dint.hop_qlen >"$tmp/hs.tsv" 2>/dev/null
+nd=$(jget "$tmp/hs/summary.json" "d['pcap']['files'][0]['by_kind'].get('direct_int', 0)")
+ok dint_decoded '[ "$nd" -gt 1000 ] && [ "$(wc -l <"$tmp/hs.tsv")" = "$nd" ] && [ "$(awk -F"\t" "\$1 != 119 || \$3 < 1 || \$3 > 5 || \$4 < 1 || \$4 > 200000 || \$5 == \"\"" "$tmp/hs.tsv" | wc -l)" = 0 ]' "$tmp/hs.tsv"
+ok dint_qstar_is_last_hop '[ "$(awk -F"\t" "{n = split(\$6, q, \",\"); if (q[n] != \$5) print}" "$tmp/hs.tsv" | wc -l)" = 0 ]' "$tmp/hs.tsv"
+cat >"$tmp/hsa.ini" <<'EOF2'
+[attack.bad]
+from = h1
+kind = dint_malformed
+target = bulk
+cp = egress0->egress1
+rate = 1Gbps
+start = 1ms
+stop = 2ms
+EOF2
+cat $D/pcap-hpccstar.ini "$tmp/hsa.ini" >"$tmp/hsb.ini"
+"$ROCCSIM" run "$tmp/hsb.ini" -q -o "$tmp/hsb" --set network.cnp_filter=false >"$tmp/hsb.log" 2>&1
+sent=$(jget "$tmp/hsb/summary.json" "d['attacks'][0]['sent']")
+tshark -X lua_script:$LUA -r "$tmp/hsb/pcap/h0.pcap" -Y hpcc_dint -T fields -e hpcc_dint.nhop -e hpcc_dint.b_mbps \
+    -e _ws.expert.message >"$tmp/hsb.tsv" 2>/dev/null
+# the attack quotes h0's and h2's flows in turn, B = 0 and nhop = 0 in
+# alternate rounds: h0 gets half of the frames, half of those of each kind
+n0=$(((sent + 1) / 2))
+ok dint_malformed_flagged '[ "$sent" -gt 100 ] && [ "$(grep -c "^1	0	nhop 1, B 0$" "$tmp/hsb.tsv")" = $(((n0 + 1) / 2)) ] && [ "$(grep -c "^0	1	nhop 0, B 1$" "$tmp/hsb.tsv")" = $((n0 / 2)) ] && [ "$(grep -c "nhop" "$tmp/hsb.tsv")" = "$n0" ]' "$tmp/hsb.tsv"

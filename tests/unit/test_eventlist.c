@@ -773,6 +773,34 @@ TEST(pktq_fifo_and_bytes)
     CHECK(two_ok);
 }
 
+/* el_push_key: ties at one time pop by the caller's key, whatever the
+ * push order and the tier (current bucket, wheel, far heap) they sit in. */
+TEST(el_push_key_orders_ties)
+{
+    struct eventlist el;
+    CHECK_EQ(el_init(&el, 16), 0);
+    static const uint64_t key[] = { 90, 7, 55, 1000000, 3, 42, 8, 61 };
+    static const simtime_t when[] = { 5, 3 * PS_PER_US, 50 * PS_PER_US };   /* cur, wheel, far */
+    for (int w = 0; w < 3; w++)
+        for (int i = 0; i < 8; i++)
+            CHECK_EQ(el_push_key(&el, when[w], 1, (uint32_t)(w * 8 + i), key[i]), 0);
+    CHECK(el_check(&el) == NULL);
+    struct event ev;
+    int ok = 1;
+    for (int w = 0; w < 3; w++) {
+        uint64_t last = 0;
+        for (int i = 0; i < 8; i++) {
+            if (!el_pop(&el, &ev) || ev.time != when[w] || (i > 0 && ev.seq <= last) ||
+                key[ev.obj - (uint32_t)w * 8] != ev.seq)
+                ok = 0;
+            last = ev.seq;
+        }
+    }
+    CHECK(ok);
+    CHECK_EQ(el_pending(&el), 0);
+    el_free(&el);
+}
+
 #define RUN_T(t) do { RUN(t); } while (0)
 
 int main(void)
@@ -782,6 +810,7 @@ int main(void)
     RUN_T(el_init_empty);
     RUN_T(el_order_by_time);
     RUN_T(el_equal_times_fifo);
+    RUN_T(el_push_key_orders_ties);
     RUN_T(el_now_and_peek);
     RUN_T(el_pop_until_stops_at_until);
     RUN_T(el_million_random);

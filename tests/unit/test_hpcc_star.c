@@ -262,6 +262,54 @@ TEST(malformed_direct_int_refused)
     CHECK(memcmp(&s, &before, sizeof s) == 0);
 }
 
+
+/* near_rtt: the near loop's base RTT is T/N (HPCC_STAR_NEAR_RTT_T_OVER_N)
+ * or the flow's T (HPCC_STAR_NEAR_RTT_T, only the update interval is RTT/N).
+ * N = 5, T = 1 ms, 100 Gb/s.  Two direct INTs 200 µs apart, nothing sent,
+ * Q* = 2.5 MB, B = 100 Gb/s:
+ *   T/N: u = 2.5e6·8/(1e11·200e-6) = 1.0, tau = T/N so U = 1.0 >= eta:
+ *        W*_near = 2.5e6·0.95/1.0 + 1000 = 2,376,000, W* = ×5 = 11,880,000;
+ *   T:   u = 2.5e6·8/(1e11·1e-3) = 0.2, U = 0.2·(200/1000) = 0.04 < eta,
+ *        stage 0 < 5: W* = 12.5e6 + 1000, capped at W_init = 12,500,000. */
+TEST(near_rtt_t_vs_t_over_n)
+{
+    struct hpcc_star s;
+    char why[120];
+
+    setup(&s, 5);
+    CHECK_EQ(P.near_rtt, (uint32_t)HPCC_STAR_NEAR_RTT_T_OVER_N);
+    CHECK_EQ(dint(&s, 0, 0, 0, 2500000, 100000), 0);
+    CHECK_EQ(dint(&s, 200 * US, 0, 0, 2500000, 100000), 0);
+    CHECK_NEAR(s.near.u, 1.0, 1e-9);
+    CHECK_EQ(hpcc_star_w_star_bytes(&s, &P), 11880000u);
+    CHECK_EQ(s.n_star_binds, 1u);                 /* W* < W = 12.5 MB after the 2nd */
+    CHECK_EQ(s.n_updates, 2u);
+    CHECK_EQ(s.n_wound, 1u);                      /* ... with W at its cap W_init */
+
+    hpcc_star_params_default(&P, G100, T_PS, HPCC_PROFILE_PAPER, 5);
+    hpcc_star_params_near_rtt(&P, HPCC_STAR_NEAR_RTT_T);
+    CHECK_EQ(P.near.base_rtt_ps, T_PS);
+    CHECK_EQ(P.near.w_init_bytes, 12500000u);
+    CHECK_EQ(hpcc_star_params_check(&P, why, sizeof why), 0);
+    P.loop.w_ai_bytes = 1000;
+    P.near.w_ai_bytes = 1000;
+    hpcc_star_init(&s, &P, G100, 0);
+    CHECK_EQ(dint(&s, 0, 0, 0, 2500000, 100000), 0);
+    CHECK_EQ(dint(&s, 200 * US, 0, 0, 2500000, 100000), 0);
+    CHECK_NEAR(s.near.u, 0.04, 1e-9);
+    CHECK_EQ(hpcc_star_w_star_bytes(&s, &P), 12500000u);
+    CHECK_EQ(s.n_star_binds, 0u);
+
+    P.near.base_rtt_ps = T_PS / 5;                /* T/N with near_rtt = T: refused */
+    CHECK_EQ(hpcc_star_params_check(&P, why, sizeof why), -1);
+    CHECK(strstr(why, "near_rtt = T") != NULL);
+    hpcc_star_params_near_rtt(&P, HPCC_STAR_NEAR_RTT_T_OVER_N);
+    CHECK_EQ(P.near.base_rtt_ps, 200 * US);
+    CHECK_EQ(hpcc_star_params_check(&P, why, sizeof why), 0);
+    P.near_rtt = 2;
+    CHECK_EQ(hpcc_star_params_check(&P, why, sizeof why), -1);
+}
+
 int main(void)
 {
     test_crash_guard();
@@ -273,5 +321,6 @@ int main(void)
     RUN(b_field_sets_the_long_haul_rate);
     RUN(w_used_when_smaller);
     RUN(malformed_direct_int_refused);
+    RUN(near_rtt_t_vs_t_over_n);
     return test_summary();
 }

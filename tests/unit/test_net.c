@@ -153,6 +153,119 @@ static struct net *incast3(uint64_t seed, uint64_t rate, const struct switch_cfg
     return finalize(n, c) ? NULL : n;
 }
 
+/* ------------------------------------------------------------ event order */
+
+/* net_event_owner names the node whose state each kind of event touches. */
+TEST(event_owner_by_kind)
+{
+    struct net *n = incast3(1, G100, NULL);
+    CHECK(n);
+    add_flow(n, 1, 2, 100000, 0, mix64(1));
+    CHECK_EQ(net_flows_ready(n), 0);
+    uint32_t p_h0 = n->hosts[0].port, p_sw_r = n->ports[n->hosts[2].port].peer;
+    CHECK_EQ(net_event_owner(n, EV_TX_DONE, p_h0), IN3_H0);
+    CHECK_EQ(net_event_owner(n, EV_WIRE, p_h0), IN3_SW);          /* the receiver */
+    CHECK_EQ(net_event_owner(n, EV_WIRE, p_sw_r), IN3_R);
+    CHECK_EQ(net_event_owner(n, EV_HOST_WAKE, 1), IN3_H1);
+    CHECK_EQ(net_event_owner(n, EV_NIC_DELAY, 2), IN3_R);
+    CHECK_EQ(net_event_owner(n, EV_FLOW_TIMER, 0), IN3_H1);       /* the flow's source */
+    CHECK_EQ(net_event_owner(n, EV_FLOW_STOP, 0), IN3_H1);
+    CHECK_EQ(net_event_owner(n, EV_FCTL, 0), IN3_SW);
+    CHECK_EQ(net_event_owner(n, EV_FCTL_GATE, p_sw_r * NCLASS + 3), IN3_SW);
+    CHECK_EQ(net_event_owner(n, EV_FLOW_START, 0), NONE32);
+    CHECK_EQ(net_event_owner(n, EV_HOOK, 7), NONE32);
+}
+
+/* Set-up scheduling is keyed by the acting node: the keys of one node's
+ * events do not depend on what was scheduled for other nodes, nor in
+ * which order (what a process that builds only its own nodes' events
+ * relies on).  EV_WIRE is the sender's act, EV_FLOW_START has key 0. */
+TEST(setup_keys_by_owner)
+{
+    struct net *a = incast3(1, G100, NULL), *b = incast3(1, G100, NULL);
+    CHECK(a && b);
+    uint32_t p0 = a->hosts[0].port;
+    net_schedule(a, 10, EV_TX_DONE, p0);
+    net_schedule(a, 10, EV_HOST_WAKE, 1);
+    net_schedule(a, 10, EV_WIRE, p0);
+    net_schedule(a, 10, EV_FLOW_START, 0);
+    net_schedule(b, 10, EV_HOST_WAKE, 1);      /* another order, and one event less */
+    net_schedule(b, 10, EV_FLOW_START, 0);
+    net_schedule(b, 10, EV_TX_DONE, p0);
+    uint64_t ka[EV_NKINDS] = { 0 }, kb[EV_NKINDS] = { 0 };
+    struct event ev;
+    while (el_pop(&a->el, &ev))
+        ka[ev.kind] = ev.seq;
+    while (el_pop(&b->el, &ev))
+        kb[ev.kind] = ev.seq;
+    CHECK_EQ(ka[EV_TX_DONE], kb[EV_TX_DONE]);
+    CHECK_EQ(ka[EV_HOST_WAKE], kb[EV_HOST_WAKE]);
+    CHECK_EQ(net_key_lp(a, ka[EV_TX_DONE]), IN3_H0);
+    CHECK_EQ(net_key_lp(a, ka[EV_HOST_WAKE]), IN3_H1);
+    CHECK_EQ(net_key_lp(a, ka[EV_WIRE]), IN3_H0);                  /* the sender, not the receiver */
+    CHECK(ka[EV_WIRE] != ka[EV_TX_DONE]);                           /* h0's next counter */
+    CHECK_EQ(ka[EV_FLOW_START], 0);
+    CHECK_EQ(kb[EV_FLOW_START], 0);
+}
+
+/* Keys are unique, and LPs in lock step (equal counters) do not meet in a
+ * fixed order: the LP bits are mixed with the counter. */
+TEST(keys_unique_and_ties_rotate)
+{
+    struct net *n = incast3(1, G100, NULL);
+    CHECK(n);
+    uint32_t lps = n->n_nodes + 1;
+    enum { C = 256 };
+    static uint64_t seen[C * 8];
+    uint32_t k = 0, first0 = 0, uniq = 1;
+    for (uint64_t c = 1; c <= C; c++) {
+        uint64_t kk[8];
+        for (uint32_t lp = 0; lp < lps; lp++) {
+            kk[lp] = net_key_mix(n, c << n->lp_bits | lp);
+            if (net_key_lp(n, kk[lp]) != lp || kk[lp] >> n->lp_bits != c)
+                uniq = 0;
+            seen[k++] = kk[lp];
+        }
+        first0 += kk[0] < kk[1];
+    }
+    for (uint32_t i = 1; i < k; i++)
+        if (seen[i] <= seen[i - 1] && seen[i] >> n->lp_bits == seen[i - 1] >> n->lp_bits && seen[i] == seen[i - 1])
+            uniq = 0;
+    for (uint32_t i = 0; i < k && uniq; i++)         /* quadratic, small */
+        for (uint32_t j = i + 1; j < k; j++)
+            if (seen[i] == seen[j]) {
+                uniq = 0;
+                break;
+            }
+    CHECK(uniq);
+    CHECK(first0 > C / 4 && first0 < 3 * C / 4);     /* LP 0 first about half the time */
+}
+
+/* Every frame on a wire has its own EV_WIRE event, due at its arrival and
+ * keyed by its sender (the node of the sending port). */
+TEST(wire_events_per_frame_sender_keyed)
+{
+    struct net *n = incast3(1, G100, NULL);
+    CHECK(n);
+    add_flow(n, 0, 2, UINT64_MAX, 0, mix64(1));
+    add_flow(n, 1, 2, UINT64_MAX, 0, mix64(2));
+    CHECK_EQ(net_flows_ready(n), 0);
+    net_run_until(n, 50 * US);
+    uint64_t on_wires = 0, wire_events = 0, bad = 0;
+    for (uint32_t p = 0; p < n->n_ports; p++)
+        on_wires += n->ports[p].wire.count;
+    struct event ev;
+    while (el_pop(&n->el, &ev)) {
+        if (ev.kind != EV_WIRE)
+            continue;
+        wire_events++;
+        bad += net_key_lp(n, ev.seq) != n->ports[ev.obj].node;
+    }
+    CHECK(on_wires > 10);
+    CHECK_EQ(wire_events, on_wires);
+    CHECK_EQ(bad, 0);
+}
+
 /* ------------------------------------------------------------ timing */
 
 TEST(tx_time_exact)
@@ -377,7 +490,13 @@ TEST(backlog_event_budget)
         printf("  %.2f events per hop (%llu events, %llu hops)\n", per_hop,
                (unsigned long long)n->el.n_fired, (unsigned long long)n->hops);
     CHECK(per_hop <= 2.5);
-    CHECK(el_pending(&n->el) < 64);      /* bounded by busy resources */
+    /* Bounded by busy resources: one event per frame on a wire (each has
+     * its own arrival, net.h "Event order"), the rest a few per port. */
+    uint64_t on_wires = 0;
+    for (uint32_t p = 0; p < n->n_ports; p++)
+        on_wires += n->ports[p].wire.count;
+    CHECK(el_pending(&n->el) < 64 + on_wires);
+    CHECK(el_pending(&n->el) >= on_wires);
 }
 
 /* A 40G sender and a 100G sender into a 100G bottleneck with PFC: 140G
@@ -711,6 +830,10 @@ int main(void)
 {
     test_binary_ = "test_net";
     test_crash_guard();
+    RUN_NET(event_owner_by_kind);
+    RUN_NET(setup_keys_by_owner);
+    RUN_NET(keys_unique_and_ties_rotate);
+    RUN_NET(wire_events_per_frame_sender_keyed);
     RUN_NET(tx_time_exact);
     RUN_NET(single_flow_exact_timing);
     RUN_NET(rate_increase_behind_control_frame);

@@ -238,3 +238,75 @@ function etf.dissector(tvb, pinfo, tree)
         tvb(24, 2):uint(), tostring(tvb(20, 4):ipv4()), tvb(29, 2):uint())
 end
 register_postdissector(etf)
+
+
+-- HPCC*'s direct INT (LSCC paper §III-D; src/engine/pcapout.c, docs/pcap.md):
+-- a RoCEv2 CNP (BTH opcode 0x81, UDP 4791) from the local egress switch to
+-- the flow's source, 16 reserved bytes, HPCC's 42-byte INT record (5 hop
+-- slots of 8 bytes: line-rate index 3 bits, time in ns 24 bits, tx bytes /
+-- 128 20 bits, queue / 80 17 bits; then the hop count, 16 bits) whose last
+-- hop is the long-haul one (its queue is Q*), then B, the feedback rate, in
+-- 24 bits (Mb/s).  UDP length 85 tells it from a plain CNP (40).  A direct
+-- INT with no hop, more than 5, or B = 0 is one a source refuses: it gets
+-- the expert warning hpcc_dint.malformed.
+-- Filters: hpcc_dint, hpcc_dint.nhop, hpcc_dint.b_mbps, hpcc_dint.qstar,
+-- hpcc_dint.hop_rate_gbps, hpcc_dint.hop_ts_ns, hpcc_dint.hop_tx_bytes,
+-- hpcc_dint.hop_qlen.
+local dint = Proto("hpcc_dint", "HPCC* direct INT")
+local DINT_UDP_LEN = 8 + 12 + 16 + 42 + 3 + 4      -- UDP, BTH, reserved, INT, B, ICRC
+local DINT_BODY = 12 + 16 + 42 + 3                 -- BTH .. B
+local DINT_RATES = { [0] = 10, 25, 40, 50, 100, 200, 400 }
+local dpf = {
+    nhop  = ProtoField.uint16("hpcc_dint.nhop", "INT hops", base.DEC),
+    b     = ProtoField.uint24("hpcc_dint.b_mbps", "B, the feedback rate (Mb/s)", base.DEC),
+    qstar = ProtoField.uint32("hpcc_dint.qstar", "Q*, the pseudo-queue (bytes, 80 B units)", base.DEC),
+    rate  = ProtoField.uint16("hpcc_dint.hop_rate_gbps", "Line rate (Gb/s, 0 = other)", base.DEC),
+    ts    = ProtoField.uint32("hpcc_dint.hop_ts_ns", "Time (ns, 24 bits)", base.DEC),
+    tx    = ProtoField.uint32("hpcc_dint.hop_tx_bytes", "Tx bytes (128 B units, 20 bits)", base.DEC),
+    q     = ProtoField.uint32("hpcc_dint.hop_qlen", "Queue (bytes, 80 B units, 17 bits)", base.DEC),
+}
+dint.fields = { dpf.nhop, dpf.b, dpf.qstar, dpf.rate, dpf.ts, dpf.tx, dpf.q }
+local ef_dint_bad = ProtoExpert.new("hpcc_dint.malformed", "Malformed direct INT (a source refuses it)",
+    expert.group.MALFORMED, expert.severity.WARN)
+dint.experts = { ef_dint_bad }
+local f_udp, f_udp_dport, f_udp_len = Field.new("udp"), Field.new("udp.dstport"), Field.new("udp.length")
+
+function dint.dissector(tvb, pinfo, tree)
+    local dp, ul, u = f_udp_dport(), f_udp_len(), f_udp()
+    if not dp or dp.value ~= 4791 or not ul or ul.value ~= DINT_UDP_LEN or not u then return end
+    local off = u.offset + 8
+    if tvb:len() < off + DINT_BODY or tvb(off, 1):uint() ~= 0x81 then return end
+    local io = off + 12 + 16
+    local nh, b = tvb(io + 40, 2):uint(), tvb(io + 42, 3):uint()
+    local t = tree:add(dint, tvb(off, DINT_BODY))
+    t:add(dpf.nhop, tvb(io + 40, 2))
+    t:add(dpf.b, tvb(io + 42, 3))
+    local qstar = nil
+    for h = 0, math.min(nh, 5) - 1 do
+        local hi, lo = tvb(io + h * 8, 4):uint(), tvb(io + h * 8 + 4, 4):uint()
+        local idx = math.floor(hi / 2^29)
+        local ts = math.floor((hi % 2^29) / 2^5)
+        local tx = ((hi % 32) * 2^15 + math.floor(lo / 2^17)) * 128
+        local q = (lo % 2^17) * 80
+        local last = h == nh - 1
+        local ht = t:add(tvb(io + h * 8, 8), string.format("Hop %d%s: %s, t = %d ns, tx = %d B, queue = %d B",
+            h, last and " (long-haul: Q*)" or "", DINT_RATES[idx] and (DINT_RATES[idx] .. " Gb/s") or "other rate",
+            ts, tx, q))
+        ht:add(dpf.rate, tvb(io + h * 8, 1), DINT_RATES[idx] or 0)
+        ht:add(dpf.ts, tvb(io + h * 8, 4), ts)
+        ht:add(dpf.tx, tvb(io + h * 8 + 3, 3), tx)
+        ht:add(dpf.q, tvb(io + h * 8 + 5, 3), q)
+        if last then
+            qstar = q
+            t:add(dpf.qstar, tvb(io + h * 8 + 5, 3), q):set_generated()
+        end
+    end
+    if nh == 0 or nh > 5 or b == 0 then
+        t:add_proto_expert_info(ef_dint_bad, string.format("nhop %d, B %d", nh, b))
+    end
+    pinfo.cols.protocol = "HPCC* DINT"
+    pinfo.cols.info = string.format("HPCC* direct INT: B = %d Mb/s, Q* = %s B, %d hops, QP %d", b,
+        qstar and tostring(qstar) or "-", nh, tvb(off + 5, 3):uint())
+end
+
+register_postdissector(dint)
