@@ -598,22 +598,33 @@ static inline void net_lp_enter(struct net *n, uint32_t node)
     n->key_cur = node == NONE32 || !n->lp_key ? NULL : &n->lp_key[node];
 }
 /* The key of counter value c of LP lp (slot value k = c << lp_bits | lp):
- * the LP bits are XORed with a mask that varies with c (Fibonacci hashing
- * of c), so LPs in lock step -- hosts doing the same thing at the same
- * time, with equal counters -- do not always meet in node order: a fixed
- * order would let the same sender win every tie (a lossy incast then
- * starves the last hosts).  For one c this is a bijection on the LPs, so
- * keys stay unique, and it depends on nothing but (c, lp). */
+ * k through a 64-bit bijective mixer (splitmix64's finaliser), so events
+ * of one time meet in an order that looks random but depends on nothing
+ * but (c, lp).  Any order that kept the counter first (or the node) would
+ * favour the same nodes in every tie of a lock-step fabric -- a node that
+ * schedules less, or has the lower index, would win them all: one sender
+ * then takes every free buffer slot of a lossy incast, and RoCC's flows
+ * at one CP split its rate unevenly.  Bijective, so keys stay unique; k
+ * is never 0 (counters start at 1), so no key is 0 (EV_FLOW_START's). */
 static inline uint64_t net_key_mix(const struct net *n, uint64_t k)
 {
     (void)n;
-    return k ^ ((k >> NET_LP_BITS) * 0x9e3779b97f4a7c15ull >> (64 - NET_LP_BITS));
+    k ^= k >> 30;
+    k *= 0xbf58476d1ce4e5b9ull;
+    k ^= k >> 27;
+    k *= 0x94d049bb133111ebull;
+    return k ^ (k >> 31);
 }
 
 /* The LP that made key k (the inverse of net_key_mix; k != 0). */
 static inline uint32_t net_key_lp(const struct net *n, uint64_t k)
 {
-    return (uint32_t)(net_key_mix(n, k) & (n->key_step - 1));
+    k ^= k >> 31 ^ k >> 62;
+    k *= 0x319642b2d24d8ec3ull;              /* inverse of 0x94d049bb133111eb mod 2^64 */
+    k ^= k >> 27 ^ k >> 54;
+    k *= 0x96de1b173f119089ull;              /* inverse of 0xbf58476d1ce4e5b9 */
+    k ^= k >> 30 ^ k >> 60;
+    return (uint32_t)(k & (n->key_step - 1));
 }
 /* The random stream of `node` (see struct net: node_rng). */
 static inline struct rng *net_node_rng(struct net *n, uint32_t node) { return &n->node_rng[node]; }

@@ -6,7 +6,11 @@
 # values in docs/baselines.md):
 #   - DCQCN-p/-d keep utilization lower (their conservative increase),
 #   - QCN, DCTCP (window) and HPCC converge to fairness slowly or not at 10:1
-#     (HPCC measured Jain 0.72 -- an open discrepancy, docs/baselines.md).
+#     (HPCC measured Jain 0.72 -- an open discrepancy, docs/baselines.md);
+#     QCN's 10:1 Jain index spreads 0.82-0.92 over seeds 1-6 (the order of
+#     simultaneous events moves it: 0.885 under the old insertion-order
+#     ties, docs/architecture.md "Event order and ownership"), so its bound
+#     is 0.80.
 set -u
 cd "$(dirname "$0")/../.."
 ROCCSIM=${ROCCSIM:-build/roccsim}
@@ -18,7 +22,7 @@ dcqcn           0.98  0.99   0.98   0.98
 dcqcn_pi        0.98  0.99   0.97   0.98
 dcqcn_p         0.90  0.99   0.83   0.99
 dcqcn_d         0.90  0.99   0.83   0.99
-qcn             0.97  0.90   0.97   0.85
+qcn             0.97  0.90   0.97   0.80
 timely          0.95  0.99   0.93   0.99
 timely_patched  0.99  0.99   0.99   0.99
 hpcc            0.94  0.99   0.93   0.65

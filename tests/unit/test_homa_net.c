@@ -103,9 +103,15 @@ TEST(incast_grants_bound_the_queue)
 
 /* The overcommitment degree k sets the standing queue at the receiver's
  * downlink: k messages have RTTbytes granted each, one RTTbytes fills the
- * pipe, so about (k - 1) RTTbytes wait.  Measured at 60 us, after the
- * unscheduled burst of the start (4 x 25 KB) has drained and before the first message ends (about 85 us). */
-static uint64_t queue_at_60us(uint8_t oc)
+ * pipe, so about (k - 1) RTTbytes wait.  Measured at 140 us, after the
+ * start-up: the four equal messages' unscheduled bursts (4 x 25 KB) arrive
+ * interleaved, so their remaining sizes leapfrog and SRPT's top message
+ * changes with almost every frame; until about 110 us several messages
+ * hold grants even with k = 1 (75-80 KB queued, as with k = 4).  Under the
+ * old insertion-order ties one sender won every tie and stayed ahead from
+ * the first frame, which is why this was once measured at 60 us.  At
+ * 140 us: k = 1 4.2 KB, k = 4 84 KB. */
+static uint64_t queue_at_140us(uint8_t oc)
 {
     struct net *n = build(4, 7, oc);
     if (!n)
@@ -114,13 +120,13 @@ static uint64_t queue_at_60us(uint8_t oc)
         add(n, i, 400000, 0);
     if (net_flows_ready(n))
         return UINT64_MAX;
-    net_run_until(n, 60 * US);
+    net_run_until(n, 140 * US);
     return n->ports[net_port_between(n, n->sws[0].node, n->hosts[4].node)].data_bytes;
 }
 
 TEST(overcommit_sets_the_standing_queue)
 {
-    uint64_t q1 = queue_at_60us(1), q4 = queue_at_60us(4);
+    uint64_t q1 = queue_at_140us(1), q4 = queue_at_140us(4);
     CHECK(q1 < 10000);                         /* RTTbytes - BDP: a few frames */
     CHECK(q4 > 65000 && q4 < 100000);          /* 4 x 25 KB - BDP (22.5 KB): 85 KB */
     net_run_until(&net_, 2 * PS_PER_MS);
