@@ -8,8 +8,8 @@
 # of that round; the outputs must be byte-identical (else it says so).
 # The ratio is measured within one round (the two runs back to back), so a
 # shared machine's load moves both; the rounds show how much it moved.
-# CPU seconds are printed too (sequential process; per rank in its windows
-# and in synchronisation): on a loaded machine they say what a quiet one
+# CPU seconds and peak RSS are printed too (sequential process; per rank in
+# its windows and in synchronisation, and its peak memory): on a loaded machine they say what a quiet one
 # would do better than wall time (a rank waiting for a descheduled peer
 # shows as synchronisation).
 set -u
@@ -37,7 +37,7 @@ echo "# $ini, sim.duration=$dur, $ranks ranks, $(nproc) cores, load average $(cu
 printf 'round\tseq_wall_s\tpar_wall_s\tspeedup\tidentical\n'
 for r in $(seq 1 "$rounds"); do
     t0=$(now)
-    /usr/bin/time -f "%U %S" -o "$out/seq.cpu" "$SIM" run "$ini" --set sim.duration="$dur" -q -o "$out/seq" >/dev/null 2>&1 ||
+    /usr/bin/time -f "%U %S %M" -o "$out/seq.cpu" "$SIM" run "$ini" --set sim.duration="$dur" -q -o "$out/seq" >/dev/null 2>&1 ||
         { echo "sequential run failed"; exit 1; }
     t1=$(now)
     "${MPIRUN[@]}" -np "$ranks" "$SIM" run "$ini" --set sim.duration="$dur" -o "$out/par" >/dev/null 2>"$out/par.err" ||
@@ -45,7 +45,7 @@ for r in $(seq 1 "$rounds"); do
     t2=$(now)
     # CPU seconds: the sequential process (user + sys), and each rank's in
     # its windows and in synchronisation (parallel.c, on stderr)
-    awk '{ printf "#   sequential: %.2f s CPU\n", $1 + $2 }' "$out/seq.cpu"
+    awk '{ printf "#   sequential: %.2f s CPU, %.1f MB peak RSS\n", $1 + $2, $3 / 1024 }' "$out/seq.cpu"
     sed -n 's/^parallel: \(rank .*\)/#   \1/p' "$out/par.err"
     same=yes
     for f in "$out"/seq/*; do cmp -s "$f" "$out/par/$(basename "$f")" || same=no; done

@@ -44,6 +44,7 @@ void parallel_free(struct scenario *sc) {}
 #else
 
 #include <mpi.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static double cpu_now(void)
@@ -79,7 +80,7 @@ struct par {
     size_t n_rates, cap_rates;
     uint64_t windows, records;
     double cpu_run, cpu_sync, wall_all;  /* CPU seconds in windows / in MPI; wall of the loop */
-    double *cpu_all;            /* rank 0: [size * 3] of those */
+    double *cpu_all;            /* rank 0: [size * 4] of those and each rank's peak RSS, MB */
     uint64_t records_all;
     int failed;
     int cons_bad_local;         /* this rank's conservation audit, before the merge */
@@ -641,10 +642,12 @@ int parallel_gather(struct scenario *sc)
     }
     if (gather_flows(sc) || gather_agents(sc))
         bad = 1;
-    double mine[3] = { P->cpu_run, P->cpu_sync, P->wall_all };
-    if (P->rank == 0 && !(P->cpu_all = calloc((size_t)P->size * 3, sizeof *P->cpu_all)))
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double mine[4] = { P->cpu_run, P->cpu_sync, P->wall_all, (double)ru.ru_maxrss / 1024.0 };
+    if (P->rank == 0 && !(P->cpu_all = calloc((size_t)P->size * 4, sizeof *P->cpu_all)))
         MPI_Abort(MPI_COMM_WORLD, 3);   /* a few bytes: nothing sensible is left to do */
-    MPI_Gather(mine, 3, MPI_DOUBLE, P->cpu_all, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Gather(mine, 4, MPI_DOUBLE, P->cpu_all, 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     MPI_Reduce(&P->records, &P->records_all, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
     int any = 0;
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -703,8 +706,9 @@ void parallel_print_stats(const struct scenario *sc, FILE *f)
     fprintf(f, "parallel: %d ranks, lookahead %.3f us, %llu windows, %llu frames crossed cuts in all\n", P->size,
             (double)P->lookahead / PS_PER_US, (unsigned long long)P->windows, (unsigned long long)P->records_all);
     for (int r = 0; r < P->size; r++)
-        fprintf(f, "parallel: rank %d: %.2f s CPU in windows, %.2f s CPU in synchronisation, %.2f s wall\n", r,
-                P->cpu_all[3 * r], P->cpu_all[3 * r + 1], P->cpu_all[3 * r + 2]);
+        fprintf(f, "parallel: rank %d: %.2f s CPU in windows, %.2f s CPU in synchronisation, %.2f s wall, "
+                "%.1f MB peak RSS\n", r, P->cpu_all[4 * r], P->cpu_all[4 * r + 1], P->cpu_all[4 * r + 2],
+                P->cpu_all[4 * r + 3]);
 }
 
 void parallel_free(struct scenario *sc)
