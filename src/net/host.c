@@ -95,13 +95,28 @@ void flow_set_cc_deadline(struct net *n, struct flow *f, simtime_t deadline)
     flow_timer_arm(n, flow_index(n, f));
 }
 
+static inline int idle_plan_holds(const struct net *n, const struct host *h);
+static inline int flow_fits_plan(const struct net *n, const struct host *h, const struct flow *f);
+#ifdef ROCC_AUDIT
+static void audit_idle_plan(const struct net *n, const struct host *h);
+#endif
+
 void flow_set_cc_rate(struct net *n, struct flow *f, uint64_t bps)
 {
     uint64_t old = f->rate_bps;
     f->cc_rate_bps = bps;
     flow_update_rate(n, f);
-    if (f->rate_bps > old && (f->flags & FL_ACTIVE) && !n->hosts[f->src].in_dequeue)
-        port_kick(n, n->hosts[f->src].port);     /* may be sendable sooner */
+    if (f->rate_bps > old && (f->flags & FL_ACTIVE) && !n->hosts[f->src].in_dequeue) {
+        /* may be sendable sooner: kick, unless the idle port's plan
+         * provably stays as it is (flow_fits_plan) */
+        struct host *h = &n->hosts[f->src];
+        if (!(idle_plan_holds(n, h) && flow_fits_plan(n, h, f)))
+            port_kick(n, h->port);
+#ifdef ROCC_AUDIT
+        else
+            audit_idle_plan(n, h);
+#endif
+    }
 }
 
 static inline int flow_has_data(const struct flow *f)
@@ -215,8 +230,8 @@ static void host_compact(struct net *n, struct host *h)
  * first flow ready now is chosen (*pick = its slot, else NONE32) and left
  * out of the result.  Returns the earliest time another flow may send --
  * now if one is ready -- or SIMTIME_NEVER: what the port plans around. */
-static simtime_t scan_flows(const struct net *n, const struct host *h, const struct port *pt, simtime_t now,
-                            uint32_t *pick)
+static inline __attribute__((always_inline)) simtime_t scan_flows(const struct net *n, const struct host *h,
+                                                                   const struct port *pt, simtime_t now, uint32_t *pick)
 {
     simtime_t earliest = SIMTIME_NEVER;
     for (uint32_t i = 0; i < h->n_active; i++) {
@@ -366,6 +381,18 @@ static inline int idle_plan_holds(const struct net *n, const struct host *h)
     const struct port *pt = &n->ports[h->port];
     simtime_t now = n->el.now;
     return pt->busy_until <= now && !pt->txdone_pending && !pt->qmask && !pt->down && h->wake_at > now;
+}
+
+/* Whether flow f, the only flow of h changed since h's port last made its
+ * plan, still fits that plan: f cannot send now, nor before the wake-up
+ * already armed (it has no data, its window or credits hold it, or its
+ * next slot is at or after wake_at).  With idle_plan_holds(n, h), a kick
+ * would then find nothing to send and arm nothing new: the plan's
+ * earliest slot is f's or another flow's, and no other flow changed.  A
+ * paused class counts as ready here (the kick is made; it was before). */
+static inline int flow_fits_plan(const struct net *n, const struct host *h, const struct flow *f)
+{
+    return !flow_has_data(f) || flow_held(f) || (f->next_avail > n->el.now && f->next_avail >= h->wake_at);
 }
 
 #ifdef ROCC_AUDIT
@@ -531,7 +558,10 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
                     f->next_avail == avail0;
         flow_check_done(n, f);
         net_consume(n, pi);
-        if (flow_has_data(f) && !(plain && idle_plan_holds(n, h)))
+        /* Nor one after which f still cannot send before the planned
+         * wake-up (a window that stays shut or opens to a later slot, a
+         * rate cut: flow_fits_plan). */
+        if (flow_has_data(f) && !((plain || flow_fits_plan(n, h, f)) && idle_plan_holds(n, h)))
             port_kick(n, h->port);
 #ifdef ROCC_AUDIT
         else if (flow_has_data(f))

@@ -83,6 +83,7 @@ void net_free(struct net *n)
     free(n->route_cls);
     free(n->rexc_off);
     free(n->rexc);
+    free(n->rdirect);
     free(n->sroutes);
     free(n->sroute_next);
     free(n->start_order);

@@ -368,6 +368,10 @@ struct net {
     uint16_t *route_ports;       /* port indices among their node's ports */
     uint32_t *rexc_off;          /* [n_hosts + 1]: each host's exceptions in rexc */
     struct route_exc { uint32_t node, off; uint8_t cnt; } *rexc;   /* sorted by node per host */
+    /* [n_hosts]: one (node, port) whose set toward the host is that single
+     * port (its first such exception; node NONE32: none), net_route's
+     * shortcut for the last switch hop */
+    struct route_direct { uint32_t node, port; } *rdirect;
     /* static routes (net_add_route): they override the shortest-path set
      * of their (switch, host) cell every time routes are built */
     struct static_route { uint32_t node, dst, next_off, n_next; } *sroutes;

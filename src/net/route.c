@@ -205,6 +205,8 @@ static void routes_free(struct net *n)
     free(n->route_cls);
     free(n->rexc_off);
     free(n->rexc);
+    free(n->rdirect);
+    n->rdirect = NULL;
     n->route_off = NULL;
     n->route_cnt = NULL;
     n->route_ports = NULL;
@@ -346,6 +348,25 @@ int net_build_routes(struct net *n, int allow_unreachable, char *why, size_t why
     }
     n->rexc_off[H] = (uint32_t)n_exc;
 
+    /* Each host's first single-port exception (its edge switch's port to
+     * it, or a static route there with one port left): net_route answers
+     * it before the class table, a switch's last hop to a host being the
+     * most common lookup. */
+    n->rdirect = malloc((H ? H : 1) * sizeof *n->rdirect);
+    if (!n->rdirect)
+        goto oom;
+    for (uint32_t h = 0; h < H; h++) {
+        n->rdirect[h] = (struct route_direct){ NONE32, NONE32 };
+        for (uint32_t e = n->rexc_off[h]; e < n->rexc_off[h + 1]; e++) {
+            const struct route_exc *x = &n->rexc[e];
+            if (x->node != n->hosts[h].node && x->cnt == 1) {
+                n->rdirect[h] = (struct route_direct){ x->node,
+                    n->nodes[x->node].first_port + n->route_ports[x->off] };
+                break;
+            }
+        }
+    }
+
     /* No path from a node to a host is an error unless allowed (after a
      * failure).  Only a class whose search left a node unreached can have
      * one; the message names the first (host, node) pair in that order. */
@@ -392,6 +413,9 @@ uint32_t net_route_count(const struct net *n, uint32_t node, uint32_t dst_host)
 
 uint32_t net_route(const struct net *n, uint32_t node, uint32_t dst_host, uint64_t hash)
 {
+    const struct route_direct *d = &n->rdirect[dst_host];
+    if (d->node == node)
+        return d->port;
     uint32_t off, cnt, pick = 0;
     route_set(n, node, dst_host, &off, &cnt);
     const struct node *nd = &n->nodes[node];

@@ -109,7 +109,8 @@ static int mmu_admit(struct net *n, struct sw *s, uint32_t local, uint8_t cls, u
     return 1;
 }
 
-static void mmu_release(struct net *n, struct sw *s, uint32_t local, uint8_t cls, uint32_t b)
+static inline __attribute__((always_inline)) void mmu_release(struct net *n, struct sw *s, uint32_t local,
+                                                               uint8_t cls, uint32_t b)
 {
     if (local == IN_NONE) {
         s->ctrl_used -= b;
@@ -117,11 +118,17 @@ static void mmu_release(struct net *n, struct sw *s, uint32_t local, uint8_t cls
     }
     struct mmu_cnt *m = &s->cnt[local * NCLASS + cls];
     uint64_t left = b, x;
-    x = m->hdrm < left ? m->hdrm : left;
-    m->hdrm -= x; s->hdrm_used -= x; left -= x;
-    x = m->shared < left ? m->shared : left;
-    m->shared -= x; s->shared_used -= x; left -= x;
-    m->reserve -= left; s->reserve_used -= left;
+    if (__builtin_expect(m->hdrm != 0, 0)) {    /* headroom first (only under PFC pressure) */
+        x = m->hdrm < left ? m->hdrm : left;
+        m->hdrm -= x; s->hdrm_used -= x; left -= x;
+    }
+    if (m->shared) {
+        x = m->shared < left ? m->shared : left;
+        m->shared -= x; s->shared_used -= x; left -= x;
+    }
+    if (left) {
+        m->reserve -= left; s->reserve_used -= left;
+    }
     if (m->xoff_sent && m->hdrm == 0) {
         uint64_t thr = xoff_threshold(s, local, cls);
         if (m->shared == 0 || m->shared + s->cfg.xon_offset <= thr) {
@@ -207,7 +214,7 @@ static inline void enqueued(struct net *n, struct sw *s, uint32_t out, uint32_t 
     port_kick(n, out);
 }
 
-static void enqueue(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
+static inline __attribute__((always_inline)) void enqueue(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
 {
     struct port *pt = &n->ports[out];
     struct packet *p = pkt(&n->pool, pi);
