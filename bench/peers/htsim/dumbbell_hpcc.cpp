@@ -115,7 +115,7 @@ int main(int argc, char** argv)
         events++;
     unsigned long long sent = 0;
     for (HPCCSrc* s : srcs)
-        sent += s->_new_packets_sent;
+        sent += s->_packets_sent;
     fprintf(stderr, "PEER events=%llu data_packets=%llu\n", events, sent);
     return 0;
 }
