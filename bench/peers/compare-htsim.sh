@@ -206,7 +206,7 @@ for p in $PAIRS; do
     echo "  ratio roccsim/htsim, packet-hops per second of the whole process: median $(awk '{ print ($3 / $6) / ($8 / $11) }' "$out/$p.rounds" | median | awk '{ printf "%.2f", $1 }')x;" \
          "per round: $(awk '{ printf "%.2fx ", ($3 / $6) / ($8 / $11) }' "$out/$p.rounds")"
     if [ -f "$out/$p.cg" ]; then
-        awk '{ printf "  cachegrind (%s): %s %d instructions / %d hops, minus 1us: %d / %d\n", ($1 == "r" ? "roccsim" : "htsim"), "T", $2, $3, $4, $5 }' "$out/$p.cg"
+        awk '{ printf "  cachegrind (%s): %s %.0f instructions / %.0f hops, minus 1us: %.0f / %.0f\n", ($1 == "r" ? "roccsim" : "htsim"), "T", $2, $3, $4, $5 }' "$out/$p.cg"
     fi
     echo
 done
