@@ -100,10 +100,8 @@ int scenario_lscc(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         if (!pt->longhaul || n->nodes[pt->node].kind != NODE_SWITCH)
             continue;
         const struct node *nd = &n->nodes[pt->node];
-        for (uint32_t k = 0; k < nd->n_ports; k++)
-            if (nd->first_port + k != p && n->ports[nd->first_port + k].longhaul)
-                return cfg_section_errorf(err, c, "lscc", "switch %s has several long-haul ports; "
-                                          "LSCC here handles one per switch (topology longhaul_links = 1)", nd->name);
+        /* Several long-haul ports on a switch: one pair of modules per port
+         * (its own feedback, pseudo-queue and flow table; agent_lscc.c). */
         struct lscc_rc_params rcp;
         struct lscc_rl_params rlp;
         lscc_rc_params_default(&rcp, pt->rate_bps, pt->delay_ps);

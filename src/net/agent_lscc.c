@@ -137,12 +137,27 @@ static const struct port_agent_ops lscc_rl_ops = {
 
 /* ---- taps on the switch's other ports ---- */
 
+/* A CNP from the remote side (Alg. 2 line 12-13).  With several long-haul
+ * links on this switch (ECMP), a flow's CNPs may come back over another
+ * link than its data takes: such a CNP counts for this port's module if
+ * the flow is in its table (a flow whose data crosses this port). */
+static int remote_cnp_for(const struct net *n, const struct lscc_node *x, const struct packet *p,
+                          const struct lscc_key *k)
+{
+    if (p->in_port == x->lh_local)
+        return 1;
+    const struct node *nd = &n->nodes[n->ports[x->port].node];
+    return p->in_port < nd->n_ports && n->ports[nd->first_port + p->in_port].longhaul &&
+           lscc_rl_find(&x->rl, k) != NULL;
+}
+
 static void tap_enq(struct net *n, void *st, uint32_t port, const struct packet *p)
 {
     struct lscc_node *x = st;
-    if (p->type == PKT_CNP && p->cnp_kind == CNP_ECN && p->in_port == x->lh_local) {
+    if (p->type == PKT_CNP && p->cnp_kind == CNP_ECN) {
         struct lscc_key k = flow_key(n, p->flow);
-        lscc_rl_on_cnp(&x->rl, &x->rlp, n->el.now, &k, p->flow);
+        if (remote_cnp_for(n, x, p, &k))
+            lscc_rl_on_cnp(&x->rl, &x->rlp, n->el.now, &k, p->flow);
     }
 }
 
@@ -190,7 +205,10 @@ struct lscc_node *lscc_attach(struct net *n, uint32_t port, const struct lscc_rc
             continue;
         if (net_add_agent(n, q, &lscc_tap_ops, x) == NONE32)
             return NULL;
-        n->ports[q].ecn_kmin = n->ports[q].ecn_kmax = 0;     /* §III-B "Deployment" */
+        /* §III-B "Deployment": no marking behind the long-haul ingress; a
+         * switch's other long-haul ports keep theirs (their own egress). */
+        if (!n->ports[q].longhaul)
+            n->ports[q].ecn_kmin = n->ports[q].ecn_kmax = 0;
     }
     if (net_schedule(n, n->el.now + rcp->period_ps, EV_AGENT, x->rc_id) ||
         net_schedule(n, n->el.now + rlp->cnp_interval_ps, EV_AGENT, x->rl_id))

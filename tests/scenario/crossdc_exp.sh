@@ -35,6 +35,17 @@ ok lscc_guide_warning "grep -q 'dR 1000000000 b/s >= M\*T\*R_ai/T_i' $tmp/fig8-s
 rc=$?
 ok lscc_metric_port "[ $rc -eq 2 ] && grep -q 'is not a long-haul port running LSCC' $tmp/bad.out" "$tmp/bad.out"
 
+# Two long-haul links (multilink.ini): a pair of modules per long-haul
+# port, all four exchanging feedback, both local ones sending direct CNPs
+# and taking the remote side's CNPs (which may return over the other link).
+d=$tmp/multilink
+ok multilink_modules "python3 -c \"
+import json; d=json.load(open('$d/summary.json')); p={x['port']: x for x in d['lscc']['ports']}
+assert sorted(p) == ['egress0->egress1', 'egress0->egress1#2', 'egress1->egress0', 'egress1->egress0#2'], sorted(p)
+assert all(x['feedback_sent'] > 400 and x['feedback_rcvd'] > 400 for x in p.values())
+assert all(p[k]['direct_cnps'] > 0 and p[k]['remote_cnps'] > 0 for k in ('egress0->egress1', 'egress0->egress1#2'))
+\"" "$d/summary.json"
+
 # scripts/crossdc-fct.sh --quick (experiment 5 at CI length): a table row
 # per algorithm it knows, the unknown one reported and skipped, PFC only
 # as the reference, LSCC beside the paper's numbers, unfinished flows
