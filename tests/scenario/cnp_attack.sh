@@ -35,12 +35,7 @@ if [ -f "$tmp/off/summary.json" ]; then
     ok defence_off_nothing_dropped '[ "$filt" = 0 ]' "$tmp/off.log"
 fi
 
-bad() {  # bad NAME EXPECTED_TEXT --set...
-    local name=$1 want=$2; shift 2
-    "$ROCCSIM" run "$INI" -q -o "$tmp/bad_$name" "$@" >"$tmp/bad_$name.log" 2>&1
-    local rc=$?
-    ok "bad_$name" '[ $rc -eq 2 ] && grep -q -- "$want" "$tmp/bad_$name.log"' "$tmp/bad_$name.log"
-}
+bad() { bad_input "$INI" "$@"; }   # bad NAME EXPECTED_TEXT --set... (common.bash)
 bad no_cp "no RoCC CP on a port named 'nowhere'" --set 'attack.spoof.cp=nowhere'
 bad rate_above_link "at most the host's link rate" --set 'attack.junk.rate=50Gbps'
 bad not_a_host "no host named 'sw'" --set 'attack.spoof.from=sw'

@@ -14,21 +14,6 @@ cd "$(dirname "$0")/../.."
 . tests/scenario/common.bash
 
 jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
-xdc() {   # xdc FILE [EXTRA INI TEXT]
-    cat >"$1" <<EOF2
-[sim]
-duration = 8ms
-measure_start = 4ms
-[topology]
-type = crossdc
-[cc]
-algorithm = none
-[flows.bulk]
-src = h0 h2 h4 h6
-dst = h16
-${2:-}
-EOF2
-}
 lh='[p for p in d["ports"] if p["name"]=="egress0->egress1"][0]'
 
 xdc "$tmp/x.ini"

@@ -35,12 +35,7 @@ ok defence_off_attack_works '[ $? -eq 0 ] && [ "$(jget "$tmp/off/summary.json" "
 ok malformed_no_effect '[ $? -eq 0 ]' "$tmp/bad.log"
 ok malformed_refused_at_source '[ "$(jget "$tmp/bad/summary.json" "d[\"attacks\"][0][\"sent\"] > 10000 and d[\"attacks\"][0][\"sent\"] == d[\"packets\"][\"cnp_filtered_host\"] and d[\"hpcc_star\"][\"direct_ints_refused\"] == d[\"attacks\"][0][\"sent\"] // 2")" = True ]' "$tmp/bad.log"
 
-bad() {  # bad NAME EXPECTED_TEXT --set...
-    local name=$1 want=$2; shift 2
-    "$ROCCSIM" run "$INI" -q -o "$tmp/bad_$name" "$@" >"$tmp/bad_$name.log" 2>&1
-    local rc=$?
-    ok "bad_$name" '[ $rc -eq 2 ] && grep -q "$want" "$tmp/bad_$name.log"' "$tmp/bad_$name.log"
-}
+bad() { bad_input "$INI" "$@"; }   # bad NAME EXPECTED_TEXT --set... (common.bash)
 bad no_port "no switch port named 'egress9->egress1'" --set 'attack.dint.cp=egress9->egress1'
 bad b_range "16777215 (B, Mb/s)" --set attack.dint.rate_units=16777216
 bad size "only kind = junk has a size" --set attack.dint.size=100

@@ -17,21 +17,7 @@ cd "$(dirname "$0")/../.."
 need_cmd python3 "reads summary.json"
 
 jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
-xdc() {   # xdc FILE [EXTRA INI TEXT]
-    cat >"$1" <<EOF2
-[sim]
-duration = 14ms
-measure_start = 6ms
-[topology]
-type = crossdc
-[cc]
-algorithm = none
-[flows.bulk]
-src = h0 h2 h4 h6
-dst = h16
-${2:-}
-EOF2
-}
+XDC_DURATION=14ms XDC_MEASURE=6ms   # xdc (common.bash): the 4 -> h16 scaffold
 port() { echo "[p for p in d[\"ports\"] if p[\"name\"]==\"$1\"][0]"; }
 
 xdc "$tmp/po.ini" $'[network]\nlonghaul_xoff = 5MB'
