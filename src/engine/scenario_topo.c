@@ -114,25 +114,27 @@ static int topo_roccft(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     return topo_rocc_fattree(&sc->net, &p, &sc->layout, why, sizeof why) ? topo_err(err, c, why) : 0;
 }
 
-/* Bytes of the route tables of a k-ary fat-tree (net.c build_routes): per
- * (node, destination host) a 4 B offset and a 1 B count, and a 2 B port per
- * ECMP member: one for a host, at most k/2 for a switch.  They dominate the
- * memory and grow as k^5 (measured peak RSS: k = 16 32 MB, 24 200 MB,
- * 32 0.9 GB; k = 64 would need about 54 GB). */
+/* Bytes of the route tables of a k-ary fat-tree (src/net/route.c): one row
+ * per route class -- a rack's hosts share their ToR, so k^2/2 classes --
+ * with, per node, a 4 B offset and a 1 B count, and a 2 B port per ECMP
+ * member (one for a host, at most k/2 for a switch); the per-host
+ * exceptions are a few entries each.  They dominate set-up memory and grow
+ * as k^5 (k = 34: 70 MB estimated, 121 MB peak RSS for the whole set-up;
+ * k = 48: 0.40 GB, 0.51 GB; docs/config.md). */
 static double fattree_route_bytes(uint32_t k)
 {
-    double hosts = (double)k * k * k / 4, sws = 5.0 * k * k / 4;
-    return (hosts + sws) * hosts * 7 + sws * hosts * (k / 2) * 2;
+    double hosts = (double)k * k * k / 4, sws = 5.0 * k * k / 4, classes = (double)k * k / 2;
+    return classes * ((hosts + sws) * 5 + sws * (k / 2) * 2 + hosts * 2);
 }
 
 static int topo_kary(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 {
     uint32_t k = 0;           /* set by u32_key; initialised for -O3 flow analysis */
     uint64_t rate, delay, mem_limit;
-    TRY(u32_key(c, "k", 4, 64, &k, err));
+    TRY(u32_key(c, "k", 4, 128, &k, err));
     TRY(cfg_rate(c, "topology", "rate", 100000000000ull, &rate, err));
     TRY(cfg_time(c, "topology", "delay", 1 * PS_PER_US, &delay, err));
-    /* Default bound 2 GB: k <= 36 (1.8 GB; k = 38 needs 2.4 GB), so the
+    /* Default bound 2 GB: k <= 66 (1.94 GB; k = 68 needs 2.25 GB), so the
      * default never thrashes a laptop or a shared CI machine. */
     TRY(cfg_bytes(c, "topology", "max_route_memory", 2000000000ull, &mem_limit, err));
     if (!rate)
@@ -151,7 +153,7 @@ static int topo_kary(struct scenario *sc, struct cfg *c, struct cfg_err *err)
          * after the build, which is what takes the time and memory. */
         if (est > 100e6)
             fprintf(stderr, "roccsim: warning: %s: [topology] fattree k = %u: the route tables need about %s "
-                    "and take a while to build (k = 32: 0.9 GB, about 40 s)\n", cfg_path(c), k,
+                    "and take a while to build (k = 48: 0.5 GB peak, 21 s on a loaded 2-core machine)\n", cfg_path(c), k,
                     units_fmt_bytes(est, a, sizeof a));
     }
     char why[256];
