@@ -345,6 +345,9 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     TRY(parallel_read(sc, c, err));      /* [parallel]: used by the CLI under mpirun */
     if (net_init(&sc->net, sc->seed))
         return cfg_section_errorf(err, c, "sim", "out of memory");
+    uint64_t tie_seed;
+    TRY(cfg_u64(c, "sim", "tie_seed", 0, &tie_seed, err));
+    net_set_tie_seed(&sc->net, tie_seed);
     if (!cfg_find(c, "sim", "duration"))
         return cfg_missing(err, c, "sim", "duration", NULL);
     TRY(cfg_time(c, "sim", "duration", 0, &sc->duration, err));

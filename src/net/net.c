@@ -40,6 +40,7 @@ int net_init(struct net *n, uint64_t seed)
     n->cfg.rto_ps = 500 * PS_PER_US;        /* HPCC NACK/RTO interval 500 us */
     n->cfg.nack_interval_ps = 500 * PS_PER_US;  /* HPCC RdmaHw NACK interval */
     n->cfg.pacer_burst = 1;             /* host.c: one frame of catch-up */
+    net_set_tie_seed(n, 0);
     if (el_init(&n->el, 1024) || pool_init(&n->pool, 4096))
         return -1;
     return 0;
@@ -375,6 +376,15 @@ int net_lp_init(struct net *n)
         k[i] = n->key_step | i;                 /* counter 1: key 0 is EV_FLOW_START's */
     n->key_cur = NULL;
     return 0;
+}
+
+void net_set_tie_seed(struct net *n, uint64_t seed)
+{
+    uint64_t m = 2 * seed + 1, x = m;   /* x = m is m's inverse to 3 bits; */
+    for (int i = 0; i < 5; i++)          /* each Newton step doubles them */
+        x *= 2 - m * x;
+    n->tie_mul = m;
+    n->tie_inv = x;
 }
 
 uint64_t net_key_slow(struct net *n, enum ev_kind kind, uint32_t obj)

@@ -447,6 +447,7 @@ struct net {
     uint64_t *key_cur;
     uint64_t  key_step;          /* 1 << lp_bits */
     uint32_t  lp_bits;           /* NET_LP_BITS */
+    uint64_t  tie_mul, tie_inv;  /* [sim] tie_seed: odd multiplier of a key's slot value and its inverse (1, 1 by default) */
     /* Randomness drawn while the run goes (RED/ECN marks, QCN samples, a
      * CC's timer jitter) comes from the stream of the node whose handler
      * draws it (net_node_rng), seeded from the run's seed and the node
@@ -608,7 +609,7 @@ static inline void net_lp_enter(struct net *n, uint32_t node)
  * is never 0 (counters start at 1), so no key is 0 (EV_FLOW_START's). */
 static inline uint64_t net_key_mix(const struct net *n, uint64_t k)
 {
-    (void)n;
+    k *= n->tie_mul;                         /* odd: still bijective, still never 0 */
     k ^= k >> 30;
     k *= 0xbf58476d1ce4e5b9ull;
     k ^= k >> 27;
@@ -624,8 +625,14 @@ static inline uint32_t net_key_lp(const struct net *n, uint64_t k)
     k ^= k >> 27 ^ k >> 54;
     k *= 0x96de1b173f119089ull;              /* inverse of 0xbf58476d1ce4e5b9 */
     k ^= k >> 30 ^ k >> 60;
+    k *= n->tie_inv;
     return (uint32_t)(k & (n->key_step - 1));
 }
+/* [sim] tie_seed: another order of simultaneous events, as arbitrary as
+ * the default one (seed 0), to see how much a result owes to the order
+ * its ties happened to take.  The slot value is multiplied by 2 seed + 1
+ * before the mixer. */
+void     net_set_tie_seed(struct net *n, uint64_t seed);
 /* The random stream of `node` (see struct net: node_rng). */
 static inline struct rng *net_node_rng(struct net *n, uint32_t node) { return &n->node_rng[node]; }
 /* The LP counters and node streams (net_finalize makes them): 0, or -1

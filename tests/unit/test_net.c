@@ -244,6 +244,36 @@ TEST(keys_unique_and_ties_rotate)
     CHECK(later > C / 4 && later < 3 * C / 4);       /* the counter does not decide either */
 }
 
+/* [sim] tie_seed: seed 0 is the default order; another seed keeps keys
+ * naming their LP (so parallel runs still route injected frames) but
+ * reorders about half of the ties of two LPs. */
+TEST(tie_seed_reorders_ties_keeps_lp)
+{
+    struct net *n = incast3(1, G100, NULL);
+    CHECK(n);
+    enum { C = 256 };
+    uint64_t k0[C][2];
+    for (uint64_t c = 1; c <= C; c++)
+        for (uint32_t lp = 0; lp < 2; lp++)
+            k0[c - 1][lp] = net_key_mix(n, c << n->lp_bits | lp);
+    net_set_tie_seed(n, 0);
+    CHECK_EQ(net_key_mix(n, 5ull << n->lp_bits | 1), k0[4][1]);
+    uint32_t flipped = 0, lp_ok = 1, changed = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        net_set_tie_seed(n, seed);
+        CHECK_EQ(n->tie_mul * n->tie_inv, 1);
+        for (uint64_t c = 1; c <= C; c++) {
+            uint64_t a = net_key_mix(n, c << n->lp_bits), b = net_key_mix(n, c << n->lp_bits | 1);
+            lp_ok &= net_key_lp(n, a) == 0 && net_key_lp(n, b) == 1 && a != 0 && b != 0;
+            changed += a != k0[c - 1][0];
+            flipped += (a < b) != (k0[c - 1][0] < k0[c - 1][1]);
+        }
+    }
+    CHECK(lp_ok);
+    CHECK_EQ(changed, 3 * C);
+    CHECK(flipped > 3 * C / 4 && flipped < 9 * C / 4);   /* about half of 3 C */
+}
+
 /* Every frame on a wire has its own EV_WIRE event, due at its arrival and
  * keyed by its sender (the node of the sending port). */
 TEST(wire_events_per_frame_sender_keyed)
@@ -836,6 +866,7 @@ int main(void)
     RUN_NET(event_owner_by_kind);
     RUN_NET(setup_keys_by_owner);
     RUN_NET(keys_unique_and_ties_rotate);
+    RUN_NET(tie_seed_reorders_ties_keeps_lp);
     RUN_NET(wire_events_per_frame_sender_keyed);
     RUN_NET(tx_time_exact);
     RUN_NET(single_flow_exact_timing);
