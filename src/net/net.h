@@ -233,6 +233,11 @@ struct transport_ops {
      * too (its ACKs carry it) without the sender's start having run in
      * its process (a partitioned run, docs/parallel.md). */
     uint16_t hdr_extra;
+    /* The receiver's NP answers ECN marks with at most one CNP per this
+     * (DCQCN's CNP interval, from the flow's parameters; NULL: 0): copied
+     * into flow.np_interval at set-up, like hdr_extra, because the NP runs
+     * at the receiver. */
+    simtime_t (*np_interval)(const void *prm);
 };
 
 /* Bytes of per-flow CC state (flow.cc): the largest algorithm's, HPCC's
@@ -253,7 +258,7 @@ enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_
  * host, and each may touch only its own fields (a partitioned run keeps a
  * copy per process; the outputs merge them).
  *   set-up, read by both, never written in the run: src, dst, prio,
- *     hdr_extra, hash, rhash, tp, cc_prm, app_rate_bps, start_ps, stop_ps,
+ *     hdr_extra, np_interval, hash, rhash, tp, cc_prm, app_rate_bps, start_ps, stop_ps,
  *     qp, group, sport; size (but see flow_stop);
  *   sender (source host's events: start, stop, timers, ACK/NACK/CNP/GRANT/
  *     credit arrivals, its NIC's dequeue): flags FL_ACTIVE, FL_STOPPED,
@@ -269,8 +274,7 @@ enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_
  * Known exceptions (sequential runs are unaffected; listed for parallel
  * runs): flow_stop (the source's event) lowers size and marks FL_RX_DONE /
  * finish_ps from rcv_nxt (a partitioned run redoes that in its merge, from
- * net.rx_adv); np_interval is set by the transport's start (the
- * source) and read by the receiver's NP; ExpressPass runs the receiver's
+ * net.rx_adv); ExpressPass runs the receiver's
  * credit pacer on the flow timer (the source's event); RCC's start (the
  * source) initialises the receiver's conn state and host pointer. */
 struct flow {
@@ -299,7 +303,7 @@ struct flow {
     uint64_t acked_delta;       /* bytes the ACK being processed acknowledged */
     const void *cc_prm;         /* the algorithm's parameters (owned by the scenario) */
     simtime_t np_last_cnp;      /* DCQCN NP: when this flow's last CNP left */
-    simtime_t np_interval;      /* DCQCN NP: minimum CNP spacing (set by the transport) */
+    simtime_t np_interval;      /* DCQCN NP: minimum CNP spacing (set-up: transport_ops.np_interval) */
     /* set-up and statistics */
     uint64_t app_rate_bps;      /* application's offered rate (0 = line) */
     uint64_t cc_rate_bps;       /* what the CC allows (line when unlimited) */
