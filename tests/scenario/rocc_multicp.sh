@@ -10,7 +10,7 @@
 #     get their max-min rates within 3%, the bottleneck has no MD, and the
 #     long flows follow S2->S3 most of the time;
 #   - the new inputs are checked ([expect] md, [output] rocc_trace, md_qmax).
-# The limit cycle (period 7-9 ms) is not locked to anything: which CP makes
+# The limit cycle (MDs 6-15 ms apart) is not locked to anything: which CP makes
 # the window's MDs and how deep the upstream dip is depend on the arbitrary
 # order of simultaneous events (sim.tie_seed) as much as on a 2 us start
 # jitter.  Each bound below holds over tie seeds 0..9 and main's FIFO order
