@@ -268,7 +268,8 @@ enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_
  *     receiver state in cc.
  * Known exceptions (sequential runs are unaffected; listed for parallel
  * runs): flow_stop (the source's event) lowers size and marks FL_RX_DONE /
- * finish_ps from rcv_nxt; np_interval is set by the transport's start (the
+ * finish_ps from rcv_nxt (a partitioned run redoes that in its merge, from
+ * net.rx_adv); np_interval is set by the transport's start (the
  * source) and read by the receiver's NP; ExpressPass runs the receiver's
  * credit pacer on the flow timer (the source's event); RCC's start (the
  * source) initialises the receiver's conn state and host pointer. */
@@ -506,6 +507,13 @@ struct net {
     void (*remote_tx)(void *ctx, struct net *n, uint32_t port, uint32_t pi, uint64_t key);
     void *remote_ctx;
     uint64_t remote_out[PKT_NTYPES], remote_in[PKT_NTYPES];
+    /* Partitioned runs with flows that stop: rx_adv[f] is when flow f's
+     * rcv_nxt last advanced at this rank (0: never; n_rx_adv flows, the rest
+     * none).  flow_stop at the source lowers the flow's size, which a
+     * receiver on another rank never sees; the merge finishes such a flow
+     * from this (parallel.c gather_flows).  NULL in sequential runs. */
+    simtime_t *rx_adv;
+    uint32_t n_rx_adv;
 };
 
 /* Per-host state of a transport (a receiver-driven transport's receiver:
