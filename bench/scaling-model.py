@@ -129,8 +129,8 @@ def walk(k, p, paths):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--c-hop", type=float, default=150.0, help="ns per packet-hop on one core (measured)")
-    ap.add_argument("--c-rec", type=float, default=60.0, help="ns per cut record, both ends (measured)")
+    ap.add_argument("--c-hop", type=float, default=150.0, help="ns per packet-hop on one core (from make bench)")
+    ap.add_argument("--c-rec", type=float, default=60.0, help="ns per cut record, both ends (assumed)")
     ap.add_argument("--sync-a", type=float, default=3.0, help="us, fixed part of a window's synchronisation")
     ap.add_argument("--sync-b", type=float, default=1.5, help="us per doubling of the rank count")
     ap.add_argument("--sync-c", type=float, default=0.05,
