@@ -204,3 +204,10 @@ ok refused_pcap '[ $rc -eq 2 ] && grep -q "pcap.ini:[0-9]*: \[output\] pcap.*can
     "$tmp/pcap.log"
 "${MPIRUN[@]}" -np 2 "$ROCCSIM" run "$tmp/fattree.ini" --ranks 3 -q -o "$tmp/r3" >"$tmp/r3.log" 2>&1
 ok ranks_mismatch 'grep -q -- "--ranks 3 but the run has 2 ranks" "$tmp/r3.log" && [ ! -d "$tmp/r3" ]' "$tmp/r3.log"
+
+# scripts/parallel-identity.sh: a shipped experiment is the same on 1 and 2
+# ranks, one that a partitioned run refuses is reported as such.
+ROCCSIM="$ROCCSIM" bash scripts/parallel-identity.sh -d 1ms experiments/compare/asymmetric-hpcc.ini \
+    experiments/rocc/convergence.ini >"$tmp/identity.log" 2>&1
+ok identity_script '[ $? = 0 ] && grep -q "^SAME .*asymmetric-hpcc.ini" "$tmp/identity.log" &&
+    grep -q "^REFUSED .*convergence.ini" "$tmp/identity.log" && grep -q "1 same, 0 differ, 1 refused, 0 failed" "$tmp/identity.log"' "$tmp/identity.log"
