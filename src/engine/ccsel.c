@@ -154,6 +154,8 @@ int ccsel_bind(struct scenario *sc, struct cfg *c, struct cfg_err *err)
             TRY(make_block(sc, algo, flow_line_rate(n, f), base_rtt, &b, err));
             f->cc_prm = b->prm;
         }
+        if (d->tp->np_interval && f->cc_prm)
+            f->np_interval = d->tp->np_interval(f->cc_prm);   /* the receiver's NP reads it */
     }
     /* A section no algorithm in use reads: its keys have no effect (one
      * warning per section, at the first algorithm that names it). */

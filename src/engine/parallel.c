@@ -362,6 +362,12 @@ int parallel_setup(struct scenario *sc, int rank, int size, struct cfg_err *err)
         }
         P->barriers[j] = t;
     }
+    for (uint32_t f = 0; f < n->n_flows && !n->rx_adv; f++)
+        if (n->flows[f].stop_ps != SIMTIME_NEVER) {
+            if (!(n->rx_adv = calloc(n->n_flows, sizeof *n->rx_adv)))
+                return cfg_section_errorf(err, sc->cfg, "parallel", "out of memory");
+            n->n_rx_adv = n->n_flows;
+        }
     n->node_rank = P->node_rank;
     n->my_rank = (uint32_t)rank;
     n->remote_tx = remote_tx;
@@ -383,7 +389,7 @@ int parallel_setup(struct scenario *sc, int rank, int size, struct cfg_err *err)
 /* Receiver-owned fields of a flow (host.c host_receive, rx_unordered). */
 struct flow_rx {
     uint64_t rcv_nxt, rx_wire_bytes, nack_for, rx_high, out_of_order;
-    simtime_t np_last_cnp, finish_ps, last_nack;
+    simtime_t np_last_cnp, finish_ps, last_nack, rx_adv;
     uint32_t since_ack;
     uint8_t ece, rx_done, pad[2];
 };
@@ -436,7 +442,8 @@ static int gather_flows(struct scenario *sc)
             memcpy(&sf[i++], f, sizeof *f);
         if (P->node_rank[n->hosts[f->dst].node] == me)
             rf[j++] = (struct flow_rx){ f->rcv_nxt, f->rx_wire_bytes, f->nack_for, f->rx_high, f->out_of_order,
-                                        f->np_last_cnp, f->finish_ps, f->last_nack, f->since_ack, f->ece,
+                                        f->np_last_cnp, f->finish_ps, f->last_nack,
+                                        fi < n->n_rx_adv ? n->rx_adv[fi] : 0, f->since_ack, f->ece,
                                         (f->flags & FL_RX_DONE) != 0, { 0, 0 } };
     }
     int *sc_cnt, *sc_dsp, *rc_cnt, *rc_dsp;
@@ -476,6 +483,16 @@ static int gather_flows(struct scenario *sc)
                     f->since_ack = rx->since_ack;
                     f->ece = rx->ece;
                     f->flags = (uint8_t)((f->flags & ~FL_RX_DONE) | (rx->rx_done ? FL_RX_DONE : 0));
+                    /* flow_stop at stop_ps lowered size to the bytes sent and,
+                     * if they had all arrived, finished the flow there; else its
+                     * last byte finished it on arrival (rcv_nxt never passes
+                     * what was sent, so that was its last advance).  A receiver
+                     * in another process never saw the lower size: finish the
+                     * flow here as the sequential run did. */
+                    if ((f->flags & FL_STOPPED) && !(f->flags & FL_RX_DONE) && f->rcv_nxt >= f->size) {
+                        f->flags |= FL_RX_DONE;
+                        f->finish_ps = rx->rx_adv > f->stop_ps ? rx->rx_adv : f->stop_ps;
+                    }
                 }
             }
             free(si);
@@ -728,6 +745,9 @@ void parallel_free(struct scenario *sc)
     free(P->rates);
     free(P->cpu_all);
     free(P->node_rank);
+    free(sc->net.rx_adv);
+    sc->net.rx_adv = NULL;
+    sc->net.n_rx_adv = 0;
     free(P);
     sc->par = NULL;
     sc->net.node_rank = NULL;

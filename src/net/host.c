@@ -501,6 +501,8 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
         }
         if (p->seq == f->rcv_nxt) {
             f->rcv_nxt += p->payload;
+            if (__builtin_expect(n->rx_adv != NULL, 0) && (size_t)(f - n->flows) < n->n_rx_adv)
+                n->rx_adv[f - n->flows] = now;
             f->rx_wire_bytes += (uint64_t)p->bytes + n->cfg.preamble_ifg;
             n->delivered_bytes += p->payload;
             f->nack_for = UINT64_MAX;

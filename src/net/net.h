@@ -233,6 +233,11 @@ struct transport_ops {
      * too (its ACKs carry it) without the sender's start having run in
      * its process (a partitioned run, docs/parallel.md). */
     uint16_t hdr_extra;
+    /* The receiver's NP answers ECN marks with at most one CNP per this
+     * (DCQCN's CNP interval, from the flow's parameters; NULL: 0): copied
+     * into flow.np_interval at set-up, like hdr_extra, because the NP runs
+     * at the receiver. */
+    simtime_t (*np_interval)(const void *prm);
 };
 
 /* Bytes of per-flow CC state (flow.cc): the largest algorithm's, HPCC's
@@ -253,7 +258,7 @@ enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_
  * host, and each may touch only its own fields (a partitioned run keeps a
  * copy per process; the outputs merge them).
  *   set-up, read by both, never written in the run: src, dst, prio,
- *     hdr_extra, hash, rhash, tp, cc_prm, app_rate_bps, start_ps, stop_ps,
+ *     hdr_extra, np_interval, hash, rhash, tp, cc_prm, app_rate_bps, start_ps, stop_ps,
  *     qp, group, sport; size (but see flow_stop);
  *   sender (source host's events: start, stop, timers, ACK/NACK/CNP/GRANT/
  *     credit arrivals, its NIC's dequeue): flags FL_ACTIVE, FL_STOPPED,
@@ -268,8 +273,8 @@ enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_
  *     receiver state in cc.
  * Known exceptions (sequential runs are unaffected; listed for parallel
  * runs): flow_stop (the source's event) lowers size and marks FL_RX_DONE /
- * finish_ps from rcv_nxt; np_interval is set by the transport's start (the
- * source) and read by the receiver's NP; ExpressPass runs the receiver's
+ * finish_ps from rcv_nxt (a partitioned run redoes that in its merge, from
+ * net.rx_adv); ExpressPass runs the receiver's
  * credit pacer on the flow timer (the source's event); RCC's start (the
  * source) initialises the receiver's conn state and host pointer. */
 struct flow {
@@ -298,7 +303,7 @@ struct flow {
     uint64_t acked_delta;       /* bytes the ACK being processed acknowledged */
     const void *cc_prm;         /* the algorithm's parameters (owned by the scenario) */
     simtime_t np_last_cnp;      /* DCQCN NP: when this flow's last CNP left */
-    simtime_t np_interval;      /* DCQCN NP: minimum CNP spacing (set by the transport) */
+    simtime_t np_interval;      /* DCQCN NP: minimum CNP spacing (set-up: transport_ops.np_interval) */
     /* set-up and statistics */
     uint64_t app_rate_bps;      /* application's offered rate (0 = line) */
     uint64_t cc_rate_bps;       /* what the CC allows (line when unlimited) */
@@ -506,6 +511,13 @@ struct net {
     void (*remote_tx)(void *ctx, struct net *n, uint32_t port, uint32_t pi, uint64_t key);
     void *remote_ctx;
     uint64_t remote_out[PKT_NTYPES], remote_in[PKT_NTYPES];
+    /* Partitioned runs with flows that stop: rx_adv[f] is when flow f's
+     * rcv_nxt last advanced at this rank (0: never; n_rx_adv flows, the rest
+     * none).  flow_stop at the source lowers the flow's size, which a
+     * receiver on another rank never sees; the merge finishes such a flow
+     * from this (parallel.c gather_flows).  NULL in sequential runs. */
+    simtime_t *rx_adv;
+    uint32_t n_rx_adv;
 };
 
 /* Per-host state of a transport (a receiver-driven transport's receiver:

@@ -28,8 +28,12 @@ static void dcqcn_t_start(struct net *n, struct flow *f)
 {
     const struct dcqcn_params *p = f->cc_prm;
     dcqcn_init(ST(f), p, flow_line_rate(n, f), n->el.now);
-    f->np_interval = p->cnp_interval_ps;
     dcqcn_t_sync(n, f);
+}
+
+static simtime_t dcqcn_t_np_interval(const void *prm)
+{
+    return ((const struct dcqcn_params *)prm)->cnp_interval_ps;
 }
 
 static void dcqcn_t_on_cnp(struct net *n, struct flow *f, const struct packet *p)
@@ -56,7 +60,7 @@ static void dcqcn_t_on_timer(struct net *n, struct flow *f)
 
 static const struct transport_ops transport_dcqcn = {
     .name = "dcqcn", .start = dcqcn_t_start, .on_cnp = dcqcn_t_on_cnp, .on_timer = dcqcn_t_on_timer,
-    .on_send = dcqcn_t_on_send, .np_cnp = 1,
+    .on_send = dcqcn_t_on_send, .np_cnp = 1, .np_interval = dcqcn_t_np_interval,
 };
 
 

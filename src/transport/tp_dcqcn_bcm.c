@@ -24,8 +24,13 @@ static void bcm_t_start(struct net *n, struct flow *f)
 {
     const struct dcqcn_bcm_params *p = f->cc_prm;
     dcqcn_bcm_init(ST(f), p, flow_line_rate(n, f), n->el.now);
-    f->np_interval = p->cnp_interval_ps;  /* default 0: the RP counts every CNP (CNPs/TX ratio) */
     bcm_t_sync(n, f);
+}
+
+/* Default 0: the RP counts every CNP (CNPs/TX ratio). */
+static simtime_t bcm_t_np_interval(const void *prm)
+{
+    return ((const struct dcqcn_bcm_params *)prm)->cnp_interval_ps;
 }
 
 static void bcm_t_on_cnp(struct net *n, struct flow *f, const struct packet *p)
@@ -52,7 +57,7 @@ static void bcm_t_on_timer(struct net *n, struct flow *f)
 
 static const struct transport_ops transport_dcqcn_bcm = {
     .name = "dcqcn_bcm", .start = bcm_t_start, .on_cnp = bcm_t_on_cnp, .on_timer = bcm_t_on_timer,
-    .on_send = bcm_t_on_send, .np_cnp = 1,
+    .on_send = bcm_t_on_send, .np_cnp = 1, .np_interval = bcm_t_np_interval,
 };
 
 #define HAS(sec, key) (cfg_find(c, sec, key) != NULL)

@@ -135,7 +135,29 @@ same_outputs() {
 }
 
 sed 's/^duration = 200us/duration = 20us/; s/^sample_interval = 10us/sample_interval = 2us/' "$tmp/fattree.ini" > "$tmp/inflight.ini"
-for s in fattree inflight leafspine incast; do
+# Flows that stop (the source lowers their size at `stop`): line-rate ones
+# finish when their last byte arrives, paced ones at the stop itself; their
+# receivers are in other pods, so on other ranks from 2 ranks on.
+cat "$tmp/fattree.ini" - > "$tmp/stops.ini" <<'EOF'
+
+[flows.stopped]
+src = h0..h3
+dst = h12..h15
+pairing = zip
+rate = line
+stop = 80us
+
+[flows.slow]
+src = h4..h7
+dst = h8..h11
+pairing = zip
+rate = 1Gbps
+stop = 60us
+EOF
+# DCQCN: the receiver's NP spaces its CNPs by the flow's CNP interval,
+# which must be known where the receiver runs, not only at the source.
+sed 's/^algorithm = none/algorithm = dcqcn/' "$tmp/incast.ini" > "$tmp/dcqcn.ini"
+for s in fattree inflight leafspine incast stops dcqcn; do
     "$ROCCSIM" run "$tmp/$s.ini" -q -o "$tmp/$s.seq" >"$tmp/$s.seq.log" 2>&1
     ok "$s.sequential" '[ -s "$tmp/$s.seq/summary.json" ]' "$tmp/$s.seq.log"
     for k in 1 2 3 4 8; do
@@ -154,6 +176,12 @@ done
 same_outputs "$tmp/tie.seq" "$tmp/tie.p3" >>"$tmp/tie.p3.log"
 ok tie_seed.ranks3 'same_outputs "$tmp/tie.seq" "$tmp/tie.p3" >/dev/null' "$tmp/tie.p3.log"
 ok tie_seed.other_order '[ -s "$tmp/tie.seq/flows.csv" ] && ! cmp -s "$tmp/tie.seq/flows.csv" "$tmp/fattree.seq/flows.csv"'
+
+ok dcqcn.cnps_sent 'python3 -c "import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))[\"packets\"][\"by_type\"][\"cnp\"][\"created\"] > 0 else 1)" "$tmp/dcqcn.seq/summary.json"' "$tmp/dcqcn.seq/summary.json"
+ok stops.flows_finish 'awk -F, "\$3 == \"stopped\" && \$8 > 0.00008 { a++ } \$3 == \"slow\" && \$8 == \"0.000060000\" { b++ } END { exit !(a == 4 && b == 4) }" "$tmp/stops.seq/flows.csv"' "$tmp/stops.seq/flows.csv"
+printf '\n[network]\nack_interval = 2\n' | cat "$tmp/stops.ini" - > "$tmp/bad5.ini"
+"$ROCCSIM" run "$tmp/bad5.ini" --check --ranks 2 >"$tmp/bad5.log" 2>&1
+ok stops_coarse_acks_refused 'grep -q "bad5.ini:[0-9]*: \[network\] ack_interval: .*ack_interval > 1 with flows that stop" "$tmp/bad5.log"' "$tmp/bad5.log"
 
 # The cases test what they claim: the failure changes the run, the incast
 # pauses links between leaves and spines, and those links are cut.

@@ -5,7 +5,9 @@
 #   - rcc and rcc_sender flows in one run share the receivers' N: Fig. 5's
 #     N = 2 phase with f2 on rcc_sender still gives 50 + 50 Gb/s;
 #   - the clock model is wired: clock_offset = 0 is byte-identical to no
-#     key, 500 ns offsets change the in-network run (Jain falls below 0.9);
+#     key, 500 ns offsets change the in-network run's rates (not a Jain
+#     threshold: over tie seeds 0..9 Jain is 0.53-0.98 with the offsets and
+#     0.53-0.94 without, docs/rcc.md);
 #   - runs with jitter (the run's generator) are deterministic;
 #   - bad [rcc] keys stop the run with exit status 2 naming the key.
 set -u
@@ -22,9 +24,9 @@ ok mixed_variants 'grep -q "PASS  rate f1 @ 1.1ms..2ms" "$tmp/m.log" && grep -q 
 
 "$ROCCSIM" run $E/fig8-innetwork.ini -q -o "$tmp/c0" >/dev/null 2>&1
 "$ROCCSIM" run $E/fig8-innetwork.ini -q -o "$tmp/c1" --set rcc.clock_offset=0us >/dev/null 2>&1
-"$ROCCSIM" run $E/fig8-innetwork.ini -o "$tmp/c2" --set rcc.clock_offset=500ns --set 'expect.jain f=<= 0.9' >"$tmp/c2.log" 2>&1
+"$ROCCSIM" run $E/fig8-innetwork.ini -q -o "$tmp/c2" --set rcc.clock_offset=500ns >"$tmp/c2.log" 2>&1
 ok clock_offset_zero 'cmp -s "$tmp/c0/flows.csv" "$tmp/c1/flows.csv" && cmp -s "$tmp/c0/queue.csv" "$tmp/c1/queue.csv"'
-ok clock_offset_effect 'grep -q "PASS  jain f  *= <= 0.9" "$tmp/c2.log"' "$tmp/c2.log"
+ok clock_offset_effect '[ -s "$tmp/c2/flow_rate.csv" ] && ! cmp -s "$tmp/c0/flow_rate.csv" "$tmp/c2/flow_rate.csv"' "$tmp/c2.log"
 
 "$ROCCSIM" run $E/fig8-innetwork.ini -q -o "$tmp/j1" --set rcc.clock_jitter=1us >/dev/null 2>&1
 "$ROCCSIM" run $E/fig8-innetwork.ini -q -o "$tmp/j2" --set rcc.clock_jitter=1us >/dev/null 2>&1

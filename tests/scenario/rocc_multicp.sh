@@ -10,6 +10,11 @@
 #     get their max-min rates within 3%, the bottleneck has no MD, and the
 #     long flows follow S2->S3 most of the time;
 #   - the new inputs are checked ([expect] md, [output] rocc_trace, md_qmax).
+# The limit cycle (MDs 6-15 ms apart) is not locked to anything: which CP makes
+# the window's MDs and how deep the upstream dip is depend on the arbitrary
+# order of simultaneous events (sim.tie_seed) as much as on a 2 us start
+# jitter.  Each bound below holds over tie seeds 0..9 and main's FIFO order
+# (spreads in the comments; docs/rocc.md gives the 60 ms ones).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/scenario/common.bash
@@ -33,20 +38,45 @@ follows() {
         "$tmp/$1/rocc_trace.csv"
 }
 timers() { awk -F, 'NR > 1 && $1 >= 0.015 && $3 == "timer"' "$tmp/$1/rocc_trace.csv" | wc -l; }
+# MDs to Fmin (F falls to 0.1 Gb/s in fair_rate.csv) of the chain's three CPs over 15..30 ms.
+fmin_mds() {
+    awk -F, 'NR == 1 { for (i = 2; i <= NF; i++) if ($i ~ /^S[0-2]->S[1-3]$/) cp[i] = 1; next }
+        $1 >= 0.015 { for (i in cp) { at = $i + 0 <= 0.1; if (at && !was[i]) n++; was[i] = at } }
+        END { print n + 0 }' "$tmp/$1/fair_rate.csv"
+}
+# Is every flow of group $2 within $4 % of $3 Gb/s? (the [expect] line's min and max)
+within() {
+    line "$1" "rate $2 " | sed 's/.*min //; s/Gbps max / /; s/Gbps.*//' |
+        awk -v v="$3" -v p="$4" '{ exit !($1 >= v * (1 - p / 100) && $2 <= v * (1 + p / 100)) }'
+}
 
 run paper fmin chain3-40g --set output.rocc_trace=A
 ok paper_fails '[ "$(cat $tmp/paper.rc)" = 1 ]' "$tmp/paper.log"
-ok paper_md_in_steady_state '[ "$(measured paper "md S0->S1")" -ge 1 ]' "$tmp/paper.log"
-ok paper_upstream_underused 'awk "BEGIN { exit !($(measured paper "util S0->S1") < 90) }"' "$tmp/paper.log"
+# MDs to Fmin over the three CPs: 1..6 over tie seeds 0..9 (which CP makes
+# them varies: seed 0 has one, at S1->S2), 4 on main; md_qmax = half: none.
+ok paper_md_in_steady_state '[ "$(fmin_mds paper)" -ge 1 ]' "$tmp/paper.log"
+# util S0->S1: 76.2..91.7% over tie seeds 0..9 (seed 0 is the highest), 79.8%
+# on main; md_qmax = half: 96.2..97.4%.  The paper's max-min target: 100%.
+ok paper_upstream_underused 'awk "BEGIN { exit !($(measured paper "util S0->S1") < 93) }"' "$tmp/paper.log"
+# Time share following S2->S3: 19..55% over tie seeds 0..9, 43% on main.
 ok paper_long_flows_leave_bottleneck '[ "$(follows paper "S2->S3")" -lt 60 ]'
+# Timer expiries: 569..1403 over tie seeds 0..9, 1172 on main.
 ok paper_timer_expiries '[ "$(timers paper)" -gt 400 ]'
 
 run half half chain3-40g --set output.rocc_trace=A
-for c in "rate A" "rate C" "util S2->S3" "md S2->S3"; do
+for c in "rate A" "util S2->S3" "md S2->S3"; do
     ok "half_${c// /_}" 'line half "$c" | grep -q "^PASS"' "$tmp/half.log"
 done
+# Rate C: 4.04..4.21 Gb/s over tie seeds 0..9 (max-min 4; main 4.08..4.10).
+# S2->S3 is full, so the 2 C flows get whatever the 8 A flows (3.92..3.99)
+# leave when an upstream CP halves: 4x the A shortfall.  Hence 6%, not 3%.
+ok half_rate_C 'within half C 4 6' "$tmp/half.log"
+ok half_no_md_to_fmin '[ "$(fmin_mds half)" = 0 ]'
+# util S0->S1: 96.2..97.4% over tie seeds 0..9 (96.2% on main).
 ok half_upstream_util 'awk "BEGIN { exit !($(measured half "util S0->S1") >= 95) }"' "$tmp/half.log"
-ok half_long_flows_follow_bottleneck '[ "$(follows half "S2->S3")" -ge 75 ]'
+# Time share following S2->S3: 73..90% over tie seeds 0..9, 84% on main.
+ok half_long_flows_follow_bottleneck '[ "$(follows half "S2->S3")" -ge 70 ]'
+# Timer expiries: 51..70 over tie seeds 0..9, 56 on main.
 ok half_few_timer_expiries '[ "$(timers half)" -lt 200 ]'
 ok trace_only_group_A '[ "$(awk -F, "NR > 1 && \$2 !~ /^A\\[/" "$tmp/half/rocc_trace.csv" | wc -l)" = 0 ]'
 

@@ -278,6 +278,46 @@ TEST(pid_keeps_ratio)
     CHECK_NEAR(b.w_bytes / a.w_bytes, 3.0, 1e-9);
 }
 
+/* Fig. 8b's mechanism (docs/rcc.md "Why Fig. 8b's rates are not 12 Gb/s
+ * each"): two flows in PID behind one queue see the same delay, so Eq. 4
+ * gives both the same increments of u and any difference of u stays
+ * forever; Eq. 5 then changes the ratio of the windows by
+ * (1 - tanh u_a) / (1 - tanh u_b) every step, until one flow sits at the
+ * cap and the other at w_min.  Closed loop: 25 Gb/s, T = 12 us, the
+ * one-way delay 6 us + queue/c with queue = W_a + W_b - c*T/8.  With equal
+ * u the split stays 1:1 (a check that fails if the u's are not kept
+ * apart, i.e. if Eq. 4 is changed to depend on the window). */
+static void two_flows(double du, double *share_a)
+{
+    struct rcc_params p;
+    rcc_params_default(&p, 12 * US);
+    const double c = 25e9 / 8, bdp = c * 12e-6;          /* 37500 B */
+    struct rcc_conn a, b;
+    rcc_conn_init(&a, 15000);
+    rcc_conn_init(&b, 15000);
+    a.base_ps = b.base_ps = 6 * US;
+    a.in_pid = b.in_pid = 1;
+    b.u = du;
+    for (int k = 0; k < 2000; k++) {                     /* 24 ms of steps */
+        double q = a.w_bytes + b.w_bytes - bdp;
+        uint64_t d = 6 * US + (uint64_t)((q > 0 ? q : 0) / c * 1e12);
+        rcc_pid_step(&a, &p, d, (uint64_t)bdp);
+        rcc_pid_step(&b, &p, d, (uint64_t)bdp);
+    }
+    *share_a = a.w_bytes / (a.w_bytes + b.w_bytes);
+}
+
+TEST(pid_offset_diverges)
+{
+    double s0, s1, s2;
+    two_flows(0, &s0);
+    two_flows(0.001, &s1);
+    two_flows(0.01, &s2);
+    CHECK_NEAR(s0, 0.5, 1e-9);           /* equal u: the split is kept */
+    CHECK(s1 > 0.85);                    /* du = 0.001: 0.88 after 24 ms */
+    CHECK(s2 > 0.94);                    /* du = 0.01: b at the floor */
+}
+
 /* §III-G RCC-sender: the receiver feeds back N and B_R; the same conn
  * machine runs at the sender on RTTs (base 12 us, above > 14.4 us). */
 TEST(sender_variant)
@@ -332,6 +372,7 @@ int main(void)
     RUN(tanh_scaling);
     RUN(stay_in_pid);
     RUN(pid_keeps_ratio);
+    RUN(pid_offset_diverges);
     RUN(sender_variant);
     return test_summary();
 }
