@@ -40,10 +40,10 @@ pairing = zip
 size = 200KB
 cc = hpcc
 EOF
-cat > "$tmp/leafspine.ini" <<'EOF'
-[sim]
-duration = 300us
-sample_interval = 10us
+# Both leaf-spine cases: 8 leaves x 2 hosts, 2 spines, 1 us links.
+leafspine_topo() {
+    printf '[sim]\nduration = %s\nsample_interval = 10us\n' "$1"
+    cat <<'EOF'
 
 [topology]
 type = leafspine
@@ -54,6 +54,9 @@ host_rate = 100Gbps
 fabric_rate = 100Gbps
 oversubscription = 1:1
 delay = 1us
+EOF
+}
+{ leafspine_topo 300us; cat <<'EOF'; } > "$tmp/leafspine.ini"
 
 [flows.perm]
 src = h0..h15
@@ -65,20 +68,7 @@ size = 400KB
 cut = 60us down leaf0 spine0
 fix = 150us up leaf0 spine0
 EOF
-cat > "$tmp/incast.ini" <<'EOF'
-[sim]
-duration = 200us
-sample_interval = 10us
-
-[topology]
-type = leafspine
-leaves = 8
-spines = 2
-hosts_per_leaf = 2
-host_rate = 100Gbps
-fabric_rate = 100Gbps
-oversubscription = 1:1
-delay = 1us
+{ leafspine_topo 200us; cat <<'EOF'; } > "$tmp/incast.ini"
 
 [network]
 buffer = 400KB
