@@ -82,13 +82,6 @@ int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
         for (uint32_t f = 0; f < n->n_flows; f++)
             if (n->flows[f].stop_ps != SIMTIME_NEVER)
                 return refuse(sc, err, "network", "ack_interval", "ack_interval > 1 with flows that stop");
-    /* A stopped flow's receiver learns its final size only in the merge
-     * (parallel.c); meanwhile it acts alike as long as it acknowledges
-     * every frame, but a coarser ACK interval acks the last byte at once. */
-    if (n->cfg.ack_interval > 1)
-        for (uint32_t f = 0; f < n->n_flows; f++)
-            if (n->flows[f].stop_ps != SIMTIME_NEVER)
-                return refuse(sc, err, "network", "ack_interval", "ack_interval > 1 with flows that stop");
     if (n->n_hstate || n->fc_host_frame)
         return refuse(sc, err, "cc", "algorithm", "a transport with per-host tables");
     return 0;
