@@ -9,9 +9,16 @@
 #   leafspine a leaf-spine whose link leaf0-spine0 fails at 60 us and comes
 #             back at 150 us (the failure must change the outcome);
 #   incast    14 senders to h0 with no congestion control and a small
-#             buffer: PFC pauses leaf-spine links, which the partition cuts.
-# Also: the partition report, a refused feature, and --ranks against the
-# rank count.  Skipped when mpirun or an MPI build is missing.
+#             buffer: PFC pauses leaf-spine links, which the partition cuts;
+#   dcqcn     the same incast under DCQCN (the receivers' NPs send CNPs);
+#   stops     the fat-tree plus flows that stop, their receivers on other
+#             ranks;
+# and the fat-tree under a non-default [sim] tie_seed on 3 ranks.
+# Also: the partition report, refused features, --ranks against the rank
+# count, and scripts/parallel-identity.sh on two shipped experiments.
+# Without mpirun, or with a plain build made without MPI, it says SKIP (FAIL
+# in CI, ROCC_SKIP=fail); the sanitizer builds leave MPI out by design, and
+# there it checks that a run over 2 ranks is refused.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/scenario/common.bash
