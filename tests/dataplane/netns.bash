@@ -31,7 +31,16 @@
 # Teardown is unconditional (trap on EXIT): SIGINT to each PID in PIDS,
 # SIGKILL after 3 s, remove their /var/run/dpdk/<PFX>_* and delete the
 # namespaces in CREATED.  dp_setup refuses to run if any namespace name
-# already exists, so it never touches what it did not create.
+# already exists, so it never touches what it did not create -- with one
+# exception: a run killed with SIGKILL (a CI job's time-out, a session's end)
+# cannot run its trap and leaves its namespaces behind, which would fail
+# every later run on the machine.  So each namespace we create gets an owner
+# record in $DP_OWNERS/NAME ("PID START PREFIX TEST", START being the
+# owner's start time from /proc/PID/stat); a namespace whose record names a
+# process that no longer exists, and that holds no process itself, is stale:
+# dp_setup deletes it (and its DPDK runtime directories) with a note, and
+# goes on.  A namespace without a record, or whose owner is alive, is still
+# refused.
 
 PIDS=()
 CREATED=()
@@ -41,6 +50,7 @@ DP_RT_PRIO=${DP_RT_PRIO:-10}
 DP_NICE=${DP_NICE:--10}
 DP_ATTEMPTS=${DP_ATTEMPTS:-3}
 DP_MIN_CP_PERIODS=${DP_MIN_CP_PERIODS:-90}
+DP_OWNERS=${DP_OWNERS:-/run/rocc-dataplane}
 
 pass() { echo "PASS $*"; }
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
@@ -62,7 +72,11 @@ dp_cleanup() {
     # (EBUSY): try a few times, and say so if it stays.
     for n in "${CREATED[@]}"; do
         for _ in 1 2 3 4 5; do ip netns del "$n" 2>/dev/null && break; sleep 0.2; done
-        ip netns list | awk '{print $1}' | grep -qx "$n" && echo "warning: could not delete netns $n (ip netns del $n)" >&2
+        if ip netns list | awk '{print $1}' | grep -qx "$n"; then
+            echo "warning: could not delete netns $n (ip netns del $n)" >&2
+        else
+            rm -f "$DP_OWNERS/$n"
+        fi
     done
     [ -n "${KEEP_LOGS:-}" ] && echo "logs in $LOG" || rm -rf "$LOG"
 }
@@ -85,15 +99,48 @@ dp_setup() {
     done
     for n in $3; do
         if ip netns list | awk '{print $1}' | grep -qx "$n"; then
-            echo "FAIL $test: netns $n already exists; not touching it"; exit 1
+            dp_reclaim_stale "$test" "$n" || { echo "FAIL $test: netns $n already exists; not touching it"; exit 1; }
         fi
     done
+    mkdir -p "$DP_OWNERS" || exit 1
     for n in $3; do
         ip netns add "$n" || exit 1
         CREATED+=("$n")
+        echo "$$ $(proc_start $$) $PFX $test" >"$DP_OWNERS/$n"
         ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
         ip -n "$n" link set lo up
     done
+}
+
+proc_start() {  # proc_start PID -> its start time in clock ticks since boot, or nothing
+    # Field 22 of /proc/PID/stat; the command name (field 2) may hold
+    # spaces, so count from the closing parenthesis.
+    local st
+    st=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+    st=${st##*) }
+    set -- $st
+    echo "${20}"
+}
+
+# dp_reclaim_stale TEST NAME -- 0 after deleting namespace NAME if it is stale
+# (see the header: an owner record whose process is gone, no process inside),
+# else 1.
+dp_reclaim_stale() {
+    local test=$1 n=$2 pid start pfx owner_test
+    [ -r "$DP_OWNERS/$n" ] || return 1
+    read -r pid start pfx owner_test <"$DP_OWNERS/$n" || return 1
+    case $pid in '' | *[!0-9]*) return 1 ;; esac
+    if [ -n "$start" ]; then
+        [ "$(proc_start "$pid")" = "$start" ] && return 1
+    else
+        kill -0 "$pid" 2>/dev/null && return 1
+    fi
+    [ -z "$(ip netns pids "$n" 2>/dev/null)" ] || return 1
+    ip netns del "$n" 2>/dev/null || return 1
+    case $pfx in '' | *[!A-Za-z0-9]*) ;; *) rm -rf /var/run/dpdk/"$pfx"_* 2>/dev/null ;; esac
+    rm -f "$DP_OWNERS/$n"
+    echo "note: $test: deleted netns $n, left behind by a killed run of ${owner_test:-?} (PID $pid, gone)" >&2
+    return 0
 }
 
 # veth_link NS_A IF_A MAC_A NS_B IF_B MAC_B -- one veth pair, both ends up,
