@@ -21,6 +21,8 @@
 
 BUILD   ?= build
 CC      ?= cc
+# make test runs this many tests at once (tests/run.sh; scripts/test.sh: nproc).
+TEST_JOBS ?= 1
 # -O3 measured 6% faster than -O2 on bench/, link-time optimization another
 # 4% fewer instructions (the per-frame path crosses port.c, switch.c, host.c);
 # outputs byte-identical (docs/performance.md).  Fat LTO objects keep
@@ -143,7 +145,7 @@ $(BUILD)/fuzz/%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(PKT_OBJ) $(LIBSIM) $(LI
 fuzzers: $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
 
 test: all
-	BUILD=$(BUILD) tests/run.sh
+	BUILD=$(BUILD) TEST_JOBS=$(TEST_JOBS) tests/run.sh
 
 test-asan:
 	$(MAKE) BUILD=build-asan SAN=1 OPT=-O1 test

@@ -61,9 +61,11 @@ for mode in normal asan ubsan-clang; do
     fi
     echo "== tests ($mode)"
     log=$(mktemp)
-    make -s $args test > "$log" 2>/dev/null
+    t0=$SECONDS
+    make -s $args TEST_JOBS="$jobs" test > "$log" 2>/dev/null
     cat "$log"
     add_counts "$mode" "$log"
+    echo "tests ($mode): $((SECONDS - t0)) s with $jobs at a time"
     rm -f "$log"
 done
 # Fuzzing (tests/fuzz, docs/testing.md): the libFuzzer harnesses built by
