@@ -72,16 +72,19 @@ done
 # clang, each run for FUZZ_TIME seconds (default 20: under 3 minutes in all);
 # a crash, leak, sanitizer report or timeout is a FAIL naming the input.
 echo "== fuzz (libFuzzer, ${FUZZ_TIME:-20} s per harness)"
+t0=$SECONDS
 flog=$(mktemp)
 make -s -j"$jobs" fuzz >"$flog" 2>&1
 grep -E '^(PASS|FAIL|  )' "$flog" || cat "$flog"
 add_counts fuzz "$flog"
 rm -f "$flog"
+echo "fuzz: $((SECONDS - t0)) s"
 # The DPDK data plane (issue 5): build, the frame parser test, and the
 # network-namespace tests (root only: they create namespaces and veths of
 # their own and remove them).  tshark decodes the tests' captures; arping
 # and ping are the kernel side of rocc_arp.sh.
 echo "== data plane (DPDK)"
+t0=$SECONDS
 install_missing $DP_DEPS ||
     echo "installing the data-plane dependencies failed: the build below will say what is missing"
 dlog=$(mktemp)
@@ -90,7 +93,9 @@ if make -s -C dataplane >"$dlog" 2>&1; then
     make -s -C dataplane test >>"$dlog" 2>&1
     if [ "$(id -u)" -eq 0 ]; then
         for t in tests/dataplane/*.sh; do
-            bash "$t" >>"$dlog" 2>&1 || grep -q '^FAIL' "$dlog" || echo "FAIL $t exited non-zero" >>"$dlog"
+            before=$(grep -c '^FAIL ' "$dlog")
+            bash "$t" >>"$dlog" 2>&1 ||
+                [ "$(grep -c '^FAIL ' "$dlog")" -gt "$before" ] || echo "FAIL $t exited non-zero" >>"$dlog"
         done
     elif [ "$ROCC_SKIP" = allow ]; then
         echo "SKIP dataplane.netns: not root (the network-namespace tests create namespaces and veths)" >>"$dlog"
@@ -104,7 +109,8 @@ grep -E '^(PASS|FAIL|SKIP)' "$dlog"
 dp=$(grep -c '^PASS ' "$dlog"); df=$(grep -c '^FAIL ' "$dlog"); ds=$(grep -c '^SKIP ' "$dlog")
 [ "$df" -eq 0 ] || { cat "$dlog"; rc=1; }
 rm -f "$dlog"
-echo "data plane: $dp passed, $df failed, $ds skipped (summed below)"
+echo "data plane: $dp passed, $df failed, $ds skipped (summed below); $((SECONDS - t0)) s"
+echo "scripts/test.sh: $SECONDS s in all"
 total_p=$((total_p + dp)); total_f=$((total_f + df)); total_s=$((total_s + ds))
 if [ "$total_s" -gt 0 ]; then
     echo "$total_p passed, $total_f failed, $total_s skipped"
