@@ -362,12 +362,11 @@ int parallel_setup(struct scenario *sc, int rank, int size, struct cfg_err *err)
         }
         P->barriers[j] = t;
     }
-    for (uint32_t f = 0; f < n->n_flows && !n->rx_adv; f++)
-        if (n->flows[f].stop_ps != SIMTIME_NEVER) {
-            if (!(n->rx_adv = calloc(n->n_flows, sizeof *n->rx_adv)))
-                return cfg_section_errorf(err, sc->cfg, "parallel", "out of memory");
-            n->n_rx_adv = n->n_flows;
-        }
+    if (parallel_flows_stop(n)) {
+        if (!(n->rx_adv = calloc(n->n_flows, sizeof *n->rx_adv)))
+            return cfg_section_errorf(err, sc->cfg, "parallel", "out of memory");
+        n->n_rx_adv = n->n_flows;
+    }
     n->node_rank = P->node_rank;
     n->my_rank = (uint32_t)rank;
     n->remote_tx = remote_tx;

@@ -39,6 +39,9 @@ int  parallel_read(struct scenario *sc, struct cfg *c, struct cfg_err *err);
 /* 0 if the scenario can run over `ranks` > 1 ranks, else -1 and an error
  * naming the file, line and key of the first feature that cannot yet. */
 int  parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err);
+/* 1 if some flow has a `stop` time (its receiver needs rx_adv, and coarse
+ * ACKs are refused). */
+int  parallel_flows_stop(const struct net *n);
 /* Partition sc over `ranks` parts into rank[n_nodes]; -1 with err. */
 int  parallel_partition(struct scenario *sc, uint32_t ranks, uint16_t *rank, struct cfg_err *err);
 /* The partition report of `run --check --ranks P`: per part nodes, hosts,

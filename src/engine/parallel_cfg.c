@@ -78,12 +78,18 @@ int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
     /* A stopped flow's receiver learns its final size only from the merged
      * outputs (parallel.c); with ACKs every frame it sends nothing different
      * meanwhile, but a coarser ACK interval acks the last byte at once. */
-    if (n->cfg.ack_interval > 1)
-        for (uint32_t f = 0; f < n->n_flows; f++)
-            if (n->flows[f].stop_ps != SIMTIME_NEVER)
-                return refuse(sc, err, "network", "ack_interval", "ack_interval > 1 with flows that stop");
+    if (n->cfg.ack_interval > 1 && parallel_flows_stop(n))
+        return refuse(sc, err, "network", "ack_interval", "ack_interval > 1 with flows that stop");
     if (n->n_hstate || n->fc_host_frame)
         return refuse(sc, err, "cc", "algorithm", "a transport with per-host tables");
+    return 0;
+}
+
+int parallel_flows_stop(const struct net *n)
+{
+    for (uint32_t f = 0; f < n->n_flows; f++)
+        if (n->flows[f].stop_ps != SIMTIME_NEVER)
+            return 1;
     return 0;
 }
 
