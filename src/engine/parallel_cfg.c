@@ -50,12 +50,8 @@ int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
     for (uint32_t s = 0; s < n->n_sws; s++)
         if (n->sws[s].fc && n->sws[s].fc != &fc_pfc)
             return refuse(sc, err, "flowcontrol", "scheme", "a flow-control scheme other than PFC");
-    if (sc->n_attacks)
-        return refuse(sc, err, "attack", NULL, "[attack.NAME] (forged CNPs)");
     if (sc->pcap)
         return refuse(sc, err, "output", "pcap", "packet capture");
-    if (sc->rocc_trace)
-        return refuse(sc, err, "output", "rocc_trace", "the RoCC RP trace");
     if (oqsel_has(sc))
         return refuse(sc, err, "openqueue", NULL, "[openqueue]");
     if (lsccsel_has(sc))
