@@ -58,8 +58,6 @@ int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
         return refuse(sc, err, "lscc", NULL, "LSCC");
     if (sc->xbar)
         return refuse(sc, err, "crossbar", NULL, "[crossbar]");
-    if (n->rocc_reg)
-        return refuse(sc, err, "rocc", "rate_at", "rate_at = host_registry");
     /* Transports whose receivers keep per-host tables or whose switches
      * keep per-flow credit state: not yet audited for access across nodes. */
     static const char *const unaudited[] = { "homa", "expresspass", "rcc", "hpcc_star", NULL };

@@ -17,6 +17,8 @@
 #             ranks (the merged trace keeps the run's order of ties);
 #   attack    forged CNPs ([attack.NAME]) from a host on another rank than
 #             the CP it spoofs, and junk from a host on rank 1;
+#   host_full, host_registry  the incast under RoCC, its rates computed at
+#             the hosts ([rocc] rate_at, §3.6);
 # and the fat-tree under a non-default [sim] tie_seed on 3 ranks.
 # Also: the partition report, refused features, --ranks against the rank
 # count, and scripts/parallel-identity.sh on two shipped experiments.
@@ -161,6 +163,13 @@ pairing = zip
 rate = 1Gbps
 stop = 60us
 EOF
+# RoCC's rate computed at the hosts (§3.6): with host_full the CNP carries
+# the CP's parameters, with host_registry the hosts look them up in a
+# registry every rank builds whole at set-up (read-only afterwards).
+for at in host_full host_registry; do
+    sed 's/^algorithm = none/algorithm = rocc/' "$tmp/incast.ini" > "$tmp/$at.ini"
+    printf '\n[rocc]\nrate_at = %s\n' "$at" >> "$tmp/$at.ini"
+done
 # DCQCN: the receiver's NP spaces its CNPs by the flow's CNP interval,
 # which must be known where the receiver runs, not only at the source.
 sed 's/^algorithm = none/algorithm = dcqcn/' "$tmp/incast.ini" > "$tmp/dcqcn.ini"
@@ -213,11 +222,11 @@ size = 1000
 start = 1ms
 stop = 1.5ms
 EOF
-for s in fattree inflight leafspine incast stops dcqcn trace attack; do
-    "$ROCCSIM" run "$tmp/$s.ini" -q -o "$tmp/$s.seq" >"$tmp/$s.seq.log" 2>&1
+for s in fattree inflight leafspine incast stops dcqcn host_full host_registry trace attack; do
+    "$ROCCSIM" run "$tmp/$s.ini" -o "$tmp/$s.seq" >"$tmp/$s.seq.log" 2>&1
     ok "$s.sequential" '[ -s "$tmp/$s.seq/summary.json" ]' "$tmp/$s.seq.log"
     for k in 1 2 3 4 8; do
-        "${MPIRUN[@]}" -np $k "$ROCCSIM" run "$tmp/$s.ini" -q -o "$tmp/$s.p$k" >"$tmp/$s.p$k.log" 2>&1
+        "${MPIRUN[@]}" -np $k "$ROCCSIM" run "$tmp/$s.ini" -o "$tmp/$s.p$k" >"$tmp/$s.p$k.log" 2>&1
         echo "exit status $?" >>"$tmp/$s.p$k.log"
         same_outputs "$tmp/$s.seq" "$tmp/$s.p$k" >>"$tmp/$s.p$k.log"
         ok "$s.ranks$k" 'same_outputs "$tmp/$s.seq" "$tmp/$s.p$k" >/dev/null && grep -q "exit status 0" "$tmp/$s.p$k.log"' \
@@ -233,6 +242,13 @@ same_outputs "$tmp/tie.seq" "$tmp/tie.p3" >>"$tmp/tie.p3.log"
 ok tie_seed.ranks3 'same_outputs "$tmp/tie.seq" "$tmp/tie.p3" >/dev/null' "$tmp/tie.p3.log"
 ok tie_seed.other_order '[ -s "$tmp/tie.seq/flows.csv" ] && ! cmp -s "$tmp/tie.seq/flows.csv" "$tmp/fattree.seq/flows.csv"'
 
+# The hosts computed the rates, as many on every rank count as in the plain run.
+for at in host_full host_registry; do
+    hr=$(grep 'RoCC rates computed at hosts' "$tmp/$at.seq.log")
+    ok "$at.hosts_computed" '[ -n "$hr" ] && ! echo "$hr" | grep -q "(§3.6): 0 from HOST_FULL CNPs, 0 from HOST_REG" &&
+        [ "$(grep "RoCC rates computed at hosts" "$tmp/$at.p2.log")" = "$hr" ] &&
+        [ "$(grep "RoCC rates computed at hosts" "$tmp/$at.p4.log")" = "$hr" ]' "$tmp/$at.seq.log"
+done
 ok dcqcn.cnps_sent 'python3 -c "import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))[\"packets\"][\"by_type\"][\"cnp\"][\"created\"] > 0 else 1)" "$tmp/dcqcn.seq/summary.json"' "$tmp/dcqcn.seq/summary.json"
 ok stops.flows_finish 'awk -F, "\$3 == \"stopped\" && \$8 > 0.00008 { a++ } \$3 == \"slow\" && \$8 == \"0.000060000\" { b++ } END { exit !(a == 4 && b == 4) }" "$tmp/stops.seq/flows.csv"' "$tmp/stops.seq/flows.csv"
 # Records of hosts on rank 1 come before ones of rank 0 at one time (a
