@@ -103,6 +103,7 @@ struct el_node {                        /* a wheel entry, in a free-listed pool 
 
 struct eventlist {
     simtime_t      now;                 /* time of the event being handled */
+    uint64_t       now_seq;             /* and its key (seq) */
     uint64_t       next_seq;            /* el_push's insertion counter */
     uint64_t       n_fired;
     size_t         n;                   /* pending, all tiers */
@@ -176,6 +177,7 @@ EL_INLINE int el_fired_(struct eventlist *el, const struct event *out)
 {
     el->n--;
     el->now = out->time;
+    el->now_seq = out->seq;
     el->n_fired++;
     return 1;
 }

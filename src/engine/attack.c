@@ -144,6 +144,12 @@ void attack_fire(struct scenario *sc, uint32_t k)
     uint32_t fi = a->first + a->next;
     a->next = a->next + 1 == a->count ? 0 : a->next + 1;
     const struct flow *f = &n->flows[fi];
+    /* A hook runs on every rank of a partitioned run (net.h "Event
+     * order"): only the attacker's own rank makes the frame, which then
+     * leaves through its NIC like any other (over cut links as a record);
+     * every rank keeps the round robin, `sent` and the next firing. */
+    if (!net_node_local(n, n->ports[a->port].node))
+        goto next;
     uint32_t pi = net_new_packet(n, PKT_CNP);
     if (pi == PKT_NONE)
         return;
@@ -182,6 +188,7 @@ void attack_fire(struct scenario *sc, uint32_t k)
         p->rate_units = a->rate_units;
     }
     port_enqueue_ctrl(n, a->port, pi);
+next:
     a->sent++;
     if (now + a->gap < a->stop)
         net_schedule(n, now + a->gap, EV_HOOK, ATTACK_HOOK_BASE + k);

@@ -5,6 +5,7 @@
  */
 #include "engine/parallel.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -615,6 +616,69 @@ static void gather_pcap(struct scenario *sc)
     }
 }
 
+/* The RoCC RP trace ([output] rocc_trace): each rank recorded its own
+ * sources' events, in its pop order, (time, key) (net.h "Event order");
+ * the sequential run recorded all of them in that order, and one event's
+ * records all come from one rank (its owner).  Rank 0 merges the ranks'
+ * lists by (time, key), ties (none: keys are unique) to the lower rank,
+ * then keeps the first RP_TRACE_MAX as the sequential run would have:
+ * each rank kept a prefix of its own records of at least its share of
+ * them, so the merge's prefix is the sequential run's. */
+static int gather_trace(struct scenario *sc)
+{
+    struct par *P = sc->par;
+    struct net *n = &sc->net;
+    if (!sc->rocc_trace)
+        return 0;
+    uint64_t lost = n->rp_trace_lost, recs = n->n_rp_trace;
+    reduce_u64(&lost, 1, P->rank);
+    MPI_Allreduce(MPI_IN_PLACE, &recs, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    if (recs > INT_MAX / sizeof *n->rp_trace)
+        return -1;                      /* MPI counts bytes in an int: over ~44 million records in all */
+    int *cnts, *dsp;
+    char *all = gather_bytes(P, n->rp_trace, (size_t)n->n_rp_trace * sizeof *n->rp_trace, &cnts, &dsp);
+    if (P->rank != 0)
+        return 0;
+    size_t tot = 0;
+    size_t *at = calloc((size_t)P->size, sizeof *at), *end = calloc((size_t)P->size, sizeof *end);
+    struct rp_trace_rec *out = NULL;
+    int bad = !all || !cnts || !at || !end;
+    if (!bad) {
+        for (int r = 0; r < P->size; r++) {
+            at[r] = (size_t)dsp[r] / sizeof *out;
+            end[r] = at[r] + (size_t)cnts[r] / sizeof *out;
+            tot += (size_t)cnts[r] / sizeof *out;
+        }
+        out = malloc((tot ? tot : 1) * sizeof *out);
+        bad = !out;
+    }
+    if (!bad) {
+        const struct rp_trace_rec *in = (const struct rp_trace_rec *)all;
+        for (size_t i = 0; i < tot; i++) {
+            int best = -1;
+            for (int r = 0; r < P->size; r++)
+                if (at[r] < end[r] && (best < 0 || in[at[r]].t < in[at[best]].t ||
+                                       (in[at[r]].t == in[at[best]].t && in[at[r]].key < in[at[best]].key)))
+                    best = r;
+            out[i] = in[at[best]++];
+        }
+        if (tot > RP_TRACE_MAX) {
+            lost += tot - RP_TRACE_MAX;
+            tot = RP_TRACE_MAX;
+        }
+        free(n->rp_trace);
+        n->rp_trace = out;
+        n->n_rp_trace = n->cap_rp_trace = (uint32_t)tot;
+        n->rp_trace_lost = lost;
+    }
+    free(at);
+    free(end);
+    free(all);
+    free(cnts);
+    free(dsp);
+    return bad ? -1 : 0;
+}
+
 int parallel_gather(struct scenario *sc)
 {
     struct par *P = sc->par;
@@ -703,7 +767,7 @@ int parallel_gather(struct scenario *sc)
             *scal[i] = g[k++];
         n->pool.live = (uint32_t)live;  /* in flight at the end, all ranks (outputs only) */
     }
-    if (gather_flows(sc) || gather_agents(sc))
+    if (gather_flows(sc) || gather_agents(sc) || gather_trace(sc))
         bad = 1;
     gather_pcap(sc);
     struct rusage ru;

@@ -50,14 +50,10 @@ int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
     for (uint32_t s = 0; s < n->n_sws; s++)
         if (n->sws[s].fc && n->sws[s].fc != &fc_pfc)
             return refuse(sc, err, "flowcontrol", "scheme", "a flow-control scheme other than PFC");
-    if (sc->n_attacks)
-        return refuse(sc, err, "attack", NULL, "[attack.NAME] (forged CNPs)");
     /* A capture builds an ACK's MSN from the flow's size, which a flow's
      * stop changes on its source's rank only. */
     if (sc->pcap && parallel_flows_stop(n))
         return refuse(sc, err, "output", "pcap", "packet capture with flows that stop");
-    if (sc->rocc_trace)
-        return refuse(sc, err, "output", "rocc_trace", "the RoCC RP trace");
     if (oqsel_has(sc))
         return refuse(sc, err, "openqueue", NULL, "[openqueue]");
     if (lsccsel_has(sc))

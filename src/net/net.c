@@ -873,6 +873,7 @@ void net_rp_trace(struct net *n, const struct flow *f, int timer, uint32_t cp_id
     }
     struct rp_trace_rec *r = &n->rp_trace[n->n_rp_trace++];
     r->t = n->el.now;
+    r->key = n->el.now_seq;
     r->flow = id;
     r->cp_id = cp_id;
     r->rate_units = rate_units;

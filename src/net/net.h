@@ -388,6 +388,7 @@ struct net_cfg {
  * reached the RP (accepted or not) or a recovery-timer expiry. */
 struct rp_trace_rec {
     simtime_t t;
+    uint64_t key;              /* its event's key: (t, key) is the run's order (a partitioned run merges by it) */
     uint32_t flow;
     uint32_t cp_id;            /* the CNP's CP (ROCC_CP_NONE for a timer) */
     uint32_t rate_units;       /* the CNP's rate, ΔF units (0 for a timer) */
@@ -395,7 +396,7 @@ struct rp_trace_rec {
     uint64_t rate_after_mbps;  /* R_cur after the event (0: no limiter) */
     uint8_t  timer, accepted;
 };
-/* At most this many records are kept (about 400 MB); later ones are counted
+/* At most this many records are kept (about 480 MB); later ones are counted
  * in rp_trace_lost. */
 #define RP_TRACE_MAX 10000000u
 

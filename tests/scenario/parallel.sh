@@ -16,6 +16,10 @@
 #   pcap      the fat-tree with [output] pcap on hosts, switches and a cut
 #             port of both halves (the pcap/ files too; tshark reads the
 #             2-rank h15.pcap, which rank 1 captured, when installed);
+#   trace     a RoCC incast with [output] rocc_trace, its sources on both
+#             ranks (the merged trace keeps the run's order of ties);
+#   attack    forged CNPs ([attack.NAME]) from a host on another rank than
+#             the CP it spoofs, and junk from a host on rank 1;
 #   host_full, host_registry  the incast under RoCC, its rates computed at
 #             the hosts ([rocc] rate_at, §3.6);
 # and the fat-tree under a non-default [sim] tie_seed on 3 ranks.
@@ -181,7 +185,56 @@ sed 's/^algorithm = none/algorithm = dcqcn/' "$tmp/incast.ini" > "$tmp/dcqcn.ini
 # The files other ranks capture are moved to rank 0 and written there.
 printf '\n[output]\npcap = h0 h15 core2 agg0_0 agg2_0->core0\npcap_snaplen = 128\n' |
     cat "$tmp/fattree.ini" - > "$tmp/pcap.ini"
-for s in fattree inflight leafspine incast stops dcqcn host_full host_registry pcap; do
+# The RoCC RP trace: an incast of RoCC flows from hosts of both ranks (the
+# rack partition puts even leaves on rank 0, odd ones on rank 1), whose
+# records often share a picosecond: the merge must keep the run's order.
+{ leafspine_topo 2ms; cat <<'EOF'; } > "$tmp/trace.ini"
+
+[cc]
+algorithm = rocc
+
+[flows.incast]
+src = h2..h13
+dst = h15
+rate = 90%
+
+[output]
+rocc_trace = incast
+EOF
+# Forged CNPs (no defence): h0 (rank 0) spoofs the CP of leaf7->h15 (rank
+# 1), then h3 (rank 1) sends junk across the victims' bottleneck.
+{ leafspine_topo 2ms; cat <<'EOF'; } > "$tmp/attack.ini"
+
+[network]
+cnp_filter = 0
+
+[cc]
+algorithm = rocc
+
+[flows.victim]
+src = h4..h11
+dst = h15
+rate = 90%
+
+[attack.spoof]
+from = h0
+kind = spoof_cp
+target = victim
+cp = leaf7->h15
+rate = 100Mbps
+start = 0.5ms
+stop = 1ms
+
+[attack.junk]
+from = h3
+kind = junk
+target = victim
+rate = 5Gbps
+size = 1000
+start = 1ms
+stop = 1.5ms
+EOF
+for s in fattree inflight leafspine incast stops dcqcn host_full host_registry pcap trace attack; do
     "$ROCCSIM" run "$tmp/$s.ini" -o "$tmp/$s.seq" >"$tmp/$s.seq.log" 2>&1
     ok "$s.sequential" '[ -s "$tmp/$s.seq/summary.json" ]' "$tmp/$s.seq.log"
     for k in 1 2 3 4 8; do
@@ -221,6 +274,15 @@ for at in host_full host_registry; do
 done
 ok dcqcn.cnps_sent 'python3 -c "import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))[\"packets\"][\"by_type\"][\"cnp\"][\"created\"] > 0 else 1)" "$tmp/dcqcn.seq/summary.json"' "$tmp/dcqcn.seq/summary.json"
 ok stops.flows_finish 'awk -F, "\$3 == \"stopped\" && \$8 > 0.00008 { a++ } \$3 == \"slow\" && \$8 == \"0.000060000\" { b++ } END { exit !(a == 4 && b == 4) }" "$tmp/stops.seq/flows.csv"' "$tmp/stops.seq/flows.csv"
+# Records of hosts on rank 1 come before ones of rank 0 at one time (a
+# merge by time alone, ties by rank, would differ); the attacks change the run.
+ok trace.ties_across_ranks 'awk -F, "NR > 1 { split(\$2, a, /[][]/); r = int((a[2] + 2) / 2) % 2;
+    if (\$1 == t && pr == 1 && r == 0) x++; t = \$1; pr = r } END { exit !(x > 0) }" "$tmp/trace.seq/rocc_trace.csv" &&
+    grep -q ",timer," "$tmp/trace.seq/rocc_trace.csv"' "$tmp/trace.seq/rocc_trace.csv"
+sed '/^\[attack.spoof\]/,$d' "$tmp/attack.ini" > "$tmp/noattack.ini"
+"$ROCCSIM" run "$tmp/noattack.ini" -q -o "$tmp/noattack" >/dev/null 2>&1
+ok attack.changes_run '[ -s "$tmp/noattack/flow_rate.csv" ] && ! cmp -s "$tmp/noattack/flow_rate.csv" "$tmp/attack.seq/flow_rate.csv" &&
+    grep -q "\"name\": \"junk\", \"sent\": [1-9]" "$tmp/attack.seq/summary.json"' "$tmp/attack.seq/summary.json"
 printf '\n[network]\nack_interval = 2\n' | cat "$tmp/stops.ini" - > "$tmp/bad5.ini"
 "$ROCCSIM" run "$tmp/bad5.ini" --check --ranks 2 >"$tmp/bad5.log" 2>&1
 ok stops_coarse_acks_refused 'grep -q "bad5.ini:[0-9]*: \[network\] ack_interval: .*ack_interval > 1 with flows that stop" "$tmp/bad5.log"' "$tmp/bad5.log"
