@@ -568,6 +568,16 @@ static int gather_agents(struct scenario *sc)
     return bad ? -1 : 0;
 }
 
+/* scenario.fc_merge's reduce: into rank 0, in place. */
+static void fc_reduce(uint64_t *v, size_t k, int max)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (k)
+        MPI_Reduce(rank == 0 ? MPI_IN_PLACE : v, v, (int)k, MPI_UINT64_T, max ? MPI_MAX : MPI_SUM, 0,
+                   MPI_COMM_WORLD);
+}
+
 int parallel_gather(struct scenario *sc)
 {
     struct par *P = sc->par;
@@ -656,6 +666,8 @@ int parallel_gather(struct scenario *sc)
             *scal[i] = g[k++];
         n->pool.live = (uint32_t)live;  /* in flight at the end, all ranks (outputs only) */
     }
+    if (sc->fc_merge)
+        sc->fc_merge(sc, fc_reduce);
     if (gather_flows(sc) || gather_agents(sc))
         bad = 1;
     struct rusage ru;
