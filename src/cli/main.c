@@ -207,6 +207,8 @@ static int cmd_run(int argc, char **argv, int rank, int size)
             goto out;
         }
         cons_bad = parallel_check_conservation(&sc, cons, sizeof cons);
+        if (rank == 0 && !pcap_bad)     /* files captured on other ranks, written here by the gather */
+            pcap_bad = pcapout_errors(&sc, pcap_why, sizeof pcap_why);
         if (rank != 0) {
             rc = 0;
             goto out;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/pcapout.h"
 #include "net/agent_rocc.h"
 
 int parallel_launched(void)
@@ -578,6 +579,52 @@ static void fc_reduce(uint64_t *v, size_t k, int max)
                    MPI_COMM_WORLD);
 }
 
+/* [output] pcap: each point's file, captured by its node's rank, to rank
+ * 0 (pcapout.h), point by point in 64 KiB messages -- bounded memory
+ * whatever the capture's size -- ended by an empty one, then the point's
+ * counters (after the content: a failed read shows in them). */
+static void gather_pcap(struct scenario *sc)
+{
+    struct par *P = sc->par;
+    uint32_t np = pcapout_points(sc);
+    if (!np)
+        return;
+    uint64_t mm = pcapout_mismatch(sc);
+    reduce_u64(&mm, 1, P->rank);
+    if (P->rank == 0)
+        pcapout_set_mismatch(sc, mm);
+    enum { TAG_PCAP = 17, CHUNK = 1 << 16 };
+    uint8_t buf[CHUNK];
+    uint64_t v[PCAPOUT_NSTAT];
+    for (uint32_t k = 0; k < np; k++) {
+        int r = pcapout_point_rank(sc, k);
+        if (r == 0 || (P->rank != r && P->rank != 0))
+            continue;
+        if (P->rank == r) {
+            size_t m;
+            do {
+                m = pcapout_export(sc, k, buf, sizeof buf);
+                MPI_Send(buf, (int)m, MPI_BYTE, 0, TAG_PCAP, MPI_COMM_WORLD);
+            } while (m);
+            pcapout_export_stats(sc, k, v);
+            MPI_Send(v, PCAPOUT_NSTAT, MPI_UINT64_T, 0, TAG_PCAP, MPI_COMM_WORLD);
+            continue;
+        }
+        pcapout_import_begin(sc, k);
+        for (;;) {
+            MPI_Status st;
+            int got = 0;
+            MPI_Recv(buf, (int)sizeof buf, MPI_BYTE, r, TAG_PCAP, MPI_COMM_WORLD, &st);
+            MPI_Get_count(&st, MPI_BYTE, &got);
+            if (got <= 0)
+                break;
+            pcapout_import_write(sc, k, buf, (size_t)got);
+        }
+        MPI_Recv(v, PCAPOUT_NSTAT, MPI_UINT64_T, r, TAG_PCAP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        pcapout_import_end(sc, k, v);
+    }
+}
+
 int parallel_gather(struct scenario *sc)
 {
     struct par *P = sc->par;
@@ -670,6 +717,7 @@ int parallel_gather(struct scenario *sc)
         sc->fc_merge(sc, fc_reduce);
     if (gather_flows(sc) || gather_agents(sc))
         bad = 1;
+    gather_pcap(sc);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     double mine[4] = { P->cpu_run, P->cpu_sync, P->wall_all, (double)ru.ru_maxrss / 1024.0 };

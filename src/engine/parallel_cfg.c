@@ -60,8 +60,10 @@ int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
         }
     if (sc->n_attacks)
         return refuse(sc, err, "attack", NULL, "[attack.NAME] (forged CNPs)");
-    if (sc->pcap)
-        return refuse(sc, err, "output", "pcap", "packet capture");
+    /* A capture builds an ACK's MSN from the flow's size, which a flow's
+     * stop changes on its source's rank only. */
+    if (sc->pcap && parallel_flows_stop(n))
+        return refuse(sc, err, "output", "pcap", "packet capture with flows that stop");
     if (sc->rocc_trace)
         return refuse(sc, err, "output", "rocc_trace", "the RoCC RP trace");
     if (oqsel_has(sc))
@@ -70,8 +72,6 @@ int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
         return refuse(sc, err, "lscc", NULL, "LSCC");
     if (sc->xbar)
         return refuse(sc, err, "crossbar", NULL, "[crossbar]");
-    if (n->rocc_reg)
-        return refuse(sc, err, "rocc", "rate_at", "rate_at = host_registry");
     /* Transports whose receivers keep per-host tables or whose switches
      * keep per-flow credit state: not yet audited for access across nodes. */
     static const char *const unaudited[] = { "homa", "expresspass", "rcc", "hpcc_star", NULL };

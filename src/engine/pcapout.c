@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,8 @@ struct pc_point {
     uint64_t over_limit;                /* frames not written because of pcap_limit */
     uint64_t by_kind[PCK_NKINDS];
     uint64_t retx;                      /* of the data frames: retransmissions */
+    int rank;                           /* partitioned runs: the rank that sees its frames (its node's) */
+    int rfd;                            /* rank > 0: the unlinked temporary file, to send to rank 0; -1 */
 };
 
 struct pcapout {
@@ -483,7 +486,7 @@ int pcapout_read(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     for (uint32_t p = 0; p < n->n_ports; p++)
         pc->tx_pt[p] = pc->arr_pt[p] = NONE32;
     for (uint32_t k = 0; k < PC_POINTS_MAX; k++)
-        pc->pt[k].w.fd = -1;
+        pc->pt[k].w.fd = pc->pt[k].rfd = -1;
 
     char buf[CFG_MAX_LINE + 1];
     snprintf(buf, sizeof buf, "%s", e->value);
@@ -552,11 +555,53 @@ static int key_error(const struct pcapout *pc, char *why, size_t why_len, const 
     return -1;
 }
 
+/* Rank > 0 of a partitioned run: its points into temporary files. */
+static int open_temps(struct scenario *sc, char *why, size_t why_len)
+{
+    struct pcapout *pc = sc->pcap;
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    for (uint32_t k = 0; k < pc->n_pt; k++) {
+        struct pc_point *q = &pc->pt[k];
+        if (q->rank != (int)sc->net.my_rank)
+            continue;
+        snprintf(q->path, sizeof q->path, "%s/roccsim-pcap-XXXXXX", tmp);
+        int fd = mkstemp(q->path);
+        if (fd < 0)
+            return key_error(pc, why, why_len, "%s: cannot create: %s", q->path, strerror(errno));
+        close(fd);
+        if (pcapw_open(&q->w, q->path, pc->snaplen, PC_BUF) || (q->rfd = open(q->path, O_RDONLY)) < 0) {
+            int e = errno;
+            unlink(q->path);
+            return key_error(pc, why, why_len, "%s: cannot create: %s", q->path, strerror(e));
+        }
+        unlink(q->path);                /* gone when the run ends, however it ends */
+        q->opened = 1;
+    }
+    sc->net.tap = pc_tap;
+    sc->net.tap_ctx = sc;
+    pc->installed = 1;
+    return 0;
+}
+
 int pcapout_open(struct scenario *sc, const char *dir, char *why, size_t why_len)
 {
     struct pcapout *pc = sc->pcap;
     if (!pc)
         return 0;
+    /* Partitioned runs (docs/parallel.md): every frame of a point is sent
+     * or received by a port of its node, so the rank of that node sees all
+     * of them, in the plain run's order.  Rank 0 writes its points' files
+     * directly; another rank writes its points to unlinked temporary files
+     * ($TMPDIR, else /tmp) that parallel_gather sends to rank 0, which
+     * writes them (pcapout_import_*): one process writes DIR. */
+    const struct net *n = &sc->net;
+    int me = n->node_rank ? (int)n->my_rank : 0;
+    for (uint32_t k = 0; k < pc->n_pt; k++)
+        pc->pt[k].rank = n->node_rank ? n->node_rank[n->ports[pc->pt[k].port].node] : 0;
+    if (me != 0)
+        return open_temps(sc, why, why_len);
     char d[4200];
     snprintf(d, sizeof d, "%s/pcap", dir);
     if (mkdir_one(d))
@@ -586,6 +631,8 @@ int pcapout_open(struct scenario *sc, const char *dir, char *why, size_t why_len
     for (uint32_t k = 0; k < pc->n_pt; k++) {
         struct pc_point *q = &pc->pt[k];
         snprintf(q->path, sizeof q->path, "%s/%s", dir, q->file);
+        if (q->rank != 0)
+            continue;                   /* written from another rank's frames at the end */
         if (pcapw_open(&q->w, q->path, pc->snaplen, PC_BUF))
             return key_error(pc, why, why_len, "%s: cannot create: %s", q->path, strerror(errno));
         q->opened = 1;
@@ -629,6 +676,9 @@ void pcapout_free(struct scenario *sc)
         return;
     char why[8];
     pcapout_close(sc, why, sizeof why);
+    for (uint32_t k = 0; k < pc->n_pt; k++)
+        if (pc->pt[k].rfd >= 0)
+            close(pc->pt[k].rfd);
     free(pc->pt);
     free(pc->tx_pt);
     free(pc->arr_pt);
@@ -712,4 +762,94 @@ void pcapout_files(const struct scenario *sc, char *buf, size_t len)
             break;
         used += (size_t)w;
     }
+}
+
+/* ------------------------------------------- partitioned runs: to rank 0 */
+
+uint32_t pcapout_points(const struct scenario *sc) { return sc->pcap ? sc->pcap->n_pt : 0; }
+int pcapout_point_rank(const struct scenario *sc, uint32_t k) { return sc->pcap->pt[k].rank; }
+uint64_t pcapout_mismatch(const struct scenario *sc) { return sc->pcap ? sc->pcap->mismatch : 0; }
+void pcapout_set_mismatch(struct scenario *sc, uint64_t v) { sc->pcap->mismatch = v; }
+
+size_t pcapout_export(struct scenario *sc, uint32_t k, uint8_t *buf, size_t len)
+{
+    struct pc_point *q = &sc->pcap->pt[k];
+    if (q->rfd < 0)
+        return 0;
+    for (;;) {
+        ssize_t r = read(q->rfd, buf, len);
+        if (r >= 0)
+            return (size_t)r;
+        if (errno != EINTR) {
+            if (!q->w.err)
+                q->w.err = errno;
+            return 0;
+        }
+    }
+}
+
+void pcapout_export_stats(const struct scenario *sc, uint32_t k, uint64_t v[PCAPOUT_NSTAT])
+{
+    const struct pc_point *q = &sc->pcap->pt[k];
+    uint64_t h[] = { q->w.frames, q->w.file_bytes + q->w.len, q->w.cut, q->w.lost, (uint64_t)q->w.err,
+                     q->over_limit, (uint64_t)q->full, q->retx };
+    _Static_assert(sizeof h / sizeof *h + PCK_NKINDS == PCAPOUT_NSTAT, "PCAPOUT_NSTAT");
+    memcpy(v, h, sizeof h);
+    memcpy(v + sizeof h / sizeof *h, q->by_kind, sizeof q->by_kind);
+}
+
+int pcapout_import_begin(struct scenario *sc, uint32_t k)
+{
+    struct pc_point *q = &sc->pcap->pt[k];
+    q->w.fd = open(q->path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    q->w.err = q->w.fd < 0 ? errno : 0;
+    return q->w.fd < 0 ? -1 : 0;
+}
+
+void pcapout_import_write(struct scenario *sc, uint32_t k, const uint8_t *buf, size_t len)
+{
+    struct pc_point *q = &sc->pcap->pt[k];
+    while (len && q->w.fd >= 0 && !q->w.err) {
+        ssize_t r = write(q->w.fd, buf, len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            q->w.err = r < 0 ? errno : EIO;
+            break;
+        }
+        buf += r;
+        len -= (size_t)r;
+    }
+}
+
+void pcapout_import_end(struct scenario *sc, uint32_t k, const uint64_t v[PCAPOUT_NSTAT])
+{
+    struct pc_point *q = &sc->pcap->pt[k];
+    if (q->w.fd >= 0 && close(q->w.fd) && !q->w.err)
+        q->w.err = errno;
+    q->w.fd = -1;
+    int err = q->w.err;                 /* writing here failed; else the owner's error, if any */
+    q->w.frames = v[0];
+    q->w.file_bytes = v[1];
+    q->w.len = 0;
+    q->w.cut = v[2];
+    q->w.lost = v[3];
+    q->w.err = err ? err : (int)v[4];
+    q->over_limit = v[5];
+    q->full = (int)v[6];
+    q->retx = v[7];
+    memcpy(q->by_kind, v + 8, sizeof q->by_kind);
+}
+
+int pcapout_errors(const struct scenario *sc, char *why, size_t why_len)
+{
+    const struct pcapout *pc = sc->pcap;
+    for (uint32_t k = 0; pc && k < pc->n_pt; k++) {
+        const struct pc_point *q = &pc->pt[k];
+        if (q->w.err)
+            return key_error(pc, why, why_len, "%s: write failed: %s (the file holds the first %llu frames, %llu "
+                             "were not written)", q->path, strerror(q->w.err), (unsigned long long)q->w.frames,
+                             (unsigned long long)q->w.lost);
+    }
+    return 0;
 }

@@ -63,4 +63,25 @@ void     pcapout_mac_of_port(const struct net *n, uint32_t port, uint8_t mac[6])
  * FCS), 0 if it does not fit. */
 size_t   pcapout_frame(const struct scenario *sc, uint32_t port, uint32_t pi, uint8_t *f, size_t cap, int *kind);
 
+/* Partitioned runs (docs/parallel.md; MPI in parallel.c).  Each point is
+ * captured by the rank of its node: rank 0 writes its points directly,
+ * another rank into an unlinked temporary file.  After the run,
+ * parallel_gather moves each such file to rank 0 in chunks (bounded
+ * memory): the owner reads it with pcapout_export (0 at the end) and then
+ * sends pcapout_export_stats; rank 0 writes DIR/pcap/NAME.pcap with
+ * pcapout_import_begin / _write / _end (the stats become the point's
+ * counters).  pcapout_errors: the first point whose file failed, as
+ * pcapout_close words it (0: none). */
+#define PCAPOUT_NSTAT (8 + PCK_NKINDS)
+uint32_t pcapout_points(const struct scenario *sc);
+int      pcapout_point_rank(const struct scenario *sc, uint32_t k);
+uint64_t pcapout_mismatch(const struct scenario *sc);
+void     pcapout_set_mismatch(struct scenario *sc, uint64_t v);
+size_t   pcapout_export(struct scenario *sc, uint32_t k, uint8_t *buf, size_t len);
+void     pcapout_export_stats(const struct scenario *sc, uint32_t k, uint64_t v[PCAPOUT_NSTAT]);
+int      pcapout_import_begin(struct scenario *sc, uint32_t k);
+void     pcapout_import_write(struct scenario *sc, uint32_t k, const uint8_t *buf, size_t len);
+void     pcapout_import_end(struct scenario *sc, uint32_t k, const uint64_t v[PCAPOUT_NSTAT]);
+int      pcapout_errors(const struct scenario *sc, char *why, size_t why_len);
+
 #endif

@@ -74,15 +74,22 @@ else
     fail "$T: namespace ${N}a or its record outlived the second run"
 fi
 
+# refused NAME WHAT -- dp_setup for NAME must refuse it (its FAIL line, no
+# "up") and leave it in place.
+refused() {
+    local out
+    out=$(setup_in_child "$1" 2>&1)
+    if printf '%s\n' "$out" | grep -q "FAIL $T.child: netns $1 already exists; not touching it" &&
+        ! printf '%s\n' "$out" | grep -q '^up' && exists "$1"; then
+        pass "$T: a namespace $2 is refused and kept"
+    else
+        fail "$T: a namespace $2 was not refused: $out"
+    fi
+}
+
 # --- no record ------------------------------------------------------------
 ip netns add ${N}b
-out=$(setup_in_child ${N}b 2>&1)
-if printf '%s\n' "$out" | grep -q "FAIL $T.child: netns ${N}b already exists; not touching it" &&
-    ! printf '%s\n' "$out" | grep -q '^up' && exists ${N}b; then
-    pass "$T: a namespace without an owner record is refused and kept"
-else
-    fail "$T: a namespace without a record was not refused: $out"
-fi
+refused ${N}b "without an owner record"
 
 # --- live owner -------------------------------------------------------------
 sleep 1000 &
@@ -90,12 +97,7 @@ SLEEPER=$!
 ip netns add ${N}c
 start=$(cut -d' ' -f22 "/proc/$SLEEPER/stat")
 echo "$SLEEPER $start rcltest other" >"$OWN/${N}c"
-out=$(setup_in_child ${N}c 2>&1)
-if printf '%s\n' "$out" | grep -q "already exists; not touching it" && exists ${N}c; then
-    pass "$T: a namespace whose owner (PID $SLEEPER) is alive is refused and kept"
-else
-    fail "$T: a namespace with a live owner was not refused: $out"
-fi
+refused ${N}c "whose owner (PID $SLEEPER) is alive"
 
 # --- forged record: the PID lives, the start time differs (PID reused) ------
 echo "$SLEEPER $((start + 1)) rcltest other" >"$OWN/${N}c"
@@ -112,12 +114,7 @@ ip netns exec ${N}d sleep 1000 &
 INSIDE=$!
 sleep 0.3
 echo "999999999 1 rcltest other" >"$OWN/${N}d"
-out=$(setup_in_child ${N}d 2>&1)
-if printf '%s\n' "$out" | grep -q "already exists; not touching it" && exists ${N}d; then
-    pass "$T: a namespace that still holds a process is refused and kept"
-else
-    fail "$T: a namespace with a process inside was not refused: $out"
-fi
+refused ${N}d "that still holds a process (its owner gone)"
 kill "$INSIDE" 2>/dev/null
 ip netns pids ${N}d 2>/dev/null | xargs -r kill 2>/dev/null
 wait "$INSIDE" 2>/dev/null

@@ -13,10 +13,15 @@
 #   dcqcn     the same incast under DCQCN (the receivers' NPs send CNPs);
 #   stops     the fat-tree plus flows that stop, their receivers on other
 #             ranks;
+#   pcap      the fat-tree with [output] pcap on hosts, switches and a cut
+#             port of both halves (the pcap/ files too; tshark reads the
+#             2-rank h15.pcap, which rank 1 captured, when installed);
+#   host_full, host_registry  the incast under RoCC, its rates computed at
+#             the hosts ([rocc] rate_at, §3.6);
 #   gfc       GFC's rate feedback across cut ring links (2 ranks);
 #   swing     SWING's relayed PAUSE frames across the cut long-haul link;
 # and the fat-tree under a non-default [sim] tie_seed on 3 ranks.
-# Also: the partition report, refused features, --ranks against the rank
+# Also: the partition report, refused features (pcap with flows that stop), --ranks against the rank
 # count, and scripts/parallel-identity.sh on two shipped experiments.
 # Without mpirun, or with a plain build made without MPI, it says SKIP (FAIL
 # in CI, ROCC_SKIP=fail); the sanitizer builds leave MPI out by design, and
@@ -132,7 +137,11 @@ same_outputs() {
     [ -d "$b" ] || { echo "no output directory $b"; return 1; }
     [ "$(cd "$a" && ls)" = "$(cd "$b" && ls)" ] || problems="different file sets;"
     for f in "$a"/*; do
-        cmp -s "$f" "$b/$(basename "$f")" || problems="$problems $(basename "$f") differs;"
+        if [ -d "$f" ]; then            # pcap/
+            same_outputs "$f" "$b/$(basename "$f")" >/dev/null || problems="$problems $(basename "$f")/ differs;"
+        else
+            cmp -s "$f" "$b/$(basename "$f")" || problems="$problems $(basename "$f") differs;"
+        fi
     done
     [ -z "$problems" ] && [ -n "$(ls "$a")" ] && return 0
     echo "$problems"
@@ -159,14 +168,26 @@ pairing = zip
 rate = 1Gbps
 stop = 60us
 EOF
+# RoCC's rate computed at the hosts (§3.6): with host_full the CNP carries
+# the CP's parameters, with host_registry the hosts look them up in a
+# registry every rank builds whole at set-up (read-only afterwards).
+for at in host_full host_registry; do
+    sed 's/^algorithm = none/algorithm = rocc/' "$tmp/incast.ini" > "$tmp/$at.ini"
+    printf '\n[rocc]\nrate_at = %s\n' "$at" >> "$tmp/$at.ini"
+done
 # DCQCN: the receiver's NP spaces its CNPs by the flow's CNP interval,
 # which must be known where the receiver runs, not only at the source.
 sed 's/^algorithm = none/algorithm = dcqcn/' "$tmp/incast.ini" > "$tmp/dcqcn.ini"
-for s in fattree inflight leafspine incast stops dcqcn; do
-    "$ROCCSIM" run "$tmp/$s.ini" -q -o "$tmp/$s.seq" >"$tmp/$s.seq.log" 2>&1
+# [output] pcap: points on both ranks' nodes (pods 0-1 / 2-3 at 2 ranks),
+# switches whose links are cut, and a cut port; HPCC frames carry INT.
+# The files other ranks capture are moved to rank 0 and written there.
+printf '\n[output]\npcap = h0 h15 core2 agg0_0 agg2_0->core0\npcap_snaplen = 128\n' |
+    cat "$tmp/fattree.ini" - > "$tmp/pcap.ini"
+for s in fattree inflight leafspine incast stops dcqcn host_full host_registry pcap; do
+    "$ROCCSIM" run "$tmp/$s.ini" -o "$tmp/$s.seq" >"$tmp/$s.seq.log" 2>&1
     ok "$s.sequential" '[ -s "$tmp/$s.seq/summary.json" ]' "$tmp/$s.seq.log"
     for k in 1 2 3 4 8; do
-        "${MPIRUN[@]}" -np $k "$ROCCSIM" run "$tmp/$s.ini" -q -o "$tmp/$s.p$k" >"$tmp/$s.p$k.log" 2>&1
+        "${MPIRUN[@]}" -np $k "$ROCCSIM" run "$tmp/$s.ini" -o "$tmp/$s.p$k" >"$tmp/$s.p$k.log" 2>&1
         echo "exit status $?" >>"$tmp/$s.p$k.log"
         same_outputs "$tmp/$s.seq" "$tmp/$s.p$k" >>"$tmp/$s.p$k.log"
         ok "$s.ranks$k" 'same_outputs "$tmp/$s.seq" "$tmp/$s.p$k" >/dev/null && grep -q "exit status 0" "$tmp/$s.p$k.log"' \
@@ -182,6 +203,24 @@ same_outputs "$tmp/tie.seq" "$tmp/tie.p3" >>"$tmp/tie.p3.log"
 ok tie_seed.ranks3 'same_outputs "$tmp/tie.seq" "$tmp/tie.p3" >/dev/null' "$tmp/tie.p3.log"
 ok tie_seed.other_order '[ -s "$tmp/tie.seq/flows.csv" ] && ! cmp -s "$tmp/tie.seq/flows.csv" "$tmp/fattree.seq/flows.csv"'
 
+# The pcap case captures on both ranks, and the merged files are captures.
+ok pcap.both_ranks 'python3 -c "
+import json, sys
+f = {x[\"file\"]: x[\"frames\"] for x in json.load(open(sys.argv[1]))[\"pcap\"][\"files\"]}
+sys.exit(0 if len(f) == 5 and min(f.values()) > 0 else 1)" "$tmp/pcap.seq/summary.json"' "$tmp/pcap.seq/summary.json"
+if command -v tshark >/dev/null 2>&1; then
+    tshark -r "$tmp/pcap.p2/pcap/h15.pcap" -T fields -e frame.number -e udp.dstport >"$tmp/pcap.tshark" 2>"$tmp/pcap.tshark.err"
+    echo "tshark exit status $?" >>"$tmp/pcap.tshark.err"
+    ok pcap.tshark_reads_merged 'grep -q "exit status 0" "$tmp/pcap.tshark.err" && [ "$(grep -c "	4791$" "$tmp/pcap.tshark")" = 800 ] &&
+        [ "$(wc -l < "$tmp/pcap.tshark")" = 800 ]' "$tmp/pcap.tshark.err"
+fi
+# The hosts computed the rates, as many on every rank count as in the plain run.
+for at in host_full host_registry; do
+    hr=$(grep 'RoCC rates computed at hosts' "$tmp/$at.seq.log")
+    ok "$at.hosts_computed" '[ -n "$hr" ] && ! echo "$hr" | grep -q "(§3.6): 0 from HOST_FULL CNPs, 0 from HOST_REG" &&
+        [ "$(grep "RoCC rates computed at hosts" "$tmp/$at.p2.log")" = "$hr" ] &&
+        [ "$(grep "RoCC rates computed at hosts" "$tmp/$at.p4.log")" = "$hr" ]' "$tmp/$at.seq.log"
+done
 ok dcqcn.cnps_sent 'python3 -c "import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))[\"packets\"][\"by_type\"][\"cnp\"][\"created\"] > 0 else 1)" "$tmp/dcqcn.seq/summary.json"' "$tmp/dcqcn.seq/summary.json"
 ok stops.flows_finish 'awk -F, "\$3 == \"stopped\" && \$8 > 0.00008 { a++ } \$3 == \"slow\" && \$8 == \"0.000060000\" { b++ } END { exit !(a == 4 && b == 4) }" "$tmp/stops.seq/flows.csv"' "$tmp/stops.seq/flows.csv"
 printf '\n[network]\nack_interval = 2\n' | cat "$tmp/stops.ini" - > "$tmp/bad5.ini"
@@ -201,12 +240,14 @@ ok incast.pauses_fabric_links '[ "$(get "$tmp/incast.seq/summary.tsv" tier.edge_
 ok partition_report 'grep -q "^partition: rack, 2 ranks" "$tmp/part.txt" && [ "$(get "$tmp/part.txt" cut_links)" -eq 8 ] &&
     [ "$(get "$tmp/part.txt" lookahead_ns)" = 1000.000 ]' "$tmp/part.txt"
 
-# What cannot run over ranks yet is refused with the key, not run wrong.
-printf '\n[output]\npcap = h0\n' | cat "$tmp/fattree.ini" - > "$tmp/pcap.ini"
-"${MPIRUN[@]}" -np 2 "$ROCCSIM" run "$tmp/pcap.ini" -q -o "$tmp/pcap" >"$tmp/pcap.log" 2>&1
+# What cannot run over ranks yet is refused with the key, not run wrong:
+# a capture with flows that stop (an ACK's MSN needs the stopped size,
+# known on the source's rank only).
+printf '\n[output]\npcap = h0\n' | cat "$tmp/stops.ini" - > "$tmp/pcapstop.ini"
+"${MPIRUN[@]}" -np 2 "$ROCCSIM" run "$tmp/pcapstop.ini" -q -o "$tmp/pcapstop" >"$tmp/pcapstop.log" 2>&1
 rc=$?
-ok refused_pcap '[ $rc -eq 2 ] && grep -q "pcap.ini:[0-9]*: \[output\] pcap.*cannot run over several MPI ranks" "$tmp/pcap.log"' \
-    "$tmp/pcap.log"
+ok refused_pcap_stops '[ $rc -eq 2 ] && grep -q "pcapstop.ini:[0-9]*: \[output\] pcap: packet capture with flows that stop cannot run over several MPI ranks" "$tmp/pcapstop.log" && [ ! -d "$tmp/pcapstop" ]' \
+    "$tmp/pcapstop.log"
 "${MPIRUN[@]}" -np 2 "$ROCCSIM" run "$tmp/fattree.ini" --ranks 3 -q -o "$tmp/r3" >"$tmp/r3.log" 2>&1
 ok ranks_mismatch 'grep -q -- "--ranks 3 but the run has 2 ranks" "$tmp/r3.log" && [ ! -d "$tmp/r3" ]' "$tmp/r3.log"
 
