@@ -20,14 +20,25 @@
 
 /* One entry per scheme; the first is the default. */
 const struct fc_scheme fc_schemes[] = {
-    { "pfc", &fc_pfc, NULL },          /* IEEE 802.1Qbb only (switch.c's MMU) */
-    { "escape", &fc_escape_ops, fcsel_escape_setup },   /* Escape, dissertation ch. 4 (fc_escape.h) */
-    { "loop_breaker", &fc_loop_breaker, fcsel_loop_breaker_setup },           /* Shpiner et al. HotNets'16: drop */
-    { "deadlock_breaker", &fc_deadlock_breaker, fcsel_deadlock_breaker_setup }, /* same detection: extra buffer */
-    { "gfc", &fc_gfc, fcsel_gfc_setup },   /* Gentle Flow Control, SIGCOMM'19 (fc_gfc.c) */
-    { "swing", &fc_swing_ops, fcsel_swing_setup },   /* SWING's PFC relay, TPDS'22 (LSCC [19]; fc_swing.h) */
-    { NULL, NULL, NULL },
+    { "pfc", &fc_pfc, NULL, NULL },    /* IEEE 802.1Qbb only (switch.c's MMU) */
+    { "escape", &fc_escape_ops, fcsel_escape_setup,     /* Escape, dissertation ch. 4 (fc_escape.h) */
+      "the flow-control scheme escape (its per-switch counters are not merged over ranks yet)" },
+    { "loop_breaker", &fc_loop_breaker, fcsel_loop_breaker_setup,           /* Shpiner et al. HotNets'16: drop */
+      "the flow-control scheme loop_breaker (its per-switch counters are not merged over ranks yet)" },
+    { "deadlock_breaker", &fc_deadlock_breaker, fcsel_deadlock_breaker_setup, /* same detection: extra buffer */
+      "the flow-control scheme deadlock_breaker (its per-switch counters are not merged over ranks yet)" },
+    { "gfc", &fc_gfc, fcsel_gfc_setup, NULL },   /* Gentle Flow Control, SIGCOMM'19 (fc_gfc.c) */
+    { "swing", &fc_swing_ops, fcsel_swing_setup, NULL },  /* SWING's PFC relay, TPDS'22 (LSCC [19]; fc_swing.h) */
+    { NULL, NULL, NULL, NULL },
 };
+
+const struct fc_scheme *fcsel_by_ops(const struct fc_ops *ops)
+{
+    for (const struct fc_scheme *k = fc_schemes; k->name; k++)
+        if (k->ops == ops)
+            return k;
+    return NULL;
+}
 
 const struct fc_scheme *fcsel_find(const char *name)
 {

@@ -22,11 +22,18 @@ struct fc_scheme {
     const struct fc_ops *ops;
     /* Called once the net, its flows and agents exist; -1 with err. */
     int (*setup)(struct scenario *sc, struct cfg *c, const struct fc_scheme *self, struct cfg_err *err);
+    /* Why a run over several MPI ranks refuses the scheme (parallel_cfg.c,
+     * docs/parallel.md), NULL if it may run there: its handlers touch only
+     * their own switch and send only frames over links, and its counters
+     * are merged over the ranks (scenario.fc_merge). */
+    const char *par_refused;
 };
 
 /* The registry, NULL-terminated by name. */
 extern const struct fc_scheme fc_schemes[];
 
+/* The registry entry whose ops are `ops`, or NULL. */
+const struct fc_scheme *fcsel_by_ops(const struct fc_ops *ops);
 /* The scheme named `name`, or NULL. */
 const struct fc_scheme *fcsel_find(const char *name);
 /* Read [flowcontrol] and install the scheme on every switch. */

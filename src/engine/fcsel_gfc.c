@@ -32,6 +32,20 @@ static void run_release(void *state)
     }
 }
 
+/* Over several ranks (scenario.fc_merge): every rank counted the frames its
+ * own switches sent and its own ports applied. */
+static void gfc_merge(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int max))
+{
+    struct fc_gfc_run *r = sc->net.fc_host_state;
+    uint64_t v[3] = { r->st.fb_sent, r->st.fb_zero, r->st.fb_rcvd }, m = r->st.max_level;
+    reduce(v, 3, 0);
+    reduce(&m, 1, 1);
+    r->st.fb_sent = v[0];
+    r->st.fb_zero = v[1];
+    r->st.fb_rcvd = v[2];
+    r->st.max_level = (uint32_t)m;
+}
+
 int fcsel_gfc_setup(struct scenario *sc, struct cfg *c, const struct fc_scheme *self, struct cfg_err *err)
 {
     (void)self;
@@ -115,6 +129,7 @@ int fcsel_gfc_setup(struct scenario *sc, struct cfg *c, const struct fc_scheme *
     n->fc_host_state = r;
     sc->fc_json = fcsel_gfc_json;
     sc->fc_print = fcsel_gfc_print;
+    sc->fc_merge = gfc_merge;
     return 0;
 }
 

@@ -37,6 +37,31 @@ static void totals(const struct net *n, struct swing_totals *t)
     }
 }
 
+/* Over several ranks (scenario.fc_merge): a relay's counters are nonzero
+ * only on its own rank. */
+static void swing_merge(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int max))
+{
+    struct net *n = &sc->net;
+    for (uint32_t i = 0; i < n->n_sws; i++) {
+        struct sw *s = &n->sws[i];
+        if (s->fc != &fc_swing_ops)
+            continue;
+        struct fc_swing_sw *st = s->fc_state;
+        uint64_t v[3 * NCLASS];
+        for (int c = 0; c < NCLASS; c++) {
+            v[3 * c] = st->r[c].relayed_pause;
+            v[3 * c + 1] = st->r[c].relayed_resume;
+            v[3 * c + 2] = st->r[c].own_xoff;
+        }
+        reduce(v, 3 * NCLASS, 0);
+        for (int c = 0; c < NCLASS; c++) {
+            st->r[c].relayed_pause = v[3 * c];
+            st->r[c].relayed_resume = v[3 * c + 1];
+            st->r[c].own_xoff = v[3 * c + 2];
+        }
+    }
+}
+
 int fcsel_swing_setup(struct scenario *sc, struct cfg *c, const struct fc_scheme *self, struct cfg_err *err)
 {
     (void)self;
@@ -97,6 +122,7 @@ int fcsel_swing_setup(struct scenario *sc, struct cfg *c, const struct fc_scheme
     }
     sc->fc_json = fcsel_swing_json;
     sc->fc_print = fcsel_swing_print;
+    sc->fc_merge = swing_merge;
     return 0;
 }
 

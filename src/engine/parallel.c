@@ -570,6 +570,16 @@ static int gather_agents(struct scenario *sc)
     return bad ? -1 : 0;
 }
 
+/* scenario.fc_merge's reduce: into rank 0, in place. */
+static void fc_reduce(uint64_t *v, size_t k, int max)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (k)
+        MPI_Reduce(rank == 0 ? MPI_IN_PLACE : v, v, (int)k, MPI_UINT64_T, max ? MPI_MAX : MPI_SUM, 0,
+                   MPI_COMM_WORLD);
+}
+
 /* [output] pcap: each point's file, captured by its node's rank, to rank
  * 0 (pcapout.h), point by point in 64 KiB messages -- bounded memory
  * whatever the capture's size -- ended by an empty one, then the point's
@@ -767,6 +777,8 @@ int parallel_gather(struct scenario *sc)
             *scal[i] = g[k++];
         n->pool.live = (uint32_t)live;  /* in flight at the end, all ranks (outputs only) */
     }
+    if (sc->fc_merge)
+        sc->fc_merge(sc, fc_reduce);
     if (gather_flows(sc) || gather_agents(sc) || gather_trace(sc))
         bad = 1;
     gather_pcap(sc);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fcsel.h"
 #include "engine/lsccsel.h"
 #include "engine/oqsel.h"
 #include "engine/partition.h"
@@ -47,9 +48,16 @@ int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
                           sc->par_ranks, ranks);
     if (sc->dl)
         return refuse(sc, err, "flowcontrol", "deadlock_check", "the deadlock detector (it walks every switch)");
+    /* Flow-control schemes: each registry entry says whether it may
+     * (fcsel.h par_refused). */
     for (uint32_t s = 0; s < n->n_sws; s++)
-        if (n->sws[s].fc && n->sws[s].fc != &fc_pfc)
-            return refuse(sc, err, "flowcontrol", "scheme", "a flow-control scheme other than PFC");
+        if (n->sws[s].fc && n->sws[s].fc != &fc_pfc) {
+            const struct fc_scheme *k = fcsel_by_ops(n->sws[s].fc);
+            if (!k)
+                return refuse(sc, err, "flowcontrol", "scheme", "a flow-control scheme outside the registry");
+            if (k->par_refused)
+                return refuse(sc, err, "flowcontrol", "scheme", k->par_refused);
+        }
     /* A capture builds an ACK's MSN from the flow's size, which a flow's
      * stop changes on its source's rank only. */
     if (sc->pcap && parallel_flows_stop(n))
@@ -76,7 +84,9 @@ int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
      * meanwhile, but a coarser ACK interval acks the last byte at once. */
     if (n->cfg.ack_interval > 1 && parallel_flows_stop(n))
         return refuse(sc, err, "network", "ack_interval", "ack_interval > 1 with flows that stop");
-    if (n->n_hstate || n->fc_host_frame)
+    /* (net.fc_host_frame, a scheme's NIC side, is its registry entry's
+     * concern above: GFC's keeps state per NIC port, owned by the host.) */
+    if (n->n_hstate)
         return refuse(sc, err, "cc", "algorithm", "a transport with per-host tables");
     return 0;
 }

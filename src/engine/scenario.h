@@ -95,6 +95,12 @@ struct scenario {
      * as ",\n  \"key\": ...", and console lines "  NAME: ...\n".  NULL: none. */
     void (*fc_json)(const struct scenario *sc, FILE *f);
     void (*fc_print)(const struct scenario *sc, FILE *out);
+    /* A run over several MPI ranks (parallel.c): each rank counted only
+     * the events of the nodes it owns; fc_merge packs the scheme's
+     * counters, calls reduce (rank 0 gets, in place, the sum over ranks, or
+     * the maximum if max) and on rank 0 stores them back for fc_json and
+     * fc_print.  NULL: nothing to merge. */
+    void (*fc_merge)(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int max));
     struct deadlock *dl;          /* [flowcontrol] deadlock_check (deadlock.c), NULL: off */
     struct xbarsel *xbar;         /* [crossbar] (xbarsel.c), NULL: none */
     int      fc_section;          /* the scenario has [flowcontrol]: report the in-order check */

@@ -22,6 +22,8 @@
 #             the CP it spoofs, and junk from a host on rank 1;
 #   host_full, host_registry  the incast under RoCC, its rates computed at
 #             the hosts ([rocc] rate_at, §3.6);
+#   gfc       GFC's rate feedback across cut ring links (2 ranks);
+#   swing     SWING's relayed PAUSE frames across the cut long-haul link;
 # and the fat-tree under a non-default [sim] tie_seed on 3 ranks.
 # Also: the partition report, refused features (pcap with flows that stop), --ranks against the rank
 # count, and scripts/parallel-identity.sh on two shipped experiments.
@@ -310,6 +312,85 @@ ok refused_pcap_stops '[ $rc -eq 2 ] && grep -q "pcapstop.ini:[0-9]*: \[output\]
     "$tmp/pcapstop.log"
 "${MPIRUN[@]}" -np 2 "$ROCCSIM" run "$tmp/fattree.ini" --ranks 3 -q -o "$tmp/r3" >"$tmp/r3.log" 2>&1
 ok ranks_mismatch 'grep -q -- "--ranks 3 but the run has 2 ranks" "$tmp/r3.log" && [ ! -d "$tmp/r3" ]' "$tmp/r3.log"
+
+# Flow-control schemes other than PFC (docs/parallel.md): their feedback
+# crosses the cut as frames.  GFC on the dissertation's 3-switch ring
+# (partition = graph cuts 2 of its 3 switch links; GFC deadlocks it, every
+# ring ingress reaches the top level and sends rate 0 upstream), SWING on
+# the cross-DC topology (graph cuts only the long-haul link, which carries
+# the relayed PAUSE frames).  1 and 2 ranks, byte for byte.
+cp experiments/escape/ring3.topo "$tmp/ring3.topo"
+cat > "$tmp/gfc.ini" <<'EOF'
+[sim]
+duration = 3ms
+
+[network]
+mode = lossless
+
+[topology]
+type = file
+file = ring3.topo
+
+[flowcontrol]
+scheme = gfc
+
+[cc]
+algorithm = none
+
+[flows.ring]
+src = h1, h2, h3
+dst = h3, h1, h2
+pairing = zip
+
+[parallel]
+partition = graph
+EOF
+cat > "$tmp/swing.ini" <<'EOF'
+[sim]
+duration = 3ms
+
+[topology]
+type = crossdc
+relays = yes
+
+[cc]
+algorithm = none
+
+[flowcontrol]
+scheme = swing
+
+[flows.bulk]
+src = h0 h2 h4 h6
+dst = h16
+
+[parallel]
+partition = graph
+EOF
+jtrue() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); P={p['name']: p for p in d['ports']}; sys.exit(0 if ($2) else 1)" "$1"; }
+for s in gfc swing; do
+    "$ROCCSIM" run "$tmp/$s.ini" -q -o "$tmp/$s.seq" >"$tmp/$s.seq.log" 2>&1
+    "$ROCCSIM" run "$tmp/$s.ini" --check --ranks 2 >"$tmp/$s.part" 2>&1
+    "${MPIRUN[@]}" -np 2 "$ROCCSIM" run "$tmp/$s.ini" -q -o "$tmp/$s.p2" >"$tmp/$s.p2.log" 2>&1
+    echo "exit status $?" >>"$tmp/$s.p2.log"
+    same_outputs "$tmp/$s.seq" "$tmp/$s.p2" >>"$tmp/$s.p2.log"
+    ok "$s.ranks2" 'same_outputs "$tmp/$s.seq" "$tmp/$s.p2" >/dev/null && grep -q "exit status 0" "$tmp/$s.p2.log"' \
+        "$tmp/$s.p2.log"
+done
+ok gfc.feedback_crosses_cut '[ "$(get "$tmp/gfc.part" cut_links)" -eq 2 ] &&
+    jtrue "$tmp/gfc.seq/summary.json" "d[\"gfc\"][\"zero_rate_sent\"] > 0 and d[\"gfc\"][\"max_level\"] == d[\"gfc\"][\"top_level\"]"' \
+    "$tmp/gfc.seq/summary.json"
+ok swing.pauses_cross_cut '[ "$(get "$tmp/swing.part" cut_links)" -eq 1 ] && [ "$(get "$tmp/swing.part" lookahead_ns)" = 1000000.000 ] &&
+    jtrue "$tmp/swing.seq/summary.json" "P[\"relay1->relay0\"][\"pfc_xoff_sent\"] > 0 and d[\"swing\"][\"relayed_pause\"] == P[\"relay1->relay0\"][\"pfc_xoff_sent\"]"' \
+    "$tmp/swing.seq/summary.json"
+# The schemes still refused say which and why.
+for s in escape loop_breaker deadlock_breaker; do
+    sed "s/^scheme = gfc/scheme = $s/" "$tmp/gfc.ini" > "$tmp/ref_$s.ini"
+    "${MPIRUN[@]}" -np 2 "$ROCCSIM" run "$tmp/ref_$s.ini" -q -o "$tmp/ref_$s" >"$tmp/ref_$s.log" 2>&1
+    rc=$?
+    ok "refused_$s" '[ $rc -eq 2 ] && [ ! -d "$tmp/ref_$s" ] &&
+        grep -q "ref_$s.ini:[0-9]*: \[flowcontrol\] scheme: the flow-control scheme $s (.*) cannot run over several MPI ranks" "$tmp/ref_$s.log"' \
+        "$tmp/ref_$s.log"
+done
 
 # scripts/parallel-identity.sh: a shipped experiment is the same on 1 and 2
 # ranks, one that a partitioned run refuses is reported as such.
