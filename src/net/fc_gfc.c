@@ -33,14 +33,23 @@ struct gfc_sw {
     struct gfc_down *down;      /* [n_ports * NCLASS], by local ingress port */
 };
 
-/* The XOFF threshold of (local, cls) now (as switch.c computes it). */
-static uint64_t xoff_now(const struct sw *s, uint32_t local)
+/* Bm of counter m at ingress `local` now: its XOFF threshold (as switch.c
+ * computes it), but no more than the counter could hold in the shared pool
+ * now -- its shared bytes plus the pool's free bytes, or its shared bytes
+ * alone while it holds headroom.  The MMU pauses at
+ * whichever comes first (a static threshold can exceed what the pool has
+ * left, or even the whole buffer); GFC sends no PAUSE, so without the
+ * second bound its staircase would never start and the fabric would drop
+ * (docs/escape.md, "GFC": the shared pool). */
+static uint64_t bm_now(const struct sw *s, uint32_t local, const struct mmu_cnt *m)
 {
-    if (s->cfg.dynamic) {
-        uint64_t free_shared = s->shared_pool > s->shared_used ? s->shared_pool - s->shared_used : 0;
-        return (uint64_t)(s->cfg.alpha * (double)free_shared);
-    }
-    return s->xoff[local];
+    uint64_t free_shared = s->shared_pool > s->shared_used ? s->shared_pool - s->shared_used : 0;
+    uint64_t thr = s->cfg.dynamic ? (uint64_t)(s->cfg.alpha * (double)free_shared) : s->xoff[local];
+    /* While the counter holds headroom bytes it stays at Bm (rate 0), as
+     * PFC sends no XON before its headroom is empty: else a pool freed by
+     * other counters would reopen the upstream onto a half-full headroom. */
+    uint64_t room = m->hdrm ? m->shared : m->shared + free_shared;
+    return thr < room ? thr : room;
 }
 
 /* The staircase for a counter whose XOFF threshold is thr. */
@@ -70,7 +79,7 @@ static void gfc_occupancy(struct net *n, struct sw *s, uint32_t in_local, uint8_
     struct fc_gfc_stats *st = &g->run->st;
     const struct mmu_cnt *m = &s->cnt[in_local * NCLASS + cls];
     struct gfc_params prm;
-    fc_gfc_params(&g->run->cfg, xoff_now(s, in_local), &prm);
+    fc_gfc_params(&g->run->cfg, bm_now(s, in_local, m), &prm);
     struct gfc_down *d = &g->down[in_local * NCLASS + cls];
     if (!gfc_down_update(&prm, d, m->shared + m->hdrm))
         return;

@@ -18,6 +18,7 @@
 
 static struct net net_;
 static struct fc_gfc_run *run_;
+static uint64_t buffer_;        /* build(): the switch's buffer if set, else test_fabric's */
 enum { H0, H1, R0, SW };
 
 static int host_frame(struct net *n, void *state, uint32_t port, const struct packet *p)
@@ -51,6 +52,8 @@ static struct net *build(void)
     net_add_link(n, H1, SW, G40, 1 * US);
     net_add_link(n, SW, R0, G40, 1 * US);
     test_swcfg(n, &c);
+    if (buffer_)
+        c.buffer_bytes = buffer_;
     if (net_finalize(n, &c, why, sizeof why)) {
         printf("  %s\n", why);
         return NULL;
@@ -226,6 +229,46 @@ TEST(incast_paced_without_pause)
     done();
 }
 
+/* The same incast into a 400 KB buffer: the shared pool (what is left
+ * after reserves and headrooms) is smaller than one counter's static XOFF
+ * of 500 KB, so the MMU's pause point is the pool running out, not the
+ * threshold.  GFC's Bm follows it (fc_gfc.c bm_now): feedback slows the
+ * senders before the pool is gone, and nothing is dropped.  With Bm = the
+ * static threshold alone the staircase never started and frames were
+ * dropped in lossless mode. */
+TEST(incast_pool_smaller_than_xoff)
+{
+    buffer_ = 400000;
+    struct net *n = build();
+    buffer_ = 0;
+    CHECK(n);
+    const struct sw *s = &n->sws[0];
+    CHECK(s->shared_pool < s->xoff[0]);
+    for (uint32_t k = 0; k < 2; k++) {
+        struct flow f;
+        memset(&f, 0, sizeof f);
+        f.src = k;
+        f.dst = 2;
+        f.prio = n->cfg.data_prio;
+        f.size = UINT64_MAX;
+        f.flags = FL_ENDLESS;
+        f.stop_ps = SIMTIME_NEVER;
+        f.tp = &transport_line;
+        f.sport = (uint16_t)(10000 + k);
+        f.hash = k + 1;
+        f.rhash = k + 7;
+        net_add_flow(n, &f);
+    }
+    CHECK_EQ(net_flows_ready(n), 0);
+    net_run_until(n, 5 * PS_PER_MS);
+    CHECK(run_->st.fb_sent > 0);
+    for (uint32_t p = 0; p < n->n_ports; p++)
+        CHECK_EQ(n->ports[p].st.drops, 0);
+    CHECK_EQ(n->created[PKT_PFC], 0);
+    CHECK(s->shared_used <= s->shared_pool);
+    done();
+}
+
 int main(void)
 {
     test_crash_guard();
@@ -234,5 +277,6 @@ int main(void)
     RUN(feedback_at_a_switch_port);
     RUN(feedback_at_a_nic);
     RUN(incast_paced_without_pause);
+    RUN(incast_pool_smaller_than_xoff);
     return test_summary();
 }
