@@ -59,3 +59,21 @@ dst = h16
 ${2:-}
 EOF_XDC
 }
+
+# leafspine_topo DURATION -- [sim] and [topology] of a small leaf-spine: 8
+# leaves x 2 hosts, 2 spines, 100G links of 1 us (parallel.sh, gfc.sh).
+leafspine_topo() {
+    printf '[sim]\nduration = %s\nsample_interval = 10us\n' "$1"
+    cat <<'EOF'
+
+[topology]
+type = leafspine
+leaves = 8
+spines = 2
+hosts_per_leaf = 2
+host_rate = 100Gbps
+fabric_rate = 100Gbps
+oversubscription = 1:1
+delay = 1us
+EOF
+}

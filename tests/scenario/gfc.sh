@@ -44,19 +44,7 @@ ok ring_last_stage_loses '[ "$(jget "$tmp/rl/summary.json" "d[\"gfc\"][\"zero_ra
 # GFC's Bm follows it and holds rate 0 while a counter uses headroom
 # (docs/escape.md, "GFC"): lossless, as PFC is on the same fabric.  Before,
 # GFC sent no feedback here and dropped 985 frames.
-cat > "$tmp/pool.ini" <<'EOF'
-[sim]
-duration = 200us
-
-[topology]
-type = leafspine
-leaves = 8
-spines = 2
-hosts_per_leaf = 2
-host_rate = 100Gbps
-fabric_rate = 100Gbps
-oversubscription = 1:1
-delay = 1us
+{ leafspine_topo 200us; cat <<'EOF'; } > "$tmp/pool.ini"
 
 [network]
 buffer = 400KB

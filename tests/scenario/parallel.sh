@@ -58,22 +58,6 @@ pairing = zip
 size = 200KB
 cc = hpcc
 EOF
-# Both leaf-spine cases: 8 leaves x 2 hosts, 2 spines, 1 us links.
-leafspine_topo() {
-    printf '[sim]\nduration = %s\nsample_interval = 10us\n' "$1"
-    cat <<'EOF'
-
-[topology]
-type = leafspine
-leaves = 8
-spines = 2
-hosts_per_leaf = 2
-host_rate = 100Gbps
-fabric_rate = 100Gbps
-oversubscription = 1:1
-delay = 1us
-EOF
-}
 { leafspine_topo 300us; cat <<'EOF'; } > "$tmp/leafspine.ini"
 
 [flows.perm]

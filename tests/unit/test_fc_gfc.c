@@ -77,6 +77,26 @@ static void done(void)
     run_ = NULL;
 }
 
+/* Endless line-rate flows h0 -> r0 and h1 -> r0: a 2:1 incast. */
+static void add_incast(struct net *n)
+{
+    for (uint32_t s = 0; s < 2; s++) {
+        struct flow f;
+        memset(&f, 0, sizeof f);
+        f.src = s;
+        f.dst = 2;
+        f.prio = n->cfg.data_prio;
+        f.size = UINT64_MAX;
+        f.flags = FL_ENDLESS;
+        f.stop_ps = SIMTIME_NEVER;
+        f.tp = &transport_line;
+        f.sport = (uint16_t)(10000 + s);
+        f.hash = s + 1;
+        f.rhash = s + 7;
+        net_add_flow(n, &f);
+    }
+}
+
 static uint32_t frame(struct net *n, uint8_t sub, uint8_t cls, uint32_t value)
 {
     uint32_t pi = fc_new_frame(n, sub);
@@ -185,21 +205,7 @@ TEST(incast_paced_without_pause)
 {
     struct net *n = build();
     CHECK(n);
-    for (uint32_t s = 0; s < 2; s++) {
-        struct flow f;
-        memset(&f, 0, sizeof f);
-        f.src = s;
-        f.dst = 2;
-        f.prio = n->cfg.data_prio;
-        f.size = UINT64_MAX;
-        f.flags = FL_ENDLESS;
-        f.stop_ps = SIMTIME_NEVER;
-        f.tp = &transport_line;
-        f.sport = (uint16_t)(10000 + s);
-        f.hash = s + 1;
-        f.rhash = s + 7;
-        net_add_flow(n, &f);
-    }
+    add_incast(n);
     CHECK_EQ(net_flows_ready(n), 0);
     net_run_until(n, 5 * PS_PER_MS);
     uint64_t b0 = n->flows[0].rcv_nxt, b1 = n->flows[1].rcv_nxt;
@@ -244,21 +250,7 @@ TEST(incast_pool_smaller_than_xoff)
     CHECK(n);
     const struct sw *s = &n->sws[0];
     CHECK(s->shared_pool < s->xoff[0]);
-    for (uint32_t k = 0; k < 2; k++) {
-        struct flow f;
-        memset(&f, 0, sizeof f);
-        f.src = k;
-        f.dst = 2;
-        f.prio = n->cfg.data_prio;
-        f.size = UINT64_MAX;
-        f.flags = FL_ENDLESS;
-        f.stop_ps = SIMTIME_NEVER;
-        f.tp = &transport_line;
-        f.sport = (uint16_t)(10000 + k);
-        f.hash = k + 1;
-        f.rhash = k + 7;
-        net_add_flow(n, &f);
-    }
+    add_incast(n);
     CHECK_EQ(net_flows_ready(n), 0);
     net_run_until(n, 5 * PS_PER_MS);
     CHECK(run_->st.fb_sent > 0);
