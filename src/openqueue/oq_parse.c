@@ -654,7 +654,7 @@ static int parse_stmt(struct parser *p)
         return add_stmt(p, st, t);
     }
     /* optional type word: "Queue q1 = Queue(128)" */
-    int typed = ctor_of(s, t);
+    int typed = ctor_of(s, t), type_tok = t;     /* type_tok: the type word, for the error below */
     if (typed != E_NONE && peek2(p) == T_IDENT) {
         p->pos++;
         t = (int)p->pos;
@@ -706,7 +706,7 @@ static int parse_stmt(struct parser *p)
     int ctor = peek(p) == T_IDENT && peek2(p) == T_LP ? ctor_of(s, c) : E_NONE;
     if (typed != E_NONE && ctor != typed) {
         char buf[16];
-        oq_tok_text(s, t - 1, buf, sizeof buf);
+        oq_tok_text(s, type_tok, buf, sizeof buf);
         return oq_error_tok(s, c, "a %s declaration needs %s(...) on the right", buf, buf);
     }
     if (ctor != E_NONE) {

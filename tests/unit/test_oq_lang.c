@@ -122,6 +122,11 @@ TEST(syntax_errors)
     CHECK(fails(Q1 "q1.congestion = (currSize > 1, explode);", "t.oq:2:32:", "unknown action 'explode'"));
     CHECK(fails(Q1 "c(a, b) = a.size < b.size, drop(1);", "t.oq:2:26:", "a comparator (two parameters) is a predicate"));
     CHECK(fails(Q1 "c(a, b, d) = a.size;", "t.oq:2:9:", "at most two parameters"));
+    /* a type word as the first statement's name, with no constructor on
+     * the right: the message names the type word (the fuzzer found it read
+     * the token before the first, out of bounds) */
+    CHECK(fails("Queue  = fifo;\n", "t.oq:1:10:", "a Queue declaration needs Queue(...) on the right"));
+    CHECK(fails(Q1 "Port x = Queue(8p);", "t.oq:2:10:", "a Port declaration needs Port(...) on the right"));
     /* nesting is bounded: no stack overflow on deep input */
     char deep[400];
     strcpy(deep, "B = ");
