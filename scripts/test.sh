@@ -69,7 +69,7 @@ for mode in normal asan ubsan-clang; do
     rm -f "$log"
 done
 # Fuzzing (tests/fuzz, docs/testing.md): the libFuzzer harnesses built by
-# clang, each run for FUZZ_TIME seconds (default 20: under 3 minutes in all);
+# clang, each run for FUZZ_TIME seconds (default 20), one per CPU at once;
 # a crash, leak, sanitizer report or timeout is a FAIL naming the input.
 echo "== fuzz (libFuzzer, ${FUZZ_TIME:-20} s per harness)"
 t0=$SECONDS

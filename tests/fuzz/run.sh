@@ -5,8 +5,8 @@
 #
 #   tests/fuzz/run.sh [NAME...]     default: every harness in $FUZZ_BUILD/fuzz/
 #
-# Environment: FUZZ_BUILD (build-fuzz), FUZZ_TIME seconds per harness (20;
-# 7 harnesses stay under 3 minutes), FUZZ_ARGS extra libFuzzer flags
+# Environment: FUZZ_BUILD (build-fuzz), FUZZ_TIME seconds per harness (20),
+# FUZZ_JOBS harnesses at once (one per CPU), FUZZ_ARGS extra libFuzzer flags
 # (e.g. "-jobs=2 -workers=2").  Each harness starts from its seed corpus
 # tests/fuzz/corpus/NAME/ (read, never written: new inputs go to a scratch
 # directory) and runs niced.  Any crash, leak, sanitizer report (ASan,
@@ -39,8 +39,10 @@ fi
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-for n in "${names[@]}"; do
-    art="$B/fuzz-artifacts/$n"
+# fuzz_one NAME -- run one harness; its PASS/FAIL line (and the report of a
+# failure) in $scratch/NAME.out.
+fuzz_one() {
+    local n=$1 art="$B/fuzz-artifacts/$1" before log rc runs new
     mkdir -p "$art" "$scratch/$n"
     before=$(ls "$art" | wc -l)
     log="$scratch/$n.log"
@@ -53,12 +55,23 @@ for n in "${names[@]}"; do
     new=$(ls -t "$art" | head -n $(( $(ls "$art" | wc -l) - before )) 2>/dev/null | head -n 1)
     if [ "$rc" -eq 0 ] && [ -z "$new" ] && [ -n "$runs" ]; then
         echo "PASS fuzz.$n (${runs} inputs in ${T} s)"
-        passed=$((passed + 1))
     else
         echo "FAIL fuzz.$n: exit status $rc${new:+, input kept as $art/$new}"
         grep -E 'ERROR|runtime error|SUMMARY|==[0-9]+==|#[0-9]+ 0x' "$log" | head -n 30 | sed 's/^/  /'
-        failed=$((failed + 1))
-    fi
+    fi >"$scratch/$n.out"
+}
+# FUZZ_JOBS harnesses at once (default: one per CPU); the lines are printed
+# in the harnesses' order whatever finishes first.
+J=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $J in '' | *[!0-9]* | 0) echo "tests/fuzz/run.sh: FUZZ_JOBS must be a positive integer, not '$J'" >&2; exit 2 ;; esac
+for n in "${names[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$J" ]; do wait -n; done
+    fuzz_one "$n" &
+done
+wait
+for n in "${names[@]}"; do
+    if [ -s "$scratch/$n.out" ]; then cat "$scratch/$n.out"; else echo "FAIL fuzz.$n: no result (the runner died)"; fi
+    if grep -q '^PASS' "$scratch/$n.out" 2>/dev/null; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
