@@ -103,7 +103,11 @@ struct el_node {                        /* a wheel entry, in a free-listed pool 
 
 struct eventlist {
     simtime_t      now;                 /* time of the event being handled */
-    uint64_t       now_seq;             /* and its key (seq) */
+    uint64_t       now_seq;             /* and its key (seq): rocc_trace's merge
+                                         * order over ranks.  Storing it costs
+                                         * nothing measurable: cachegrind, HPCC
+                                         * dumbbell 10 ms, 361,056,012 instr
+                                         * with the store, 361,056,103 without */
     uint64_t       next_seq;            /* el_push's insertion counter */
     uint64_t       n_fired;
     size_t         n;                   /* pending, all tiers */
