@@ -238,17 +238,19 @@ static void par_run(struct scenario *sc)
  * and per-link counts (0 elsewhere); rank 0 gets the sums, and the flow
  * rates of every rank's hosts, folded in host order as a sequential run
  * folds them. */
-static void reduce_u64(void *buf, size_t count, int rank)
+static void reduce_to_root(void *buf, size_t count, MPI_Datatype type, MPI_Op op, int rank)
 {
     if (!count)
         return;
-    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : buf, buf, (int)count, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : buf, buf, (int)count, type, op, 0, MPI_COMM_WORLD);
+}
+static void reduce_u64(void *buf, size_t count, int rank)
+{
+    reduce_to_root(buf, count, MPI_UINT64_T, MPI_SUM, rank);
 }
 static void reduce_u32(void *buf, size_t count, int rank)
 {
-    if (!count)
-        return;
-    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : buf, buf, (int)count, MPI_UINT32_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    reduce_to_root(buf, count, MPI_UINT32_T, MPI_SUM, rank);
 }
 
 static int rate_cmp(const void *a, const void *b)
@@ -575,9 +577,7 @@ static void fc_reduce(uint64_t *v, size_t k, int max)
 {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (k)
-        MPI_Reduce(rank == 0 ? MPI_IN_PLACE : v, v, (int)k, MPI_UINT64_T, max ? MPI_MAX : MPI_SUM, 0,
-                   MPI_COMM_WORLD);
+    reduce_to_root(v, k, MPI_UINT64_T, max ? MPI_MAX : MPI_SUM, rank);
 }
 
 /* [output] pcap: each point's file, captured by its node's rank, to rank
