@@ -64,10 +64,12 @@ for ini in "${files[@]}"; do
         failed=$((failed + 1))
         continue
     fi
-    differ=""
-    for f in "$tmp/seq"/*; do
-        cmp -s "$f" "$tmp/par/$(basename "$f")" || differ="$differ $(basename "$f")"
-    done
+    # Every file of either run, subdirectories (pcap/) included, by its
+    # path under the output directory: a file only one run wrote differs.
+    differ=$(cd "$tmp" && { (cd seq && find . -type f); (cd par 2>/dev/null && find . -type f); } |
+        sed 's|^\./||' | sort -u | while read -r f; do
+            cmp -s "seq/$f" "par/$f" 2>/dev/null || printf ' %s' "$f"
+        done)
     if [ -z "$differ" ]; then
         echo "SAME     $ini"; same=$((same + 1))
     else

@@ -18,20 +18,12 @@
 #include "net/fc_escape.h"
 #include "net/fc_swing.h"
 
-/* Why a scheme is refused over MPI ranks (docs/parallel.md): its handlers
- * keep per-switch counters that no merge gathers to rank 0 yet. */
-#define FC_COUNTERS_NOT_MERGED(name) \
-    "the flow-control scheme " name " (its per-switch counters are not merged over ranks yet)"
-
 /* One entry per scheme; the first is the default. */
 const struct fc_scheme fc_schemes[] = {
     { "pfc", &fc_pfc, NULL, NULL },    /* IEEE 802.1Qbb only (switch.c's MMU) */
-    { "escape", &fc_escape_ops, fcsel_escape_setup,     /* Escape, dissertation ch. 4 (fc_escape.h) */
-      FC_COUNTERS_NOT_MERGED("escape") },
-    { "loop_breaker", &fc_loop_breaker, fcsel_loop_breaker_setup,           /* Shpiner et al. HotNets'16: drop */
-      FC_COUNTERS_NOT_MERGED("loop_breaker") },
-    { "deadlock_breaker", &fc_deadlock_breaker, fcsel_deadlock_breaker_setup, /* same detection: extra buffer */
-      FC_COUNTERS_NOT_MERGED("deadlock_breaker") },
+    { "escape", &fc_escape_ops, fcsel_escape_setup, NULL },                 /* Escape, dissertation ch. 4 (fc_escape.h) */
+    { "loop_breaker", &fc_loop_breaker, fcsel_loop_breaker_setup, NULL },   /* Shpiner et al. HotNets'16: drop */
+    { "deadlock_breaker", &fc_deadlock_breaker, fcsel_deadlock_breaker_setup, NULL }, /* same detection: extra buffer */
     { "gfc", &fc_gfc, fcsel_gfc_setup, NULL },   /* Gentle Flow Control, SIGCOMM'19 (fc_gfc.c) */
     { "swing", &fc_swing_ops, fcsel_swing_setup, NULL },  /* SWING's PFC relay, TPDS'22 (LSCC [19]; fc_swing.h) */
     { NULL, NULL, NULL, NULL },

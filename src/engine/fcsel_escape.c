@@ -44,6 +44,12 @@ static uint64_t reclaim_default(const struct net *n)
     return worst ? worst * n->n_sws : ESC_RECLAIM_NO_PFC_PS;
 }
 
+/* Over several ranks (scenario.fc_merge). */
+static void escape_merge(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int max))
+{
+    fc_escape_merge(&sc->net, reduce);
+}
+
 int fcsel_escape_setup(struct scenario *sc, struct cfg *c, const struct fc_scheme *self, struct cfg_err *err)
 {
     static const char S[] = "escape";
@@ -70,6 +76,7 @@ int fcsel_escape_setup(struct scenario *sc, struct cfg *c, const struct fc_schem
             return cfg_section_errorf(err, c, S, "%s", why);
     fc_escape_link_peers(n);
     n->cfg.fc_hdr_bytes = ESC_HDR_BYTES;       /* C8: every RoCEv2 frame carries the 2-byte header */
+    sc->fc_merge = escape_merge;
     (void)self;
     return 0;
 }

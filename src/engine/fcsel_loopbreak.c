@@ -30,6 +30,12 @@ static void loop_link(const struct net *n, uint64_t *rate, uint64_t *delay)
         }
 }
 
+/* Over several ranks (scenario.fc_merge). */
+static void lb_merge(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int max))
+{
+    fc_lb_merge(&sc->net, reduce);
+}
+
 static int setup(struct scenario *sc, struct cfg *c, const struct fc_scheme *self, enum lb_mode mode,
                  struct cfg_err *err)
 {
@@ -81,6 +87,7 @@ static int setup(struct scenario *sc, struct cfg *c, const struct fc_scheme *sel
         fc_install(n, s, self->ops, st);
         fc_timer_arm(n, s, n->el.now + p.tick_ps);
     }
+    sc->fc_merge = lb_merge;
     cfg_section_done(c, sec);
     return 0;
 }

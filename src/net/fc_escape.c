@@ -281,6 +281,37 @@ void fc_escape_link_peers(struct net *n)
     }
 }
 
+/* esc_stats is a list of uint64_t counters, merged as an array. */
+_Static_assert(sizeof(struct esc_stats) % sizeof(uint64_t) == 0, "esc_stats holds uint64_t counters only");
+enum { ESC_NSTAT = sizeof(struct esc_stats) / sizeof(uint64_t), ESC_NEXTRA = 5, ESC_PORT_CHUNK = 64 };
+
+void fc_escape_merge(struct net *n, void (*reduce)(uint64_t *v, size_t k, int max))
+{
+    for (uint32_t i = 0; i < n->n_sws; i++) {
+        struct sw *s = &n->sws[i];
+        if (s->fc != &fc_escape_ops)
+            continue;
+        struct fc_esc *x = st_of(s);
+        uint64_t v[ESC_NSTAT + ESC_NEXTRA];
+        memcpy(v, &x->e.st, sizeof x->e.st);
+        uint64_t *e = v + ESC_NSTAT;
+        e[0] = x->scanned, e[1] = x->hdr_reset, e[2] = x->demoted, e[3] = x->order_risk, e[4] = x->held_paused;
+        reduce(v, ESC_NSTAT + ESC_NEXTRA, 0);
+        memcpy(&x->e.st, v, sizeof x->e.st);
+        x->scanned = e[0], x->hdr_reset = e[1], x->demoted = e[2], x->order_risk = e[3], x->held_paused = e[4];
+        /* Token pools as tokens charged (pool - T), in chunks: bounded stack. */
+        for (uint16_t p0 = 0; p0 < x->e.p.n_ports; p0 += ESC_PORT_CHUNK) {
+            uint16_t k = (uint16_t)(x->e.p.n_ports - p0 < ESC_PORT_CHUNK ? x->e.p.n_ports - p0 : ESC_PORT_CHUNK);
+            uint64_t c[ESC_PORT_CHUNK];
+            for (uint16_t j = 0; j < k; j++)
+                c[j] = (uint64_t)(x->e.p.pool - x->e.port[p0 + j].T);
+            reduce(c, k, 0);
+            for (uint16_t j = 0; j < k; j++)
+                x->e.port[p0 + j].T = (uint16_t)(x->e.p.pool - c[j]);
+        }
+    }
+}
+
 void fc_escape_totals(const struct net *n, struct fc_escape_totals *t)
 {
     memset(t, 0, sizeof *t);

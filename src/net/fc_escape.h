@@ -77,4 +77,12 @@ void fc_escape_link_peers(struct net *n);
 /* Sum of every Escape switch's counters; all zero without Escape. */
 void fc_escape_totals(const struct net *n, struct fc_escape_totals *t);
 
+/* Over several MPI ranks (scenario.fc_merge): gives rank 0 every Escape
+ * switch's counters and token pools.  reduce(v, k, max) sums k values over
+ * the ranks into rank 0 (max = 0).  Only the rank that owns a switch runs
+ * its handlers; every other rank's copy keeps its set-up values (counters
+ * 0, pools full), so the sums of the differences from set-up are the
+ * owner's values.  Every rank calls it with the same switches. */
+void fc_escape_merge(struct net *n, void (*reduce)(uint64_t *v, size_t k, int max));
+
 #endif

@@ -210,6 +210,30 @@ const struct fc_ops fc_deadlock_breaker = {
     .name = "deadlock_breaker", .on_tx = lb_tx, .on_frame = lb_frame, .on_timer = lb_timer, .destroy = lb_destroy,
 };
 
+_Static_assert(sizeof(struct lb_stats) % sizeof(uint64_t) == 0, "lb_stats holds uint64_t counters only");
+enum { LB_NSTAT = sizeof(struct lb_stats) / sizeof(uint64_t) };
+
+void fc_lb_merge(struct net *n, void (*reduce)(uint64_t *v, size_t k, int max))
+{
+    for (uint32_t i = 0; i < n->n_sws; i++) {
+        struct sw *s = &n->sws[i];
+        if (!is_lb(s) || !s->fc_state)
+            continue;
+        struct fc_lb *L = s->fc_state;
+        uint64_t v[LB_NSTAT + 3];
+        memcpy(v, &L->sm.st, sizeof L->sm.st);
+        v[LB_NSTAT] = L->drops, v[LB_NSTAT + 1] = L->drop_bytes, v[LB_NSTAT + 2] = L->refused_host;
+        reduce(v, LB_NSTAT + 3, 0);
+        memcpy(&L->sm.st, v, sizeof L->sm.st);
+        L->drops = v[LB_NSTAT], L->drop_bytes = v[LB_NSTAT + 1], L->refused_host = v[LB_NSTAT + 2];
+        /* The first loop as a maximum of its distance below "never". */
+        uint64_t t[2] = { SIMTIME_NEVER - L->first_loop, L->last_loop };
+        reduce(t, 2, 1);
+        L->first_loop = SIMTIME_NEVER - t[0];
+        L->last_loop = t[1];
+    }
+}
+
 void fc_lb_totals(const struct net *n, struct fc_lb_totals *t)
 {
     memset(t, 0, sizeof *t);

@@ -51,4 +51,12 @@ struct fc_lb_totals {
 };
 void fc_lb_totals(const struct net *n, struct fc_lb_totals *t);
 
+/* Over several MPI ranks (scenario.fc_merge): gives rank 0 every loop
+ * breaker's counters and loop times.  reduce(v, k, max) sums (max = 0) or
+ * takes the maximum (max = 1) of k values over the ranks into rank 0.
+ * Only the owner of a switch changes them from their set-up values
+ * (counters 0, first loop never, last loop 0).  Every rank calls it with
+ * the same switches. */
+void fc_lb_merge(struct net *n, void (*reduce)(uint64_t *v, size_t k, int max));
+
 #endif
