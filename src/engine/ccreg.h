@@ -74,6 +74,13 @@ struct cc_algo {
     int (*setup)(struct scenario *sc, const void *opt, struct cfg *c, struct cfg_err *err);
     /* Each switch egress port, after marking (NULL: none). */
     int (*port_setup)(struct scenario *sc, const void *opt, uint32_t port, struct cfg *c, struct cfg_err *err);
+    /* Why a run over several MPI ranks refuses its flows (parallel_cfg.c,
+     * docs/parallel.md), NULL if they may run there: its NIC glue touches
+     * a flow's sender state only at the source and its receiver state and
+     * per-host tables (net_host_state) only at the destination, its switch
+     * side only the port's own node, and it has no outputs of its own to
+     * merge. */
+    const char *par_refused;
 };
 
 #define CC_DECL_(name) extern const struct cc_algo cc_algo_##name;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/ccreg.h"
 #include "engine/fcsel.h"
 #include "engine/lsccsel.h"
 #include "engine/oqsel.h"
@@ -68,26 +69,30 @@ int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
         return refuse(sc, err, "lscc", NULL, "LSCC");
     if (sc->xbar)
         return refuse(sc, err, "crossbar", NULL, "[crossbar]");
-    /* Transports whose receivers keep per-host tables or whose switches
-     * keep per-flow credit state: not yet audited for access across nodes. */
-    static const char *const unaudited[] = { "homa", "expresspass", "rcc", "hpcc_star", NULL };
-    for (uint32_t f = 0; f < n->n_flows; f++)
-        for (int i = 0; unaudited[i]; i++)
-            if (n->flows[f].tp && !strcmp(n->flows[f].tp->name, unaudited[i])) {
-                char what[96];
-                snprintf(what, sizeof what, "the %s transport (not yet audited for access across nodes)",
-                         unaudited[i]);
+    /* Transports: each registry entry says whether it may (ccreg.h
+     * par_refused).  A flow's entry is the one with its transport. */
+    const struct transport_ops *seen = NULL;
+    for (uint32_t f = 0; f < n->n_flows; f++) {
+        const struct transport_ops *tp = n->flows[f].tp;
+        if (!tp || tp == seen)
+            continue;
+        seen = tp;
+        for (int i = 0; i < CC_NALGO; i++)
+            if (cc_registry[i]->tp == tp && cc_registry[i]->par_refused) {
+                char what[160];
+                snprintf(what, sizeof what, "the %s transport (%s)", cc_registry[i]->name,
+                         cc_registry[i]->par_refused);
                 return refuse(sc, err, "cc", "algorithm", what);
             }
+    }
     /* A stopped flow's receiver learns its final size only from the merged
      * outputs (parallel.c); with ACKs every frame it sends nothing different
      * meanwhile, but a coarser ACK interval acks the last byte at once. */
     if (n->cfg.ack_interval > 1 && parallel_flows_stop(n))
         return refuse(sc, err, "network", "ack_interval", "ack_interval > 1 with flows that stop");
     /* (net.fc_host_frame, a scheme's NIC side, is its registry entry's
-     * concern above: GFC's keeps state per NIC port, owned by the host.) */
-    if (n->n_hstate)
-        return refuse(sc, err, "cc", "algorithm", "a transport with per-host tables");
+     * concern above: GFC's keeps state per NIC port, owned by the host.
+     * Per-host transport tables are their transport's, audited with it.) */
     return 0;
 }
 

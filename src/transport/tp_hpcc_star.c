@@ -202,4 +202,8 @@ const struct cc_algo cc_algo_hpcc_star = {
     .name = "hpcc_star", .tp = &transport_hpcc_star, .sections = { "hpcc", "hpcc_star" },
     .prm_section = "hpcc_star", .opt_size = sizeof(struct star_opt), .read = star_read,
     .prm_size = sizeof(struct hpcc_star_params), .params = star_prm, .setup = star_setup,
+    /* Its summary counters (direct INTs per flow, star_json) are read
+     * from every flow's sender state on rank 0: not merged yet; its
+     * direct-INT path is not audited either (and [lscc] is refused). */
+    .par_refused = "its per-flow counters are not merged over ranks, its direct INT path not yet audited",
 };

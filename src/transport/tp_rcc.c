@@ -40,10 +40,14 @@
 #include "rcc.h"
 
 /* Per-flow state: the controller (at the receiver for rcc, the sender for
- * rcc_sender) and the receiver's bookkeeping of N. */
+ * rcc_sender) and the receiver's bookkeeping of N.  The sender's part is
+ * made by the flow's start, the receiver's by its first data frame
+ * (rx_side): each side touches only its own part, so a run partitioned
+ * over MPI ranks (docs/parallel.md), which starts a flow on its source's
+ * rank only, computes what one process does. */
 struct rcc_flow {
     struct rcc_conn conn;
-    struct rcc_host *rx;        /* the destination host's state */
+    struct rcc_host *rx;        /* the destination host's state (receiver's side) */
     uint8_t counted, ended;     /* counted in N / taken out again */
 };
 _Static_assert(sizeof(struct rcc_flow) <= sizeof(((struct flow *)0)->cc), "struct rcc_flow must fit in flow.cc");
@@ -76,16 +80,48 @@ static void rcc_apply(struct net *n, struct flow *f, uint64_t cwnd)
     flow_set_cc_rate(n, f, rcc_pace_bps(&r->p, f->window, flow_line_rate(n, f)));
 }
 
-static void rcc_t_start(struct net *n, struct flow *f)
+/* The window a flow starts with: C = c*T/8 at its line rate (§III-B). */
+static uint64_t start_window(const struct net *n, const struct flow *f)
 {
     const struct rcc_prm *r = f->cc_prm;
-    struct rcc_flow *s = ST(f);
-    uint64_t c = rcc_fair_share(flow_line_rate(n, f), r->p.base_rtt_ps, 1);
-    rcc_conn_init(&s->conn, c);
-    struct rcc_host *hs = net_host_state(n, &cc_algo_rcc, sizeof(struct rcc_host));   /* made by rcc_setup */
-    s->rx = hs ? &hs[f->dst] : NULL;
-    s->counted = s->ended = 0;
+    return rcc_fair_share(flow_line_rate(n, f), r->p.base_rtt_ps, 1);
+}
+
+/* Every host's state (made by rcc_setup, the same on every rank). */
+static struct rcc_host *hosts(struct net *n)
+{
+    return net_host_state(n, &cc_algo_rcc, sizeof(struct rcc_host));
+}
+
+/* rcc: the receiver runs the controller; the sender only paces at the
+ * window the ACKs bring, from line rate. */
+static void rcc_t_start(struct net *n, struct flow *f)
+{
+    rcc_apply(n, f, start_window(n, f));
+}
+
+/* rcc_sender: the controller is the sender's. */
+static void rccs_t_start(struct net *n, struct flow *f)
+{
+    uint64_t c = start_window(n, f);
+    rcc_conn_init(&ST(f)->conn, c);
     rcc_apply(n, f, c);
+}
+
+/* The receiver's side of a flow, made at its first data frame (nothing
+ * at the receiver reads it before, so this is the state a start at the
+ * sender would have made): the destination's host state and, for rcc,
+ * the controller at the start window. */
+static struct rcc_flow *rx_side(struct net *n, struct flow *f, int with_conn)
+{
+    struct rcc_flow *s = ST(f);
+    if (!s->rx) {
+        s->rx = &hosts(n)[f->dst];
+        s->counted = s->ended = 0;
+        if (with_conn)
+            rcc_conn_init(&s->conn, start_window(n, f));
+    }
+    return s;
 }
 
 /* Receiver: N and B_R of the destination host, for both variants. */
@@ -108,7 +144,7 @@ static struct rcc_host *rx_count(struct net *n, struct flow *f, const struct pac
 static uint64_t one_way_delay(struct net *n, const struct flow *f, const struct packet *p)
 {
     const struct rcc_prm *r = f->cc_prm;
-    const struct rcc_host *hs = ST(f)->rx - f->dst;      /* the host array */
+    const struct rcc_host *hs = ST(f)->rx - f->dst;      /* the host array (clock offsets: set-up's) */
     int64_t d = (int64_t)(n->el.now - p->ts) + hs[f->dst].clk_off_ps - hs[f->src].clk_off_ps;
     if (r->jitter_ps)
         d += (int64_t)(rng_uniform(net_node_rng(n, n->hosts[f->dst].node)) * (double)r->jitter_ps);
@@ -118,6 +154,7 @@ static uint64_t one_way_delay(struct net *n, const struct flow *f, const struct 
 static void rcc_t_on_rx_data(struct net *n, struct flow *f, const struct packet *p)
 {
     const struct rcc_prm *r = f->cc_prm;
+    rx_side(n, f, 1);
     uint64_t owd = one_way_delay(n, f, p);
     struct rcc_host *h = rx_count(n, f, p, owd);
     rcc_conn_on_sample(&ST(f)->conn, &r->p, owd, rcc_rx_fair_share(&h->rx, &r->p),
@@ -146,6 +183,7 @@ static const struct transport_ops transport_rcc = {
 
 static void rccs_t_on_rx_data(struct net *n, struct flow *f, const struct packet *p)
 {
+    rx_side(n, f, 0);
     rx_count(n, f, p, n->el.now > p->ts ? n->el.now - p->ts : 1);
 }
 
@@ -160,7 +198,7 @@ static void rccs_t_on_rx_ctrl(struct net *n, struct flow *f, struct packet *p)
 static void rccs_t_on_ack(struct net *n, struct flow *f, const struct packet *p)
 {
     const struct rcc_prm *r = f->cc_prm;
-    uint64_t c = ST(f)->rx->rx.line_bps;                    /* the receiver's link */
+    uint64_t c = n->ports[n->hosts[f->dst].port].rate_bps;  /* the receiver's link (rcc_setup's line_bps) */
     uint64_t rtt = n->el.now > p->ts ? n->el.now - p->ts : 1;
     uint64_t fair = rcc_fair_share(c, r->p.base_rtt_ps, p->cp_id);
     int full = rcc_last_hop_full_rate(&r->p, p->rate_units, c);
@@ -168,7 +206,7 @@ static void rccs_t_on_ack(struct net *n, struct flow *f, const struct packet *p)
 }
 
 static const struct transport_ops transport_rcc_sender = {
-    .name = "rcc_sender", .start = rcc_t_start, .on_ack = rccs_t_on_ack,
+    .name = "rcc_sender", .start = rccs_t_start, .on_ack = rccs_t_on_ack,
     .on_rx_data = rccs_t_on_rx_data, .on_rx_ctrl = rccs_t_on_rx_ctrl,
 };
 
