@@ -22,9 +22,14 @@
 #             the CP it spoofs, and junk from a host on rank 1;
 #   host_full, host_registry  the incast under RoCC, its rates computed at
 #             the hosts ([rocc] rate_at, §3.6);
+#   deadlock  the deadlock detector on a ring of 8 switches that PFC
+#             deadlocks: the cycle's wait-for edges cross every cut;
+#   nodeadlock  the same ring with a slow link to h4 and an incast to it:
+#             stuck ports wait for each other in chains (over cuts), no cycle;
 #   gfc       GFC's rate feedback across cut ring links (2 ranks);
 #   swing     SWING's relayed PAUSE frames across the cut long-haul link;
-# and the fat-tree under a non-default [sim] tie_seed on 3 ranks.
+# and the fat-tree and the deadlocking ring under a non-default [sim]
+# tie_seed on 3 ranks.
 # Also: the partition report, refused features (pcap with flows that stop), --ranks against the rank
 # count, and scripts/parallel-identity.sh on two shipped experiments.
 # Without mpirun, or with a plain build made without MPI, it says SKIP (FAIL
