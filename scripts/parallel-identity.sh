@@ -6,7 +6,8 @@
 # (default 2) MPI ranks accepts is run once plainly and once under
 # `mpirun -np RANKS`, both shortened to DURATION (default 2ms, measured whole,
 # FCT warm-up and cool-down off) and without its [expect]
-# section (whose time windows may lie beyond the shortened run), and every
+# section (whose time windows may lie beyond the shortened run) or the
+# [events] entries after DURATION (which it would not reach), and every
 # output file is compared byte for byte.  One line per scenario:
 #   SAME     experiments/compare/asymmetric-hpcc.ini
 #   DIFF     X.ini: flows.csv summary.json       (files that differ)
@@ -51,7 +52,17 @@ for ini in "${files[@]}"; do
     fi
     # The copy sits beside the file: its topology and CDF paths are relative.
     copy="$(dirname "$ini")/.parallel-identity-$$.ini"
-    awk '/^\[/ { skip = ($0 ~ /^\[expect\]/) } !skip' "$ini" >"$copy"
+    # Without [expect], and without the [events] entries after DURATION
+    # (the shortened run would never reach them; a time beyond the run is
+    # an error of the file).
+    awk -v dur="$dur" '
+        function ps(t,   v, u) {
+            v = t; sub(/[a-z]+$/, "", v); u = t; sub(/^[0-9.]+/, "", u)
+            return v * (u == "s" ? 1e12 : u == "ms" ? 1e9 : u == "us" ? 1e6 : u == "ns" ? 1e3 : 1)
+        }
+        /^\[/ { skip = ($0 ~ /^\[expect\]/); ev = ($0 ~ /^\[events\]/) }
+        ev && /=/ { split($0, kv, "="); split(kv[2], w, " "); if (w[1] ~ /^[0-9.]+(ps|ns|us|ms|s)$/ && ps(w[1]) > ps(dur)) next }
+        !skip' "$ini" >"$copy"
     set_args=(--set "sim.duration=$dur" --set "sim.measure_start=0s" --set "sim.measure_end=$dur")
     grep -q '^\[fct\]' "$copy" && set_args+=(--set fct.warmup=0s --set fct.cooldown=0s)
     rm -rf "$tmp/seq" "$tmp/par"

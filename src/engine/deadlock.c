@@ -36,8 +36,14 @@ int deadlock_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         d->state = calloc(np, 1);
         d->stack = calloc(np, sizeof *d->stack);
         d->next = calloc(np, sizeof *d->next);
+        d->first = calloc(np, sizeof *d->first);
+        uint32_t most = 1;
+        for (uint32_t i = 0; i < sc->net.n_nodes; i++)
+            if (sc->net.nodes[i].n_ports > most)
+                most = sc->net.nodes[i].n_ports;
+        d->inmask = calloc(most, 1);
     }
-    if (!d || !d->last_tx || !d->last_prog || !d->state || !d->stack || !d->next)
+    if (!d || !d->last_tx || !d->last_prog || !d->state || !d->stack || !d->next || !d->first || !d->inmask)
         return cfg_errorf(err, ce, "out of memory");
     d->period = period;
     d->timeout = timeout;
@@ -56,6 +62,9 @@ void deadlock_free(struct scenario *sc)
     free(d->state);
     free(d->stack);
     free(d->next);
+    free(d->first);
+    free(d->recs);
+    free(d->inmask);
     free(d);
     sc->dl = NULL;
 }
@@ -74,25 +83,76 @@ static uint8_t blocked_classes(const struct net *n, uint32_t p)
 
 enum { DL_NO = 0, DL_STUCK = 1, DL_OPEN = 2, DL_DONE = 3 };
 
-/* The k-th candidate edge of stuck port p: B's local port k, if it is
- * stuck and holds a frame of a class p is blocked on that came in through
- * p's peer. */
-static int edge(const struct net *n, const uint8_t *state, uint32_t p, uint32_t k)
+static int add_rec(struct deadlock *d, struct dl_rec r)
 {
-    const struct port *pt = &n->ports[p];
-    const struct port *in = &n->ports[pt->peer];
-    const struct node *b = &n->nodes[in->node];
-    uint32_t q = b->first_port + k;
-    if (!state[q])
-        return 0;
-    uint8_t cls = blocked_classes(n, p) & blocked_classes(n, q);
-    for (uint32_t c = 0; c < NCLASS; c++) {
-        if (!(cls >> c & 1))
-            continue;
-        for (uint32_t i = n->ports[q].q[c].head; i != PKT_NONE; i = n->pool.p[i].next)
-            if (n->pool.p[i].in_port == in->local)
-                return 1;
+    if (d->n_recs == d->cap_recs) {
+        size_t cap = d->cap_recs ? d->cap_recs * 2 : 256;
+        struct dl_rec *nr = realloc(d->recs, cap * sizeof *nr);
+        if (!nr)
+            return -1;
+        d->recs = nr;
+        d->cap_recs = cap;
     }
+    d->recs[d->n_recs++] = r;
+    return 0;
+}
+
+/* This process's records (deadlock.h): its own switches' egress ports, in
+ * index order, each stuck one followed by its ingresses in local order.
+ * Also keeps last_tx / last_prog of those ports.  -1 on memory. */
+static int local_records(struct deadlock *d, const struct net *n, simtime_t now)
+{
+    d->n_recs = 0;
+    for (uint32_t p = 0; p < n->n_ports; p++) {
+        const struct port *pt = &n->ports[p];
+        if (pt->owner_kind != NODE_SWITCH || !net_node_local(n, pt->node))
+            continue;
+        if (pt->st.tx_data_bytes != d->last_tx[p]) {
+            d->last_tx[p] = pt->st.tx_data_bytes;
+            d->last_prog[p] = now;
+        }
+        uint8_t blk = blocked_classes(n, p);
+        if (!blk || now - d->last_prog[p] < d->timeout || n->nodes[n->ports[pt->peer].node].kind != NODE_SWITCH)
+            continue;
+        if (add_rec(d, (struct dl_rec){ p, DL_REC_STUCK, blk, 0, d->last_prog[p] }))
+            return -1;
+        /* which ingresses the frames of each blocked class came in through
+         * (a frame the switch made itself may carry no valid one) */
+        const struct node *a = &n->nodes[pt->node];
+        for (uint32_t c = 0; c < NCLASS; c++)
+            if (blk >> c & 1)
+                for (uint32_t i = pt->q[c].head; i != PKT_NONE; i = n->pool.p[i].next)
+                    if (n->pool.p[i].in_port < a->n_ports)
+                        d->inmask[n->pool.p[i].in_port] |= (uint8_t)(1u << c);
+        for (uint32_t k = 0; k < a->n_ports; k++)
+            if (d->inmask[k]) {
+                if (add_rec(d, (struct dl_rec){ p, (uint16_t)k, d->inmask[k], 0, 0 }))
+                    return -1;
+                d->inmask[k] = 0;
+            }
+    }
+    return 0;
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+    const struct dl_rec *x = a, *y = b;
+    if (x->port != y->port)
+        return x->port < y->port ? -1 : 1;
+    return x->in == DL_REC_STUCK ? (y->in == DL_REC_STUCK ? 0 : -1) : y->in == DL_REC_STUCK ? 1 : x->in < y->in ? -1 : x->in > y->in;
+}
+
+/* Does stuck port p wait for stuck port q (a port of p's peer node)?
+ * Yes iff q's record for the ingress p feeds shares a class with p's
+ * blocked ones: q holds a frame of a class p is paused on that came in
+ * through p's peer. */
+static int edge(const struct net *n, const struct deadlock *d, uint32_t p, uint32_t q)
+{
+    uint16_t in = n->ports[n->ports[p].peer].local;
+    uint8_t blk = d->recs[d->first[p]].mask;
+    for (size_t r = d->first[q] + 1; r < d->n_recs && d->recs[r].port == q; r++)
+        if (d->recs[r].in == in)
+            return (d->recs[r].mask & blk) != 0;
     return 0;
 }
 
@@ -104,22 +164,32 @@ void deadlock_tick(struct scenario *sc)
         return;
     simtime_t now = n->el.now;
     d->checks++;
+    if (local_records(d, n, now))
+        n->oom = 1;                     /* the run stops with "out of memory" */
+    if (sc->par_allgather) {
+        /* every rank's records, in rank order; sorted by port below */
+        size_t bytes = 0;
+        struct dl_rec *all = sc->par_allgather(sc, d->recs, d->n_recs * sizeof *d->recs, &bytes);
+        if (!all) {
+            n->oom = 1;
+            return;                     /* on every rank alike */
+        }
+        free(d->recs);
+        d->recs = all;
+        d->n_recs = d->cap_recs = bytes / sizeof *all;
+        qsort(d->recs, d->n_recs, sizeof *d->recs, rec_cmp);
+    }
     uint32_t nst = 0;
     for (uint32_t p = 0; p < n->n_ports; p++) {
-        const struct port *pt = &n->ports[p];
         d->state[p] = DL_NO;
-        if (pt->owner_kind != NODE_SWITCH)
-            continue;
-        if (pt->st.tx_data_bytes != d->last_tx[p]) {
-            d->last_tx[p] = pt->st.tx_data_bytes;
-            d->last_prog[p] = now;
-        }
-        if (blocked_classes(n, p) && now - d->last_prog[p] >= d->timeout &&
-            n->nodes[n->ports[pt->peer].node].kind == NODE_SWITCH) {
-            d->state[p] = DL_STUCK;
+        d->first[p] = NONE32;
+    }
+    for (size_t r = 0; r < d->n_recs; r++)
+        if (d->recs[r].in == DL_REC_STUCK) {
+            d->state[d->recs[r].port] = DL_STUCK;
+            d->first[d->recs[r].port] = (uint32_t)r;
             nst++;
         }
-    }
     /* Depth-first search from each stuck port in index order; an edge to a
      * port still on the stack closes a cycle. */
     for (uint32_t root = 0; nst && root < n->n_ports && !d->detected; root++) {
@@ -139,7 +209,7 @@ void deadlock_tick(struct scenario *sc)
                 continue;
             }
             uint32_t q = b->first_port + k;
-            if (d->state[q] == DL_DONE || d->state[q] == DL_NO || !edge(n, d->state, p, k))
+            if (d->state[q] == DL_DONE || d->state[q] == DL_NO || !edge(n, d, p, q))
                 continue;
             if (d->state[q] == DL_OPEN) {
                 uint32_t from = 0;
@@ -152,8 +222,8 @@ void deadlock_tick(struct scenario *sc)
                 d->n_cycle = 0;
                 for (uint32_t i = from; i <= top; i++) {
                     uint32_t port = d->stack[i];
-                    if (d->last_prog[port] > d->t_stalled)
-                        d->t_stalled = d->last_prog[port];
+                    if (d->recs[d->first[port]].last_prog > d->t_stalled)
+                        d->t_stalled = d->recs[d->first[port]].last_prog;
                     if (d->n_cycle < DEADLOCK_MAX_CYCLE)
                         d->cycle[d->n_cycle++] = port;
                 }

@@ -14,6 +14,17 @@
  * before another port on it does.  The first cycle found (ports taken in
  * index order, depth first) is reported with the time of the check that
  * found it and the time its ports last sent data; checking then stops.
+ *
+ * A check first turns what each switch sees of its own egress ports into
+ * wait-for records (struct dl_rec): a stuck port and its blocked classes,
+ * and, per ingress of its switch, the blocked classes whose queue holds a
+ * frame from that ingress.  Stuck P -> stuck Q is an edge iff Q's record
+ * for the ingress P feeds shares a class with P's blocked ones.  The
+ * search reads only the records, so a run over several MPI ranks, where
+ * each rank sees only its own switches, gathers every rank's records
+ * (sc->par_allgather, at the check's simulated instant: the check is an
+ * engine hook every rank runs at the same time and event key) and every
+ * rank searches the same graph, reaching the sequential run's verdict.
  */
 #ifndef ROCC_ENGINE_DEADLOCK_H
 #define ROCC_ENGINE_DEADLOCK_H
@@ -24,12 +35,26 @@
 #define DEADLOCK_HOOK 0x7fffff00u   /* EV_HOOK id of the periodic check */
 #define DEADLOCK_MAX_CYCLE 64       /* ports kept of the reported cycle */
 
+/* One wait-for record (16 bytes). */
+struct dl_rec {
+    uint32_t port;                  /* a stuck switch egress port */
+    uint16_t in;                    /* DL_REC_STUCK, or the local index of an ingress of port's switch */
+    uint8_t  mask;                  /* stuck: its blocked classes; else those of them whose queue holds a frame from `in` */
+    uint8_t  pad;
+    simtime_t last_prog;            /* stuck: last time it sent a data byte */
+};
+#define DL_REC_STUCK 0xffffu
+
 struct deadlock {
     simtime_t period, timeout;
     uint64_t *last_tx;              /* [n_ports] tx_data_bytes at the last check */
     simtime_t *last_prog;           /* [n_ports] last time a data byte was seen leaving */
     uint8_t *state;                 /* [n_ports] DFS scratch */
     uint32_t *stack, *next;         /* [n_ports] DFS scratch */
+    uint32_t *first;                /* [n_ports] a stuck port's first record in recs, else NONE32 */
+    struct dl_rec *recs;            /* this check's records (all ranks'), sorted by port */
+    size_t n_recs, cap_recs;
+    uint8_t *inmask;                /* [most ports of a node] scratch: classes per ingress */
     uint64_t checks;
     int detected;
     simtime_t t_detect, t_stalled;  /* the finding check; the cycle's last data tx */

@@ -323,6 +323,32 @@ static void par_sample(struct scenario *sc, uint32_t k)
     free(dsp);
 }
 
+/* sc->par_allgather (scenario.h): counts, whether every rank could hold
+ * the whole, then the bytes.  Called inside a window (by a hook every rank
+ * runs at the same simulated time), when exchange's count arrays are free. */
+static void *par_allgather(struct scenario *sc, const void *buf, size_t bytes, size_t *all_bytes)
+{
+    struct par *P = sc->par;
+    int cnt = (int)bytes;
+    MPI_Allgather(&cnt, 1, MPI_INT, P->rcnt, 1, MPI_INT, MPI_COMM_WORLD);
+    size_t tot = 0;
+    for (int r = 0; r < P->size; r++) {
+        P->rdsp[r] = (int)tot;
+        tot += (size_t)P->rcnt[r];
+    }
+    char *all = tot <= INT_MAX ? malloc(tot ? tot : 1) : NULL;
+    int ok = all != NULL, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_ok) {
+        free(all);
+        P->failed = 1;
+        return NULL;
+    }
+    MPI_Allgatherv(buf, cnt, MPI_BYTE, all, P->rcnt, P->rdsp, MPI_BYTE, MPI_COMM_WORLD);
+    *all_bytes = tot;
+    return all;
+}
+
 int parallel_setup(struct scenario *sc, int rank, int size, struct cfg_err *err)
 {
     struct net *n = &sc->net;
@@ -382,6 +408,7 @@ int parallel_setup(struct scenario *sc, int rank, int size, struct cfg_err *err)
     sc->par_run = par_run;
     sc->par_sample = par_sample;
     sc->par_rates = par_rates;
+    sc->par_allgather = par_allgather;
     if (rank != 0)
         sc->progress = 0;
     return 0;

@@ -18,8 +18,10 @@
  * the wire: everything sent before it must be there).
  *
  * Samples are summed over ranks when taken (each rank samples its own
- * nodes); at the end, port, switch, flow and CP state and the global
- * counters are merged into rank 0, which writes every output once.
+ * nodes), and the deadlock check gathers every rank's wait-for records
+ * to every rank (sc->par_allgather; deadlock.h); at the end, port,
+ * switch, flow and CP state and the global counters are merged into rank
+ * 0, which writes every output once.
  *
  * The MPI calls live in parallel.c only; parallel_cfg.c (no MPI) reads
  * [parallel], refuses what cannot run partitioned yet, and prints the

@@ -47,8 +47,6 @@ int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
     if (sc->par_ranks && sc->par_ranks != ranks)
         return cfg_errorf(err, cfg_find(sc->cfg, "parallel", "ranks"), "the file asks for %u ranks, the run has %u",
                           sc->par_ranks, ranks);
-    if (sc->dl)
-        return refuse(sc, err, "flowcontrol", "deadlock_check", "the deadlock detector (it walks every switch)");
     /* Flow-control schemes: each registry entry says whether it may
      * (fcsel.h par_refused). */
     for (uint32_t s = 0; s < n->n_sws; s++)

@@ -115,6 +115,11 @@ struct scenario {
     void (*par_run)(struct scenario *sc);
     void (*par_sample)(struct scenario *sc, uint32_t k);
     void (*par_rates)(struct scenario *sc, uint32_t host, uint64_t rate_bps);
+    /* Every rank's `bytes` at buf, to every rank, concatenated in rank
+     * order (malloc'd; *all_bytes its size).  Collective: called by a hook
+     * every rank runs at the same simulated time (the deadlock check).
+     * NULL on every rank if any ran out of memory. */
+    void *(*par_allgather)(struct scenario *sc, const void *buf, size_t bytes, size_t *all_bytes);
     void *par;
     /* [parallel] (parallel_cfg.c): partition method and the rank count the
      * file asks for (0: any) */

@@ -22,11 +22,16 @@
 #             the CP it spoofs, and junk from a host on rank 1;
 #   host_full, host_registry  the incast under RoCC, its rates computed at
 #             the hosts ([rocc] rate_at, §3.6);
+#   deadlock  the deadlock detector on a ring of 8 switches that PFC
+#             deadlocks: the cycle's wait-for edges cross every cut;
+#   nodeadlock  the same ring with a slow link to h4 and an incast to it:
+#             stuck ports wait for each other in chains (over cuts), no cycle;
 #   gfc       GFC's rate feedback across cut ring links (2 ranks);
 #   swing     SWING's relayed PAUSE frames across the cut long-haul link;
 #   escape, loop_breaker, deadlock_breaker  their tokens across cut ring
 #             links, their per-switch counters merged (2 and 3 ranks);
-# and the fat-tree under a non-default [sim] tie_seed on 3 ranks.
+# and the fat-tree and the deadlocking ring under a non-default [sim]
+# tie_seed on 3 ranks.
 # Also: the partition report, refused features (pcap with flows that stop), --ranks against the rank
 # count, and scripts/parallel-identity.sh on two shipped experiments.
 # Without mpirun, or with a plain build made without MPI, it says SKIP (FAIL
@@ -138,6 +143,11 @@ same_outputs() {
     return 1
 }
 
+# get FILE KEY: a tab-separated value; jtrue FILE EXPR: a Python test on
+# summary.json (d, and P its ports by name).
+get() { awk -F'\t' -v k="$2" '$1 == k { print $2 }' "$1"; }
+jtrue() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); P={p['name']: p for p in d['ports']}; sys.exit(0 if ($2) else 1)" "$1"; }
+
 sed 's/^duration = 200us/duration = 20us/; s/^sample_interval = 10us/sample_interval = 2us/' "$tmp/fattree.ini" > "$tmp/inflight.ini"
 # Flows that stop (the source lowers their size at `stop`): line-rate ones
 # finish when their last byte arrives, paced ones at the stop itself; their
@@ -222,7 +232,67 @@ size = 1000
 start = 1ms
 stop = 1.5ms
 EOF
-for s in fattree inflight leafspine incast stops dcqcn host_full host_registry pcap trace attack; do
+# The deadlock detector ([flowcontrol] deadlock_check): a ring of 8
+# switches (enough for 8 ranks; partition = graph cuts ring links from 2
+# ranks on, every one at 8), each flow two hops clockwise, so PFC closes
+# the buffer cycle s0->s1 -> ... -> s7->s0 (as ring3.topo does with 3):
+# detected, and its wait-for edges cross every cut.  And one where no
+# deadlock forms: the same ring with h4's link at 10 Gb/s and an incast
+# to h4 from both sides; with a 10 us timeout, ports paused behind the
+# slow link are stuck and wait for each other along the two chains (over
+# cut links too), but the chains meet at s4->h4 and close no cycle.
+{ echo "host h0 h1 h2 h3 h4 h5 h6 h7"; echo "switch s0 s1 s2 s3 s4 s5 s6 s7"
+  for i in 0 1 2 3 4 5 6 7; do echo "link h$i s$i 40Gbps 1us"; done
+  for i in 0 1 2 3 4 5 6 7; do echo "link s$i s$(( (i + 1) % 8 )) 40Gbps 1us"; done; } > "$tmp/ring8.topo"
+sed 's/^link h4 s4 40Gbps 1us$/link h4 s4 10Gbps 1us/' "$tmp/ring8.topo" > "$tmp/ring8slow.topo"
+cat > "$tmp/deadlock.ini" <<'EOF'
+[sim]
+duration = 3ms
+
+[topology]
+type = file
+file = ring8.topo
+
+[cc]
+algorithm = none
+
+[flowcontrol]
+scheme = pfc
+deadlock_check = 50us
+deadlock_timeout = 200us
+
+[flows.ring]
+src = h0..h7
+dst = h2 h3 h4 h5 h6 h7 h0 h1
+pairing = zip
+
+[parallel]
+partition = graph
+EOF
+cat > "$tmp/nodeadlock.ini" <<'EOF'
+[sim]
+duration = 3ms
+
+[topology]
+type = file
+file = ring8slow.topo
+
+[cc]
+algorithm = none
+
+[flowcontrol]
+scheme = pfc
+deadlock_check = 10us
+deadlock_timeout = 10us
+
+[flows.incast]
+src = h1 h2 h3 h5 h6 h7
+dst = h4
+
+[parallel]
+partition = graph
+EOF
+for s in fattree inflight leafspine incast stops dcqcn host_full host_registry pcap trace attack deadlock nodeadlock; do
     "$ROCCSIM" run "$tmp/$s.ini" -o "$tmp/$s.seq" >"$tmp/$s.seq.log" 2>&1
     ok "$s.sequential" '[ -s "$tmp/$s.seq/summary.json" ]' "$tmp/$s.seq.log"
     for k in 1 2 3 4 8; do
@@ -241,6 +311,20 @@ done
 same_outputs "$tmp/tie.seq" "$tmp/tie.p3" >>"$tmp/tie.p3.log"
 ok tie_seed.ranks3 'same_outputs "$tmp/tie.seq" "$tmp/tie.p3" >/dev/null' "$tmp/tie.p3.log"
 ok tie_seed.other_order '[ -s "$tmp/tie.seq/flows.csv" ] && ! cmp -s "$tmp/tie.seq/flows.csv" "$tmp/fattree.seq/flows.csv"'
+
+# The deadlock case detects the ring's cycle of 8 ports, cut from 2 ranks
+# on, the other none (and checks to the end); the deadlock case is the
+# same under another tie order on 3 ranks.
+ok deadlock.detected_across_cuts 'jtrue "$tmp/deadlock.seq/summary.json" "d[\"deadlock\"][\"detected\"] and d[\"deadlock\"][\"cycle_length\"] == 8" &&
+    "$ROCCSIM" run "$tmp/deadlock.ini" --check --ranks 2 >"$tmp/deadlock.part" 2>&1 && [ "$(get "$tmp/deadlock.part" cut_links)" -ge 2 ]' \
+    "$tmp/deadlock.seq/summary.json" "$tmp/deadlock.part"
+ok nodeadlock.none 'jtrue "$tmp/nodeadlock.seq/summary.json" "not d[\"deadlock\"][\"detected\"] and d[\"deadlock\"][\"checks\"] == 300" &&
+    jtrue "$tmp/nodeadlock.seq/summary.json" "P[\"s3->s4\"][\"pfc_xoff_received\"] > 0 and P[\"s5->s4\"][\"pfc_xoff_received\"] > 0"' \
+    "$tmp/nodeadlock.seq/summary.json"
+"$ROCCSIM" run "$tmp/deadlock.ini" -q -o "$tmp/dltie.seq" --set sim.tie_seed=7 >"$tmp/dltie.seq.log" 2>&1
+"${MPIRUN[@]}" -np 3 "$ROCCSIM" run "$tmp/deadlock.ini" -q -o "$tmp/dltie.p3" --set sim.tie_seed=7 >"$tmp/dltie.p3.log" 2>&1
+same_outputs "$tmp/dltie.seq" "$tmp/dltie.p3" >>"$tmp/dltie.p3.log"
+ok deadlock.tie_seed.ranks3 'same_outputs "$tmp/dltie.seq" "$tmp/dltie.p3" >/dev/null && [ -s "$tmp/dltie.seq/flows.csv" ]' "$tmp/dltie.p3.log"
 
 # The pcap case captures on both ranks, and the merged files are captures.
 ok pcap.both_ranks 'python3 -c "
@@ -280,7 +364,6 @@ ok stops_coarse_acks_refused 'grep -q "bad5.ini:[0-9]*: \[network\] ack_interval
 sed '/^\[events\]/,$d' "$tmp/leafspine.ini" > "$tmp/nofail.ini"
 "$ROCCSIM" run "$tmp/nofail.ini" -q -o "$tmp/nofail" >/dev/null 2>&1
 ok leafspine.failure_matters '! cmp -s "$tmp/nofail/flows.csv" "$tmp/leafspine.seq/flows.csv"'
-get() { awk -F'\t' -v k="$2" '$1 == k { print $2 }' "$1"; }
 ok inflight.frames_in_flight '! grep -q "\"in_flight\": 0," "$tmp/inflight.seq/summary.json"' "$tmp/inflight.seq/summary.json"
 ok incast.pauses_fabric_links '[ "$(get "$tmp/incast.seq/summary.tsv" tier.edge_up.pfc_xoff_sent)" -gt 0 ] &&
     [ "$(get "$tmp/incast.seq/summary.tsv" tier.core.pfc_xoff_sent)" -gt 0 ]' "$tmp/incast.seq/summary.tsv"
@@ -352,7 +435,6 @@ dst = h16
 [parallel]
 partition = graph
 EOF
-jtrue() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); P={p['name']: p for p in d['ports']}; sys.exit(0 if ($2) else 1)" "$1"; }
 for s in gfc swing; do
     "$ROCCSIM" run "$tmp/$s.ini" -q -o "$tmp/$s.seq" >"$tmp/$s.seq.log" 2>&1
     "$ROCCSIM" run "$tmp/$s.ini" --check --ranks 2 >"$tmp/$s.part" 2>&1

@@ -138,6 +138,92 @@ TEST(unpaused_port_breaks_cycle)
     done();
 }
 
+/* A run over 3 ranks in one process: each switch (with its host) is a
+ * rank.  The stand-in for MPI collects each rank's records (collect: the
+ * rank sees only its own, so no cycle), then hands every rank's records,
+ * last rank first, to one more check: the cycle across all three. */
+static struct dl_rec gathered[64];
+static size_t n_gathered;
+static int collect;
+static size_t seen;
+
+static void *fake_allgather(struct scenario *sc, const void *buf, size_t bytes, size_t *all_bytes)
+{
+    seen = bytes / sizeof(struct dl_rec);
+    if (collect) {
+        memcpy(gathered + n_gathered, buf, bytes);   /* a ring3 rank has at most 3 */
+        n_gathered += seen;
+        *all_bytes = bytes;
+        void *mine = malloc(bytes ? bytes : 1);
+        memcpy(mine, buf, bytes);
+        return mine;
+    }
+    struct dl_rec *all = malloc(n_gathered * sizeof *all);
+    for (size_t i = 0; i < n_gathered; i++)
+        all[i] = gathered[n_gathered - 1 - i];
+    *all_bytes = n_gathered * sizeof *all;
+    return all;
+}
+
+TEST(cycle_found_from_every_ranks_records)
+{
+    struct scenario *sc = build();
+    CHECK(sc != NULL);
+    struct net *n = &sc->net;
+    uint16_t rank[6];
+    const char *sw[3] = { "s1", "s2", "s3" }, *h[3] = { "h1", "h2", "h3" };
+    for (uint16_t r = 0; r < 3; r++) {
+        rank[scenario_node(sc, sw[r])] = r;
+        rank[scenario_node(sc, h[r])] = r;
+    }
+    CHECK_EQ(n->n_nodes, 6);
+    stuck(sc, port(sc, "s1", 1), 2);
+    stuck(sc, port(sc, "s2", 2), 1);
+    stuck(sc, port(sc, "s3", 2), 1);
+    sc->par_allgather = fake_allgather;
+    n->node_rank = rank;
+    n->el.now = 1100 * PS_PER_US;
+    collect = 1;
+    n_gathered = 0;
+    for (uint32_t r = 0; r < 3; r++) {
+        n->my_rank = r;
+        deadlock_tick(sc);
+        CHECK(!sc->dl->detected);
+        CHECK_EQ(seen, 2);                       /* its stuck port, and the ingress its frame came in on */
+    }
+    collect = 0;
+    n->my_rank = 1;
+    deadlock_tick(sc);
+    char b[256];
+    CHECK(sc->dl->detected);
+    CHECK_STR(cycle_names(sc, b, sizeof b), "detected at 1.1ms: s1->s2 s2->s3 s3->s1");
+    CHECK_EQ(sc->dl->t_stalled, 0);
+    n->node_rank = NULL;
+    sc->par_allgather = NULL;
+    done();
+}
+
+static void *no_memory(struct scenario *sc, const void *buf, size_t bytes, size_t *all_bytes)
+{
+    return NULL;
+}
+
+TEST(failed_gather_stops_the_run)
+{
+    struct scenario *sc = build();
+    CHECK(sc != NULL);
+    stuck(sc, port(sc, "s1", 1), 2);
+    stuck(sc, port(sc, "s2", 2), 1);
+    stuck(sc, port(sc, "s3", 2), 1);
+    sc->par_allgather = no_memory;
+    sc->net.el.now = 1100 * PS_PER_US;
+    deadlock_tick(sc);
+    CHECK(!sc->dl->detected);
+    CHECK(sc->net.oom);
+    sc->par_allgather = NULL;
+    done();
+}
+
 int main(void)
 {
     test_crash_guard();
@@ -147,5 +233,7 @@ int main(void)
     RUN(no_cycle_when_frames_came_from_hosts);
     RUN(no_cycle_when_one_port_progresses);
     RUN(unpaused_port_breaks_cycle);
+    RUN(cycle_found_from_every_ranks_records);
+    RUN(failed_gather_stops_the_run);
     return test_summary();
 }
