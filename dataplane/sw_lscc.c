@@ -69,6 +69,7 @@ struct lsccport {
     uint64_t rc_cyc, rc_next, rl_cyc, rl_next;
     struct lscc_fb_tx fbtx;       /* (epoch, seq) of the frames sent */
     struct lscc_fb_rx fbrx;       /* the last accepted frame's pair */
+    uint64_t fb_min_bps;          /* smallest R of an accepted frame (UINT64_MAX: none yet) */
     uint64_t fb_sent, fb_alloc_fail, fb_rx, direct_cnps, cnp_noroute, cnp_alloc_fail, remote_cnps,
         remote_cnp_unknown, ce_cleared, last_r;
     /* Samples: Qcur at each rate update, Q* at each direct-CNP round; over
@@ -182,6 +183,7 @@ int lscc_setup(struct sw *s)
         L->fi_gc_cyc = dp_us_to_cycles(2 * L->rlp.idle_ps / PS_PER_US, s->hz);
         L->last_r = L->rcp.r_init_bps;
         lscc_fb_tx_init(&L->fbtx, epoch);
+        L->fb_min_bps = UINT64_MAX;
         lscc_fb_rx_init(&L->fbrx, s->lscc_keyp == NULL);   /* resync only without a key (lscc_fb.h) */
         printf("lscc port=%u link_mbps=%.3f rtt_us=%" PRIu64 " T_us=%" PRIu64 " N=%u qref=%" PRIu64 " qsref=%" PRIu64
                " dr_bps=%" PRIu64 " rmin_bps=%" PRIu64 " rmax_bps=%" PRIu64 " f_unit_bps=%" PRIu64
@@ -320,8 +322,10 @@ void lscc_rx(struct sw *s, uint16_t port, const uint8_t *f, uint32_t len)
         r = a == LSCC_FB_EEPOCH ? PKT_LSCC_EEPOCH : a == LSCC_FB_ESEQ ? PKT_LSCC_ESEQ : PKT_LSCC_OK;
     }
     if (r != PKT_LSCC_OK) { s->lscc_bad[r]++; return; }
+    uint64_t bps = lscc_units_to_rate(fb.units, L->rcp.f_unit_bps);
     L->fb_rx++;
-    lscc_rl_on_feedback(&L->rl, now_ps(s), lscc_units_to_rate(fb.units, L->rcp.f_unit_bps));
+    if (bps < L->fb_min_bps) L->fb_min_bps = bps;
+    lscc_rl_on_feedback(&L->rl, now_ps(s), bps);
 }
 
 /* ---- timers ---------------------------------------------------------------- */
@@ -431,13 +435,13 @@ void lscc_print_final(const struct sw *s)
                " cnp_alloc_fail=%" PRIu64 " remote_cnps=%" PRIu64 " remote_cnp_unknown=%" PRIu64 " ce_cleared=%" PRIu64
                " clamp_up=%" PRIu64 " clamp_down=%" PRIu64 " clamp_min=%" PRIu64 " clamp_max=%" PRIu64
                " ft_inserted=%" PRIu64 " ft_evicted=%" PRIu64 " ft_full=%" PRIu64 " fi_full=%" PRIu64 " fi_freed=%" PRIu64
-               " fb_resync=%" PRIu64 " fb_epoch=%" PRIu64 " fb_seq=%" PRIu32 "\n",
+               " fb_resync=%" PRIu64 " fb_epoch=%" PRIu64 " fb_seq=%" PRIu32 " R_rx_min_mbps=%.4f\n",
                p, L->rc.n_updates, L->fb_sent, L->fb_alloc_fail, L->fb_rx, (double)L->last_r / 1e6,
                mean(L->t_qin_sum, L->t_qin_n), L->t_qin_max, mean(L->t_qs_sum, L->t_qs_n), L->t_qs_max, L->rl.n_ticks,
                L->t_above, L->direct_cnps, L->cnp_noroute, L->cnp_alloc_fail, L->remote_cnps, L->remote_cnp_unknown,
                L->ce_cleared, L->rc.n_clamp_up, L->rc.n_clamp_down, L->rc.n_clamp_min, L->rc.n_clamp_max,
                L->rl.n_inserted, L->rl.n_evicted, L->rl.n_full, L->fi_full, L->fi_freed, L->fbrx.n_resync,
-               L->fbrx.epoch, L->fbrx.seq);
+               L->fbrx.epoch, L->fbrx.seq, L->fb_min_bps == UINT64_MAX ? -1.0 : (double)L->fb_min_bps / 1e6);
     }
     printf("final lscc_bad");
     for (int r = 1; r < PKT_LSCC_NRESULTS; r++) printf(" %s=%" PRIu64, pkt_lscc_strerror(r), s->lscc_bad[r]);

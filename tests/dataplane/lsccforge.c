@@ -3,7 +3,8 @@
  * feedback frames (src/cc/lscc_fb.h) out of an interface, for
  * tests/dataplane/rocc_lscc.sh and rocc_lsccauth.sh.
  *
- *   lsccforge IFACE NEIGHBOUR_MAC [--key HEX32] KIND...
+ *   lsccforge IFACE NEIGHBOUR_MAC [--key HEX32] [--frame HEX120] KIND...
+ *   lsccforge IFACE NEIGHBOUR_MAC capture
  *
  * Made-up frames (epoch 1 unless said; tagged under --key when given, the
  * attacker's key, else untagged):
@@ -15,12 +16,15 @@
  *   valid   well-formed, from NEIGHBOUR_MAC, seq 2^30
  *   ahead   from NEIGHBOUR_MAC, R = 1 unit (below any Rmin), epoch 2^62,
  *           seq 2^31: a pair far ahead of any genuine one
- * From a genuine frame: the first feedback frame from NEIGHBOUR_MAC seen on
- * IFACE (the socket sees the frames the neighbour's switch sends there):
- *   seq     that frame again, unchanged, 20 ms later (a replay)
+ * From a genuine frame (--frame, as `capture` printed it):
+ *   seq     that frame again, unchanged, 20 ms after the start (a replay)
  *   tamper  that frame with R = 1 unit and seq + 1, its tag (if any) kept
- * Every frame goes to 01:80:C2:00:00:0E.  Exit 0 if every frame was sent, 1
- * otherwise (no genuine frame within 2 s included), 2 on bad arguments.
+ * `capture` prints the first valid feedback frame from NEIGHBOUR_MAC that
+ * arrives on IFACE as 120 hex digits and sends nothing: run it at the
+ * receiving end of the link (a DPDK af_packet port's own transmissions are
+ * not seen by other sockets on its interface), the kinds at the sending end.
+ * Every frame goes to 01:80:C2:00:00:0E.  Exit 0 if every frame was sent (or
+ * one captured within 2 s), 1 otherwise, 2 on bad arguments.
  */
 #include "forge.h"
 #include "pkt.h"
@@ -49,9 +53,15 @@ static int capture(const char *ifname, const uint8_t nb[6], uint8_t f[PKT_LSCC_F
         close(fd);
         return -1;
     }
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
         ssize_t n = recv(fd, b, sizeof b, 0);
-        if (n < 0) { fprintf(stderr, "lsccforge: no feedback frame from the neighbour on %s\n", ifname); break; }
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if (n < 0 || t.tv_sec - t0.tv_sec > 2) {
+            fprintf(stderr, "lsccforge: no feedback frame from the neighbour on %s\n", ifname);
+            break;
+        }
         if (lscc_fb_parse(NULL, b, (size_t)n, &fb) == LSCC_FB_OK && !memcmp(fb.src, nb, 6)) {
             memcpy(f, b, PKT_LSCC_FB_LEN);
             close(fd);
@@ -67,25 +77,41 @@ static void wr32(uint8_t *p, uint32_t v)
     p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
 }
 
+static int hexbytes(const char *h, uint8_t *out, size_t n)
+{
+    if (strlen(h) != 2 * n) return -1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned v;
+        if (sscanf(h + 2 * i, "%2x", &v) != 1) return -1;
+        out[i] = (uint8_t)v;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     uint8_t nb[6], other[6] = {2, 0x97, 0, 0, 9, 9}, f[PKT_LSCC_FB_LEN + 4], key[LSCC_FB_KEY_BYTES];
+    uint8_t genuine[PKT_LSCC_FB_LEN];
     const uint8_t *kp = NULL;
     struct sockaddr_ll sa;
-    int fd, rc = 0, first = 3;
+    int fd, rc = 0, first = 3, have_genuine = 0;
 
     (void)rnd;   /* forge.h's generator: these frames are fixed */
 
-    if (argc >= 5 && !strcmp(argv[3], "--key")) {
-        if (rocc_cnp_parse_key(argv[4], key)) { fprintf(stderr, "--key: want 32 hex digits\n"); return 2; }
-        kp = key;
-        first = 5;
+    if (argc < 4 || pkt_parse_mac(argv[2], nb)) goto usage;
+    if (argc == 4 && !strcmp(argv[3], "capture")) {
+        if (capture(argv[1], nb, genuine)) return 1;
+        for (int i = 0; i < PKT_LSCC_FB_LEN; i++) printf("%02x", genuine[i]);
+        printf("\n");
+        return 0;
     }
-    if (argc <= first || pkt_parse_mac(argv[2], nb)) {
-        fprintf(stderr, "usage: %s IFACE NEIGHBOUR_MAC [--key HEX32] neigh|rate|seq|magic|pad|len|valid|ahead|tamper...\n",
-                argv[0]);
-        return 2;
+    while (first + 1 < argc && argv[first][0] == '-') {
+        if (!strcmp(argv[first], "--key") && !rocc_cnp_parse_key(argv[first + 1], key)) kp = key;
+        else if (!strcmp(argv[first], "--frame") && !hexbytes(argv[first + 1], genuine, sizeof genuine)) have_genuine = 1;
+        else goto usage;
+        first += 2;
     }
+    if (argc <= first) goto usage;
     fd = forge_open(argv[1], lscc_fb_dst, &sa);
     if (fd < 0) return 1;
     for (int i = first; i < argc; i++) {
@@ -106,7 +132,8 @@ int main(int argc, char **argv)
             fb.seq = 1u << 31;
             lscc_fb_encode(&fb, kp, f, sizeof f);
         } else if (!strcmp(k, "seq") || !strcmp(k, "tamper")) {
-            if (capture(argv[1], nb, f)) { rc = 1; continue; }
+            if (!have_genuine) { fprintf(stderr, "%s needs --frame\n", k); close(fd); return 2; }
+            memcpy(f, genuine, sizeof genuine);
             if (!strcmp(k, "seq")) {
                 struct timespec d = {.tv_nsec = 20000000};
                 nanosleep(&d, NULL);     /* the genuine frame has been accepted by now */
@@ -120,4 +147,9 @@ int main(int argc, char **argv)
     }
     close(fd);
     return rc;
+usage:
+    fprintf(stderr, "usage: %s IFACE NEIGHBOUR_MAC [--key HEX32] [--frame HEX120] "
+            "neigh|rate|seq|magic|pad|len|valid|ahead|tamper...\n"
+            "       %s IFACE NEIGHBOUR_MAC capture\n", argv[0], argv[0]);
+    return 2;
 }
