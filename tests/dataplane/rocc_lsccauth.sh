@@ -42,7 +42,7 @@ veth_link lauA a0 $MA lauB b0 $MB
 KEY=000102030405060708090a0b0c0d0e0f
 BADKEY=000102030405060708090a0b0c0d0eff
 RMIN_MBPS=0.15
-SW=(--egress-rate 0=0.3 --delay 0=1000 --lscc 0 --lscc-period-us 2000 --lscc-rmin-bps 150000 --report-ms 100)
+SW=(--egress-rate "0=0.3" --delay "0=1000" --lscc 0 --lscc-period-us 2000 --lscc-rmin-bps 150000 --report-ms 100)
 
 start_A() {  # start_A NAME KEYARGS...
     local name=$1; shift
