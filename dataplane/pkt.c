@@ -370,45 +370,11 @@ size_t pkt_build_pfc(uint8_t *f, size_t cap, const uint8_t src[6], uint8_t vec, 
 
 _Static_assert(PKT_ROCE_CNP_LEN == RF_ROCE_CNP_FRAME_LEN, "RoCEv2 CNP size");
 
-const uint8_t pkt_lscc_dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e};
-#define LSCC_BODY 14              /* magic 2, version 1, type 1, units 4, seq 4, ... from offset 14 */
-#define LSCC_END  (LSCC_BODY + 12)
-
-size_t pkt_build_lscc_fb(uint8_t *f, size_t cap, const uint8_t src[6], uint32_t units, uint32_t seq)
-{
-    if (cap < PKT_LSCC_FB_LEN) return 0;
-    memset(f, 0, PKT_LSCC_FB_LEN);
-    rf_put_eth(f, pkt_lscc_dst, src, PKT_ETHERTYPE_LSCC);
-    f[LSCC_BODY] = 'L';
-    f[LSCC_BODY + 1] = 'S';
-    f[LSCC_BODY + 2] = PKT_LSCC_VERSION;
-    f[LSCC_BODY + 3] = PKT_LSCC_TYPE_RATE;
-    wr32(f + LSCC_BODY + 4, units);
-    wr32(f + LSCC_BODY + 8, seq);
-    return PKT_LSCC_FB_LEN;
-}
-
-int pkt_parse_lscc_fb(const uint8_t *f, size_t len, uint8_t src[6], uint32_t *units, uint32_t *seq)
-{
-    if (len != PKT_LSCC_FB_LEN) return PKT_LSCC_ELEN;
-    if (memcmp(f, pkt_lscc_dst, 6) || rd16(f + 12) != PKT_ETHERTYPE_LSCC) return PKT_LSCC_EDST;
-    if (f[LSCC_BODY] != 'L' || f[LSCC_BODY + 1] != 'S' || f[LSCC_BODY + 2] != PKT_LSCC_VERSION ||
-        f[LSCC_BODY + 3] != PKT_LSCC_TYPE_RATE) return PKT_LSCC_EMAGIC;
-    if (rd32(f + LSCC_BODY + 4) > LSCC_FB_MAX) return PKT_LSCC_EUNITS;
-    for (size_t i = LSCC_END; i < PKT_LSCC_FB_LEN; i++)
-        if (f[i]) return PKT_LSCC_EPAD;
-    if ((f[6] & 1) || !(f[6] | f[7] | f[8] | f[9] | f[10] | f[11])) return PKT_LSCC_ESRC;
-    memcpy(src, f + 6, 6);
-    *units = rd32(f + LSCC_BODY + 4);
-    *seq = rd32(f + LSCC_BODY + 8);
-    return PKT_LSCC_OK;
-}
-
 const char *pkt_lscc_strerror(int r)
 {
-    static const char *const n[PKT_LSCC_NRESULTS] = {"ok", "len", "dst", "magic", "units", "pad", "src",
-                                                     "port", "neigh", "rate", "seq"};
-    return r >= 0 && r < PKT_LSCC_NRESULTS ? n[r] : "unknown";
+    static const char *const n[PKT_LSCC_NRESULTS - PKT_LSCC_EPORT] = {"port", "neigh", "rate", "epoch", "seq"};
+    if (r >= 0 && r < PKT_LSCC_EPORT) return lscc_fb_strerror(r);
+    return r >= PKT_LSCC_EPORT && r < PKT_LSCC_NRESULTS ? n[r - PKT_LSCC_EPORT] : "unknown";
 }
 
 size_t pkt_build_roce_cnp(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],

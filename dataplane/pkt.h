@@ -16,6 +16,7 @@
 
 #include "rocc_cnp.h"
 #include "rocc_cnpauth.h"
+#include "lscc_fb.h"
 #include "escape.h"
 
 #define PKT_ETH_LEN   14
@@ -218,39 +219,30 @@ static inline unsigned pkt_ip4_dscp_class(const uint8_t *f, const struct pkt_inf
 /* --- LSCC (rocc-switch --lscc, dataplane/sw_lscc.c; docs/crossdc.md) -------
  * The feedback frame from the rate calculation at one end of a long-haul
  * link to the rate limiting at the other end: the paper's "prioritized
- * ICMP message" (LSCC §III-B) as a link-local frame between two adjacent
- * switches, as the simulator's FC_SUB_AGENT frame (src/net/agent_lscc.h).
- * 60 bytes (the Ethernet minimum, no FCS), network order:
- *   dst 01:80:C2:00:00:0E (IEEE 802.1Q nearest-bridge group address:
- *   link-local, never forwarded) | src: the sending port | EtherType 0x88B6
- *   (IEEE 802 Local Experimental EtherType 2) | 'L' 'S' | version 1 |
- *   type 1 (rate) | R in ΔF units (32 bits, at most 2^24 - 1: the 24-bit
- *   field of lscc.h) | sequence number (32 bits) | zero padding to 60.
- * pkt_parse_lscc refuses (OK..SRC) anything else; the switch's own checks
- * follow (PORT: not an --lscc port; NEIGH: not from the port's neighbour;
- * RATE: above the port's Rmax; SEQ: not newer than the last accepted, a
- * replay). */
-#define PKT_ETHERTYPE_LSCC 0x88b6
-#define PKT_LSCC_FB_LEN    60
-#define PKT_LSCC_VERSION   1
-#define PKT_LSCC_TYPE_RATE 1
+ * ICMP message" (LSCC §III-B) as a 60-byte link-local frame between two
+ * adjacent switches.  Its layout, the optional SipHash tag (--lscc-key) and
+ * the (epoch, seq) freshness rule are librocc's (src/cc/lscc_fb.h), the
+ * same code the simulator's FC_SUB_AGENT frame runs (src/net/agent_lscc.c).
+ * Reasons a frame has no effect, in the order they are checked:
+ * lscc_fb_parse's (LEN..TAG), then the switch's own (PORT: not an --lscc
+ * port; NEIGH: not from the port's neighbour; RATE: above the port's Rmax),
+ * then lscc_fb_rx_accept's (EPOCH: an older epoch; SEQ: not newer in the
+ * same epoch, a replay). */
+#define PKT_ETHERTYPE_LSCC LSCC_FB_ETHERTYPE
+#define PKT_LSCC_FB_LEN    LSCC_FB_FRAME_BYTES
 enum pkt_lscc_result {
-    PKT_LSCC_OK = 0,
-    PKT_LSCC_ELEN,       /* not exactly 60 bytes */
-    PKT_LSCC_EDST,       /* destination not 01:80:C2:00:00:0E or EtherType not 0x88B6 */
-    PKT_LSCC_EMAGIC,     /* not 'L' 'S', version 1, type 1 */
-    PKT_LSCC_EUNITS,     /* rate units above 2^24 - 1 */
-    PKT_LSCC_EPAD,       /* padding not zero */
-    PKT_LSCC_ESRC,       /* source MAC multicast or zero */
+    PKT_LSCC_OK = LSCC_FB_OK,
+    PKT_LSCC_ELEN = LSCC_FB_ELEN, PKT_LSCC_EDST = LSCC_FB_EDST, PKT_LSCC_EMAGIC = LSCC_FB_EMAGIC,
+    PKT_LSCC_EUNITS = LSCC_FB_EUNITS, PKT_LSCC_EPAD = LSCC_FB_EPAD, PKT_LSCC_ESRC = LSCC_FB_ESRC,
+    PKT_LSCC_ETAG = LSCC_FB_ETAG,
     PKT_LSCC_EPORT,
     PKT_LSCC_ENEIGH,
     PKT_LSCC_ERATE,
+    PKT_LSCC_EEPOCH,
     PKT_LSCC_ESEQ,
     PKT_LSCC_NRESULTS
 };
-extern const uint8_t pkt_lscc_dst[6];
-size_t pkt_build_lscc_fb(uint8_t *f, size_t cap, const uint8_t src[6], uint32_t units, uint32_t seq);
-int pkt_parse_lscc_fb(const uint8_t *f, size_t len, uint8_t src[6], uint32_t *units, uint32_t *seq);
+/* Short name of a reason ("len", ..., "tag", "port", "neigh", "rate", "epoch", "seq"). */
 const char *pkt_lscc_strerror(int r);
 
 /* RoCEv2 CNP (IBTA Annex A17.9.2: BTH opcode 0x81, 16 reserved bytes, ICRC;

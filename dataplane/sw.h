@@ -266,6 +266,8 @@ struct sw {
     bool lscc_on[MAX_PORTS], any_lscc;
     uint64_t o_lscc_rtt_us, o_lscc_period_us, o_lscc_qref, o_lscc_qsref, o_lscc_dr_bps, o_lscc_rmin_bps,
         o_lscc_funit_bps, o_lscc_cnp_us, o_lscc_long_bytes, o_lscc_n;
+    uint8_t lscc_key[LSCC_FB_KEY_BYTES];   /* --lscc-key: tag sent and required on feedback frames */
+    const uint8_t *lscc_keyp;              /* lscc_key, or NULL without --lscc-key */
     uint64_t lscc_bad[PKT_LSCC_NRESULTS];   /* refused feedback frames by reason */
 };
 

@@ -43,7 +43,9 @@ void usage(FILE *out, const char *prg)
         "  [--lscc PORT ...]  (LSCC's rate calculation and rate limiting on long-haul PORT; needs --cp-ip and\n"
         "                      --egress-rate PORT; defaults: the paper's values scaled to PORT's rate and delay)\n"
         "  [--lscc-rtt-us US (2 x --delay)] [--lscc-period-us US] [--lscc-n N] [--lscc-qref B] [--lscc-qsref B]\n"
-        "  [--lscc-dr-bps B] [--lscc-rmin-bps B] [--lscc-f-unit-bps B] [--lscc-cnp-us US] [--lscc-long-bytes B]\n",
+        "  [--lscc-dr-bps B] [--lscc-rmin-bps B] [--lscc-f-unit-bps B] [--lscc-cnp-us US] [--lscc-long-bytes B]\n"
+        "  [--lscc-key HEX32]  (feedback frames carry a SipHash-2-4 tag under this 16-byte key and must carry one;\n"
+        "                       the same key on both ends of the long-haul link)\n",
         prg);
 }
 
@@ -189,7 +191,7 @@ int parse_args(struct sw *s, int argc, char **argv)
         {"lscc-qsref", required_argument, NULL, 204}, {"lscc-dr-bps", required_argument, NULL, 205},
         {"lscc-rmin-bps", required_argument, NULL, 206}, {"lscc-f-unit-bps", required_argument, NULL, 207},
         {"lscc-cnp-us", required_argument, NULL, 208}, {"lscc-long-bytes", required_argument, NULL, 209},
-        {"lscc-n", required_argument, NULL, 210},
+        {"lscc-n", required_argument, NULL, 210}, {"lscc-key", required_argument, NULL, 211},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     struct dp_opt o;
     int c;
@@ -350,6 +352,10 @@ int parse_args(struct sw *s, int argc, char **argv)
         case 208: if (parse_u64(optarg, &s->o_lscc_cnp_us, 1, 10000000)) goto bad; break;
         case 209: if (parse_u64(optarg, &s->o_lscc_long_bytes, 1, UINT32_MAX)) goto bad; break;
         case 210: if (parse_u64(optarg, &s->o_lscc_n, 1, LSCC_MAX_N)) goto bad; break;
+        case 211:   /* --lscc-key HEX32: as --cnp-key (rocc_cnp_parse_key) */
+            if (rocc_cnp_parse_key(optarg, s->lscc_key)) goto bad;
+            s->lscc_keyp = s->lscc_key;
+            break;
         case 33: if (parse_u64(optarg, &s->pfc_xoff, 1, UINT32_MAX)) goto bad; break;
         case 34: if (parse_u64(optarg, &s->pfc_xon, 1, UINT32_MAX)) goto bad; break;
         case 35: if (parse_u64(optarg, &s->pfc_quanta, 1, PFC_QUANTA_MAX)) goto bad; break;

@@ -8,8 +8,9 @@
  *   rate calculation (Alg. 1), every T: Qcur is the bytes that came in on
  *     PORT and wait in any egress FIFO of this switch (the "remote ingress
  *     queue"); BR is the bytes of those that left during T, × 8/T.  R goes
- *     to the other end in a 60-byte link-local feedback frame (pkt.h
- *     "LSCC", R in ΔF units, a sequence number) in PORT's control FIFO:
+ *     to the other end in a 60-byte link-local feedback frame (src/cc/
+ *     lscc_fb.h: R in ΔF units, a sequence number and an epoch, the switch's
+ *     start time; with --lscc-key a SipHash-2-4 tag) in PORT's control FIFO:
  *     strict priority, through PORT's --delay line like every frame.
  *   rate limiting (Alg. 2) on PORT's egress FIFO: every data frame admitted
  *     feeds the pseudo-queue Q*; at dequeue a RoCEv2 data frame updates its
@@ -27,18 +28,22 @@
  * are freed with tombstones, only after 2 × the module's idle time, by
  * which the module has evicted the flow).
  *
- * Feedback frames are a trust boundary: parsed strictly (pkt_parse_lscc_fb),
- * then accepted only on an --lscc port, from the port's neighbour (a
- * --route MAC or an ARP-learned one there), at most the port's Rmax, with
- * a sequence number newer than the last accepted; anything else is counted
+ * Feedback frames are a trust boundary: parsed strictly (lscc_fb_parse; with
+ * --lscc-key the tag must verify, before anything else is believed), then
+ * accepted only on an --lscc port, from the port's neighbour (a --route MAC
+ * or an ARP-learned one there), at most the port's Rmax, with an (epoch,
+ * seq) pair newer than the last accepted (lscc_fb_rx_accept: a restarted
+ * peer has a later epoch and is accepted at once); anything else is counted
  * by reason (final lscc_bad) and has no effect.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sw.h"
 #include "lscc.h"
+#include "lscc_fb.h"
 
 /* One flow-info slot (ref = index). */
 struct lsccinfo {
@@ -62,8 +67,9 @@ struct lsccport {
     uint64_t in_bytes;            /* remote ingress queue: from PORT, in some egress FIFO now */
     uint64_t br_bytes;            /* of those, bytes that left this period */
     uint64_t rc_cyc, rc_next, rl_cyc, rl_next;
-    uint32_t seq_tx, seq_rx;
-    bool have_seq;
+    struct lscc_fb_tx fbtx;       /* (epoch, seq) of the frames sent */
+    struct lscc_fb_rx fbrx;       /* the last accepted frame's pair */
+    uint64_t fb_min_bps;          /* smallest R of an accepted frame (UINT64_MAX: none yet) */
     uint64_t fb_sent, fb_alloc_fail, fb_rx, direct_cnps, cnp_noroute, cnp_alloc_fail, remote_cnps,
         remote_cnp_unknown, ce_cleared, last_r;
     /* Samples: Qcur at each rate update, Q* at each direct-CNP round; over
@@ -95,8 +101,18 @@ static uint64_t round_to(double v, uint64_t unit)
     return (u ? u : 1) * unit;
 }
 
+/* The epoch of this run's feedback frames: the start time, ns since 1970
+ * (a restarted switch's frames then have a later one; lscc_fb.h). */
+static uint64_t start_epoch(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME, &ts)) return 1;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 int lscc_setup(struct sw *s)
 {
+    uint64_t epoch = start_epoch();
     for (uint16_t p = 0; p < s->nports; p++) {
         struct egress *e = &s->eg[p];
         struct lsccport *L;
@@ -166,12 +182,15 @@ int lscc_setup(struct sw *s)
         if (!L->rl_cyc) L->rl_cyc = 1;
         L->fi_gc_cyc = dp_us_to_cycles(2 * L->rlp.idle_ps / PS_PER_US, s->hz);
         L->last_r = L->rcp.r_init_bps;
+        lscc_fb_tx_init(&L->fbtx, epoch);
+        L->fb_min_bps = UINT64_MAX;
+        lscc_fb_rx_init(&L->fbrx, s->lscc_keyp == NULL);   /* resync only without a key (lscc_fb.h) */
         printf("lscc port=%u link_mbps=%.3f rtt_us=%" PRIu64 " T_us=%" PRIu64 " N=%u qref=%" PRIu64 " qsref=%" PRIu64
                " dr_bps=%" PRIu64 " rmin_bps=%" PRIu64 " rmax_bps=%" PRIu64 " f_unit_bps=%" PRIu64
-               " cnp_us=%" PRIu64 " long_bytes=%u ft_cap=%u\n",
+               " cnp_us=%" PRIu64 " long_bytes=%u ft_cap=%u key=%s epoch=%" PRIu64 "\n",
                p, (double)e->rate_bps / 1e6, rtt_us, t_us, L->rcp.n, L->rcp.q_ref_bytes, L->rlp.q_ref_bytes,
                L->rcp.dr_bps, L->rcp.r_min_bps, L->rcp.r_max_bps, df, L->rlp.cnp_interval_ps / PS_PER_US,
-               L->rlp.long_flow_bytes, L->rlp.capacity);
+               L->rlp.long_flow_bytes, L->rlp.capacity, s->lscc_keyp ? "yes" : "no", epoch);
     }
     return 0;
 }
@@ -291,19 +310,22 @@ void lscc_remote_cnp(struct sw *s, uint16_t port, const uint8_t *f, uint32_t len
 void lscc_rx(struct sw *s, uint16_t port, const uint8_t *f, uint32_t len)
 {
     struct lsccport *L = s->eg[port].lscc;
-    uint8_t src[6];
-    uint32_t units = 0, seq = 0;
-    int r = pkt_parse_lscc_fb(f, len, src, &units, &seq);
+    struct lscc_fb fb;
+    int r = lscc_fb_parse(s->lscc_keyp, f, len, &fb);   /* with a key: the tag first */
 
     if (r == PKT_LSCC_OK && !L) r = PKT_LSCC_EPORT;
-    if (r == PKT_LSCC_OK && !sw_neighbour(s, port, src)) r = PKT_LSCC_ENEIGH;
-    if (r == PKT_LSCC_OK && lscc_units_to_rate(units, L->rcp.f_unit_bps) > L->rcp.r_max_bps) r = PKT_LSCC_ERATE;
-    if (r == PKT_LSCC_OK && L->have_seq && (int32_t)(seq - L->seq_rx) <= 0) r = PKT_LSCC_ESEQ;
+    if (r == PKT_LSCC_OK && !sw_neighbour(s, port, fb.src)) r = PKT_LSCC_ENEIGH;
+    if (r == PKT_LSCC_OK && lscc_units_to_rate(fb.units, L->rcp.f_unit_bps) > L->rcp.r_max_bps) r = PKT_LSCC_ERATE;
+    if (r == PKT_LSCC_OK) {
+        /* Last: only a frame that passed everything else may move the reference. */
+        int a = lscc_fb_rx_accept(&L->fbrx, fb.epoch, fb.seq);
+        r = a == LSCC_FB_EEPOCH ? PKT_LSCC_EEPOCH : a == LSCC_FB_ESEQ ? PKT_LSCC_ESEQ : PKT_LSCC_OK;
+    }
     if (r != PKT_LSCC_OK) { s->lscc_bad[r]++; return; }
-    L->seq_rx = seq;
-    L->have_seq = true;
+    uint64_t bps = lscc_units_to_rate(fb.units, L->rcp.f_unit_bps);
     L->fb_rx++;
-    lscc_rl_on_feedback(&L->rl, now_ps(s), lscc_units_to_rate(units, L->rcp.f_unit_bps));
+    if (bps < L->fb_min_bps) L->fb_min_bps = bps;
+    lscc_rl_on_feedback(&L->rl, now_ps(s), bps);
 }
 
 /* ---- timers ---------------------------------------------------------------- */
@@ -314,15 +336,17 @@ static void rc_tick(struct sw *s, struct lsccport *L)
     uint64_t r = lscc_rc_update(&L->rc, &L->rcp, q, L->br_bytes);
     struct rte_mbuf *m;
     uint8_t *p;
+    struct lscc_fb fb = {.units = lscc_rate_to_units(r, L->rcp.f_unit_bps)};
 
+    memcpy(fb.src, s->eg[L->port].mac, 6);
+    lscc_fb_tx_next(&L->fbtx, &fb.epoch, &fb.seq);
     L->br_bytes = 0;
     L->last_r = r;
     L->w_qin_sum += q; L->w_qin_n++; if (q > L->w_qin_max) L->w_qin_max = q;
     L->t_qin_sum += q; L->t_qin_n++; if (q > L->t_qin_max) L->t_qin_max = q;
     m = rte_pktmbuf_alloc(s->pool);
     p = m ? (uint8_t *)rte_pktmbuf_append(m, PKT_LSCC_FB_LEN) : NULL;
-    if (!p || !pkt_build_lscc_fb(p, PKT_LSCC_FB_LEN, s->eg[L->port].mac,
-                                 lscc_rate_to_units(r, L->rcp.f_unit_bps), ++L->seq_tx)) {
+    if (!p || !lscc_fb_encode(&fb, s->lscc_keyp, p, PKT_LSCC_FB_LEN)) {
         if (m) rte_pktmbuf_free(m);
         L->fb_alloc_fail++;
         return;
@@ -410,12 +434,14 @@ void lscc_print_final(const struct sw *s)
                " rounds=%" PRIu64 " rounds_above=%" PRIu64 " direct_cnps=%" PRIu64 " cnp_noroute=%" PRIu64
                " cnp_alloc_fail=%" PRIu64 " remote_cnps=%" PRIu64 " remote_cnp_unknown=%" PRIu64 " ce_cleared=%" PRIu64
                " clamp_up=%" PRIu64 " clamp_down=%" PRIu64 " clamp_min=%" PRIu64 " clamp_max=%" PRIu64
-               " ft_inserted=%" PRIu64 " ft_evicted=%" PRIu64 " ft_full=%" PRIu64 " fi_full=%" PRIu64 " fi_freed=%" PRIu64 "\n",
+               " ft_inserted=%" PRIu64 " ft_evicted=%" PRIu64 " ft_full=%" PRIu64 " fi_full=%" PRIu64 " fi_freed=%" PRIu64
+               " fb_resync=%" PRIu64 " fb_epoch=%" PRIu64 " fb_seq=%" PRIu32 " R_rx_min_mbps=%.4f\n",
                p, L->rc.n_updates, L->fb_sent, L->fb_alloc_fail, L->fb_rx, (double)L->last_r / 1e6,
                mean(L->t_qin_sum, L->t_qin_n), L->t_qin_max, mean(L->t_qs_sum, L->t_qs_n), L->t_qs_max, L->rl.n_ticks,
                L->t_above, L->direct_cnps, L->cnp_noroute, L->cnp_alloc_fail, L->remote_cnps, L->remote_cnp_unknown,
                L->ce_cleared, L->rc.n_clamp_up, L->rc.n_clamp_down, L->rc.n_clamp_min, L->rc.n_clamp_max,
-               L->rl.n_inserted, L->rl.n_evicted, L->rl.n_full, L->fi_full, L->fi_freed);
+               L->rl.n_inserted, L->rl.n_evicted, L->rl.n_full, L->fi_full, L->fi_freed, L->fbrx.n_resync,
+               L->fbrx.epoch, L->fbrx.seq, L->fb_min_bps == UINT64_MAX ? -1.0 : (double)L->fb_min_bps / 1e6);
     }
     printf("final lscc_bad");
     for (int r = 1; r < PKT_LSCC_NRESULTS; r++) printf(" %s=%" PRIu64, pkt_lscc_strerror(r), s->lscc_bad[r]);

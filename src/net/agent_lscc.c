@@ -46,7 +46,13 @@ static void rc_timer(struct net *n, void *st)
         x->q_max = q;
     uint32_t pi = fc_new_frame(n, FC_SUB_AGENT);
     if (pi != PKT_NONE) {
-        pkt(&n->pool, pi)->rate_units = lscc_rate_to_units(r, x->rcp.f_unit_bps);
+        struct packet *p = pkt(&n->pool, pi);
+        uint64_t epoch;
+        uint32_t seq;
+        lscc_fb_tx_next(&x->fbtx, &epoch, &seq);
+        p->rate_units = lscc_rate_to_units(r, x->rcp.f_unit_bps);
+        p->seq = seq;
+        p->ts = (simtime_t)epoch;
         fc_send(n, x->port, pi);
         x->fb_sent++;
     }
@@ -90,6 +96,11 @@ static void rl_deq(struct net *n, void *st, uint32_t port, struct packet *p)
 static int rl_frame(struct net *n, void *st, uint32_t port, const struct packet *p)
 {
     struct lscc_node *x = st;
+    /* rocc-switch's freshness rule (lscc_fb.h); refused: counted in fctl_bad. */
+    if (p->seq > UINT32_MAX || lscc_fb_rx_accept(&x->fbrx, (uint64_t)p->ts, (uint32_t)p->seq) != LSCC_FB_OK) {
+        x->fb_refused++;
+        return -1;
+    }
     lscc_rl_on_feedback(&x->rl, n->el.now, lscc_units_to_rate(p->rate_units, x->rcp.f_unit_bps));
     x->fb_rcvd++;
     return 0;
@@ -189,6 +200,8 @@ struct lscc_node *lscc_attach(struct net *n, uint32_t port, const struct lscc_rc
     lscc_rc_init(&x->rc, rcp);
     lscc_rl_init(&x->rl, rlp, x->slots, n->el.now);
     x->last_r = rcp->r_init_bps;
+    lscc_fb_tx_init(&x->fbtx, LSCC_SIM_EPOCH);
+    lscc_fb_rx_init(&x->fbrx, 1);        /* no key in the simulator: resync on, as rocc-switch without one */
     x->rl_id = net_add_agent(n, port, &lscc_rl_ops, x);
     if (x->rl_id == NONE32) {
         rl_destroy(x);

@@ -13,7 +13,13 @@
  *     during T (tap agents on those ports, on_dequeue).  R goes to the other
  *     end in a link-local frame (PKT_FCTL, fc_sub FC_SUB_AGENT, 64 B, MAC
  *     control queue: ahead of every class, never paused) carrying R in
- *     ΔF units in rate_units: the paper's prioritized ICMP message.
+ *     ΔF units in rate_units: the paper's prioritized ICMP message.  It
+ *     carries rocc-switch's sequence number (seq) and epoch (ts), from the
+ *     same sender counter, and the receiver runs the same freshness rule
+ *     (src/cc/lscc_fb.h: lscc_fb_tx_next, lscc_fb_rx_accept); a refused
+ *     frame has no effect (fb_refused, net fctl_bad).  No tag: the
+ *     simulator has no key, as for CNPs (docs/crossdc.md "The feedback
+ *     frame").
  *   rate limiting (agent "lscc", timer = direct-CNP interval) on the
  *     long-haul EGRESS queue: every data frame enqueued feeds Q*; at dequeue
  *     a data frame updates its flow's entry and a CE mark is cleared
@@ -34,6 +40,11 @@
 
 #include "net/net.h"
 #include "lscc.h"
+#include "lscc_fb.h"
+
+/* The epoch of every simulated switch's feedback frames: switches never
+ * restart in a run (rocc-switch uses its start time). */
+#define LSCC_SIM_EPOCH 1u
 
 struct lscc_node {
     struct lscc_rc_params rcp;
@@ -46,6 +57,9 @@ struct lscc_node {
     uint32_t rc_id, rl_id;         /* agent indices */
     uint64_t br_bytes;             /* data bytes from the long-haul ingress that left this period */
     uint64_t fb_sent, fb_rcvd, direct_cnps;
+    uint64_t fb_refused;           /* feedback frames refused by lscc_fb_rx_accept */
+    struct lscc_fb_tx fbtx;        /* (epoch, seq) of the frames sent */
+    struct lscc_fb_rx fbrx;        /* the last accepted frame's pair */
     uint64_t last_r;               /* last R sent, b/s */
     uint64_t q_sum, q_n;           /* Q (ingress) at each update: mean over the run */
     uint64_t q_max;

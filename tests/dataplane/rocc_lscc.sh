@@ -92,16 +92,20 @@ dp_start h lsh "$DP/rocc-host" $(eal 0 h eth0) -- --local-ip 10.98.1.2 --gw-mac 
     --flow dst=10.98.2.2,rate=line,size=inf,qpn=3,start=5000,on=2500,off=1000000 \
     --report-ms 100 || exit 1
 sleep 11
-# Forged and malformed feedback frames (pkt.h "LSCC"), injected from the
+# Forged and malformed feedback frames (src/cc/lscc_fb.h), injected from the
 # kernel beside the apps (AF_PACKET, tests/dataplane/lsccforge.c) in phase
 # 5: into lsA's long-haul port from lsB's side of the link -- not from the
 # neighbour's MAC, above Rmax
-# (from it), an old sequence number (a replay, from it), version 2, nonzero
-# padding, 64 bytes -- and a valid-looking one into lsA's host port (not an
-# --lscc port).  Each must be refused by its reason (final lscc_bad), one
-# each; the run's other checks show they changed nothing.
+# (from it), a genuine frame of lsB's sent again (a replay: captured where it
+# arrives, on a1), version 1, nonzero padding, 64 bytes -- and a
+# valid-looking one into lsA's host port (not an --lscc port).  Each must be
+# refused by its reason (final lscc_bad), one each; the run's other checks
+# show they changed nothing.  (Forged frames on a keyed link, the
+# restart: tests/dataplane/rocc_lsccauth.sh.)
 if [ "$LSCC" = 1 ]; then
-    ip netns exec lsB "$DP/lsccforge" b0 $MB0 neigh rate seq magic pad len || fail "rocc_lscc: lsccforge on b0 failed"
+    F=$(ip netns exec lsA "$DP/lsccforge" a1 $MB0 capture) || fail "rocc_lscc: no feedback frame of lsB's captured on a1"
+    ip netns exec lsB "$DP/lsccforge" b0 $MB0 --frame "$F" neigh rate seq magic pad len ||
+        fail "rocc_lscc: lsccforge on b0 failed"
     ip netns exec lsh "$DP/lsccforge" eth0 $MH valid || fail "rocc_lscc: lsccforge on lsh failed"
 fi
 sleep 2
@@ -209,7 +213,7 @@ txb=$(field "$LOG/B.log" '^final port 1 ' tx_pkts)
 if [ -n "$drops" ] && [ -n "$txb" ] && [ "$((drops * 100))" -le "$txb" ]; then
     pass "rocc_lscc: $drops frames dropped at the bottleneck port, <= 1% of the $txb it sent"
 else fail "rocc_lscc: ${drops:-?} frames dropped at the bottleneck port (want <= 1% of ${txb:-?})"; fi
-want_badA="len=1 dst=0 magic=1 units=0 pad=1 src=0 port=1 neigh=1 rate=1 seq=1"
+want_badA="len=1 dst=0 magic=1 units=0 pad=1 src=0 tag=0 port=1 neigh=1 rate=1 epoch=0 seq=1"
 if [ "$badA" = "$want_badA" ]; then pass "rocc_lscc: forged and malformed feedback frames at lsA refused by reason: $badA"
 else fail "rocc_lscc: forged feedback frames at lsA: lscc_bad $badA (want $want_badA)"; fi
 if [ "${fbA:-0}" -gt 1000 ] && [ "${fbB:-0}" -gt 1000 ] && [ "$badB" = 0 ] &&

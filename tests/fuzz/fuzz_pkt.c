@@ -40,12 +40,16 @@
  * known type and a window >= 1, and rebuilds byte for byte (pkt_build_rcc_ack
  * from the parsed fields and the frame's own addresses); an accepted data
  * extension reads back its fields after pkt_rcc_set_ts rewrote the time.
- * LSCC (rocc-switch --lscc): any bytes through pkt_parse_lscc_fb, which must
- * name a reason for every refusal (only OK..SRC: the rest are the switch's)
- * and accept only 60-byte frames to 01:80:C2:00:00:0E of EtherType 0x88B6
- * with units within 24 bits; an accepted frame rebuilds byte for byte, and
- * its rate fed to src/cc/lscc_rl.c's pseudo-queue stays within
- * LSCC_RATE_LIMIT_BPS.  A RoCEv2 frame with BTH opcode 0x81 through
+ * LSCC (rocc-switch --lscc): any bytes through lscc_fb_parse (src/cc/
+ * lscc_fb.c) without a key and with one, which must name a reason for every
+ * refusal (only OK..TAG: the rest are the receiver's) and accept only
+ * 60-byte frames to 01:80:C2:00:00:0E of EtherType 0x88B6 with units within
+ * 24 bits; with the key, only a tagged frame whose tag is the key's; an
+ * accepted frame rebuilds byte for byte (untagged without a key, tagged
+ * with it); its (epoch, seq) through lscc_fb_rx_accept after a reference
+ * pair taken from the input moves the reference only forward (or, with the
+ * resync rule, after LSCC_FB_RESYNC increasing refusals); its rate fed to
+ * src/cc/lscc_rl.c's pseudo-queue stays within LSCC_RATE_LIMIT_BPS.  A RoCEv2 frame with BTH opcode 0x81 through
  * pkt_roce_cnp_ok: an accepted CNP is 74 bytes and rebuilds (same
  * addresses, port and QP) byte for byte but for the IPv4 header (ToS, id,
  * flags, TTL, checksum: not checked). */
@@ -55,6 +59,7 @@
 #include "sw_oqclass.h"
 #include "pfc.h"
 #include "lscc.h"
+#include "lscc_fb.h"
 #include "fuzz.h"
 #include "rocc_cnpauth.h"
 #include "rocc_hostcp.h"
@@ -174,24 +179,46 @@ static void fuzz_pfc(const uint8_t *data, size_t size)
 
 static void fuzz_lscc(const uint8_t *data, size_t size)
 {
-    uint8_t src[6], b[PKT_LSCC_FB_LEN];
-    uint32_t units = 0, seq = 0;
-    int r = pkt_parse_lscc_fb(data, size, src, &units, &seq);
+    static const uint8_t key[LSCC_FB_KEY_BYTES] = {0x6c, 0x73, 0x63, 0x63, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    uint8_t b[PKT_LSCC_FB_LEN];
+    struct lscc_fb fb, fk;
+    int r = lscc_fb_parse(NULL, data, size, &fb);
+    int rk = lscc_fb_parse(key, data, size, &fk);
     struct pkt_info pi;
 
-    if (r < 0 || r > PKT_LSCC_ESRC) abort();
-    if (!strcmp(pkt_lscc_strerror(r), "unknown")) abort();
-    if (r == PKT_LSCC_OK) {
+    if (r < 0 || r > LSCC_FB_ESRC || rk < 0 || rk > LSCC_FB_ETAG) abort();
+    if (!strcmp(lscc_fb_strerror(r), "unknown") || !strcmp(pkt_lscc_strerror(rk), "unknown")) abort();
+    if (rk == LSCC_FB_OK && (r != LSCC_FB_OK || !fk.tagged)) abort();     /* the key only adds a check */
+    if (r != LSCC_FB_OK && rk != r) abort();                              /* the same first reason */
+    if (r == LSCC_FB_OK) {
         struct lscc_rl_params p;
         struct lscc_rl rl;
+        struct lscc_fb_rx rx;
         static struct lscc_rl_entry slots[64];
-        if (size != PKT_LSCC_FB_LEN || units > LSCC_FB_MAX || (src[0] & 1)) abort();
-        if (pkt_build_lscc_fb(b, sizeof b, src, units, seq) != PKT_LSCC_FB_LEN || memcmp(b, data, size)) abort();
+        if (size != PKT_LSCC_FB_LEN || fb.units > LSCC_FB_MAX || (fb.src[0] & 1)) abort();
+        if (lscc_fb_encode(&fb, fb.tagged ? key : NULL, b, sizeof b) != PKT_LSCC_FB_LEN) abort();
+        /* Untagged frames rebuild exactly; tagged ones do when the tag is the key's. */
+        if ((!fb.tagged || rk == LSCC_FB_OK) && memcmp(b, data, size)) abort();
+        if (fb.tagged && rk != LSCC_FB_OK && !memcmp(b, data, size)) abort();
+        /* Freshness: a reference from the frame's padding-free bytes 2..13. */
+        for (int resync = 0; resync <= 1; resync++) {
+            uint64_t e0 = (uint64_t)data[2] << 24 | (uint64_t)data[3] << 16 | data[4] << 8 | data[5];
+            uint32_t s0 = (uint32_t)data[8] << 8 | data[9];
+            int a, newer;
+            lscc_fb_rx_init(&rx, resync);
+            if (lscc_fb_rx_accept(&rx, e0, s0) != LSCC_FB_OK) abort();    /* the first is taken */
+            newer = fb.epoch > e0 || (fb.epoch == e0 && fb.seq > s0);
+            a = lscc_fb_rx_accept(&rx, fb.epoch, fb.seq);
+            if ((a == LSCC_FB_OK) != newer) abort();                     /* one refusal: no resync yet */
+            if (a != LSCC_FB_OK && (rx.epoch != e0 || rx.seq != s0)) abort();
+            if (a == LSCC_FB_EEPOCH && fb.epoch >= e0) abort();
+            if (a == LSCC_FB_ESEQ && (fb.epoch != e0 || fb.seq > s0)) abort();
+        }
         lscc_rl_params_default(&p, 300000000ull, 10000000000ull, 2000000000ull);
         p.capacity = 64;
         lscc_rl_init(&rl, &p, slots, 0);
         lscc_rl_input(&rl, 1, 60000);
-        lscc_rl_on_feedback(&rl, 2, lscc_units_to_rate(units, (uint64_t)(data[20] | 1) << 20));
+        lscc_rl_on_feedback(&rl, 2, lscc_units_to_rate(fb.units, (uint64_t)(data[20] | 1) << 20));
         if (rl.rate_bps > LSCC_RATE_LIMIT_BPS || lscc_rl_qlen(&rl, 3000000000ull) > 60000) abort();
     }
     if (pkt_parse(data, size, &pi) == PKT_OK && pi.is_roce && pi.bth_opcode == 0x81 && pkt_roce_cnp_ok(data, size, &pi) == 0) {
