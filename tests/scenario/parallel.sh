@@ -30,6 +30,8 @@
 #   swing     SWING's relayed PAUSE frames across the cut long-haul link;
 #   escape, loop_breaker, deadlock_breaker  their tokens across cut ring
 #             links, their per-switch counters merged (2 and 3 ranks);
+#   rcc, rcc_sender, homa, expresspass  RCC's Fig. 8 in-network case, Homa
+#             on a leaf-spine, ExpressPass on a parking lot (2 and 3 ranks);
 # and the fat-tree and the deadlocking ring under a non-default [sim]
 # tie_seed on 3 ranks.
 # Also: the partition report, refused features (pcap with flows that stop), --ranks against the rank
@@ -471,6 +473,32 @@ for s in loop_breaker deadlock_breaker; do
     ok "$s.loops_found" 'jtrue "$tmp/$s.seq/summary.json" "d[\"loop_breaker\"][\"loops\"] > 0 and d[\"loop_breaker\"][\"tokens\"][\"forwarded\"] > 0"' \
         "$tmp/$s.seq/summary.json"
 done
+
+# Transports whose receivers act (docs/parallel.md "Transports"): Homa's
+# grants, ExpressPass's credits, RCC's windows computed at the receiver
+# and RCC-sender's N and B_R cross the cut, and each receiver's per-host
+# table is its own rank's.  2 and 3 ranks, 2 ms, byte for byte; each run
+# must have delivered data and sent ACKs or grants back.
+cp experiments/rcc/fig8.topo experiments/compare/xpass-parkinglot.topo "$tmp/"
+cp experiments/rcc/fig8-innetwork.ini experiments/homa/websearch-leafspine.ini experiments/compare/xpass-parkinglot.ini "$tmp/"
+sed 's/^algorithm = rcc$/algorithm = rcc_sender/' "$tmp/fig8-innetwork.ini" > "$tmp/rccs-innetwork.ini"
+for t in fig8-innetwork rccs-innetwork websearch-leafspine xpass-parkinglot; do
+    args=(--set sim.duration=2ms --set sim.measure_start=0s --set sim.measure_end=2ms)
+    sed -i '/^\[expect\]/,$d' "$tmp/$t.ini"
+    "$ROCCSIM" run "$tmp/$t.ini" -q -o "$tmp/$t.seq" "${args[@]}" >"$tmp/$t.seq.log" 2>&1
+    for np in 2 3; do
+        "${MPIRUN[@]}" -np $np "$ROCCSIM" run "$tmp/$t.ini" -q -o "$tmp/$t.p$np" "${args[@]}" >"$tmp/$t.p$np.log" 2>&1
+        echo "exit status $?" >>"$tmp/$t.p$np.log"
+        same_outputs "$tmp/$t.seq" "$tmp/$t.p$np" >>"$tmp/$t.p$np.log"
+        ok "$t.ranks$np" 'same_outputs "$tmp/$t.seq" "$tmp/$t.p$np" >/dev/null && grep -q "exit status 0" "$tmp/$t.p$np.log"' \
+            "$tmp/$t.p$np.log"
+    done
+    ok "$t.traffic" 'jtrue "$tmp/$t.seq/summary.json" "d[\"packets\"][\"by_type\"][\"data\"][\"consumed\"] > 0 and d[\"packets\"][\"by_type\"][\"ack\"][\"created\"] > 0"' \
+        "$tmp/$t.seq/summary.json"
+done
+"${MPIRUN[@]}" -np 2 "$ROCCSIM" run "$tmp/fig8-innetwork.ini" -q -o "$tmp/star" --set cc.algorithm=hpcc_star >"$tmp/star.log" 2>&1
+rc=$?
+ok refused_hpcc_star '[ $rc -eq 2 ] && [ ! -d "$tmp/star" ] && grep -q "the hpcc_star transport (.*) cannot run over several MPI ranks" "$tmp/star.log"' "$tmp/star.log"
 
 # scripts/parallel-identity.sh: a shipped experiment is the same on 1 and 2
 # ranks, one that a partitioned run refuses is reported as such.
