@@ -41,7 +41,20 @@ struct oqsel {
     struct oqp **st;             /* [n] their states (owned by the net) */
     uint64_t *s_bytes;           /* [k * n * nq + i * nq + q] */
     uint32_t cap;
+    /* A run over several MPI ranks: rank 0's copy of every port's queue
+     * counters after oqsel_merge ([i * nq + q]; used when merged). */
+    struct oq_qstats *mstats;
+    int merged;
 };
+
+/* Queue q of port i's counters: the runtime's, or the merged ones. */
+static void queue_stats(const struct oqsel *o, uint32_t i, uint32_t q, struct oq_qstats *st)
+{
+    if (o->merged)
+        *st = o->mstats[(size_t)i * o->nq + q];
+    else
+        oq_queue_stats(o->st[i]->rt, q, st);
+}
 
 /* ---------------------------------------------------------------- rules */
 
@@ -356,7 +369,9 @@ int oqsel_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 
     /* one runtime per port */
     o->st = calloc(o->n, sizeof *o->st);
-    if (!o->st)
+    size_t nstats = (size_t)o->n * o->nq;
+    o->mstats = calloc(nstats ? nstats : 1, sizeof *o->mstats);
+    if (!o->st || !o->mstats)
         return cfg_section_errorf(err, c, S, "out of memory");
     struct net *n = &sc->net;
     for (uint32_t i = 0; i < o->n; i++) {
@@ -392,8 +407,11 @@ void oqsel_sample(struct scenario *sc, uint32_t k)
             return;
         o->s_bytes = malloc((size_t)sc->cap_samples * cols * sizeof *o->s_bytes);   /* once, at the first sample */
         o->cap = o->s_bytes ? sc->cap_samples : 1;   /* 1 without memory: no series, never retried */
-        if (!o->s_bytes)
+        if (!o->s_bytes) {
+            if (sc->net.node_rank)
+                sc->net.oom = 1;      /* over ranks every rank must keep the series (oqsel_merge) */
             return;
+        }
     }
     if (k >= o->cap)
         return;
@@ -454,7 +472,7 @@ void oqsel_json(const struct scenario *sc, FILE *f)
                 (unsigned long long)q->cycles_busy, (unsigned long long)q->ce_marked);
         for (uint32_t k = 0; k < o->nq; k++) {
             struct oq_qstats st;
-            oq_queue_stats(q->rt, k, &st);
+            queue_stats(o, i, k, &st);
             fprintf(f, "%s\n      {\"name\": ", k ? "," : "");
             json_str(f, oq_queue_name(o->pol, k));
             fprintf(f, ", \"enqueued\": %llu, \"enqueued_bytes\": %llu, \"dequeued\": %llu, \"dequeued_bytes\": %llu, "
@@ -482,7 +500,7 @@ void oqsel_print(const struct scenario *sc, FILE *out)
         uint64_t enq = 0, deq = 0, drop = 0, po = 0;
         for (uint32_t k = 0; k < o->nq; k++) {
             struct oq_qstats st;
-            oq_queue_stats(q->rt, k, &st);
+            queue_stats(o, i, k, &st);
             enq += st.enqueued;
             deq += st.dequeued;
             drop += st.dropped;
@@ -531,7 +549,7 @@ double oqsel_metric(const struct scenario *sc, const char *name)
         ce += (double)q->ce_marked;
         for (uint32_t k = 0; k < o->nq; k++) {
             struct oq_qstats st;
-            oq_queue_stats(q->rt, k, &st);
+            queue_stats(o, i, k, &st);
             drops += (double)st.dropped;
             po += (double)st.pushed_out;
         }
@@ -549,6 +567,63 @@ double oqsel_metric(const struct scenario *sc, const char *name)
     return NAN;
 }
 
+/* Over several ranks (parallel.c): a port's runtime and counters change
+ * only on the rank that owns its switch; every other rank's copy is zeroed
+ * here before the sums, so rank 0 gets the owner's values exactly -- the
+ * doubles too, summed as their bit patterns with zeros.  The queue series
+ * (oqsel_sample) is summed the same way, column by column. */
+void oqsel_merge(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int max))
+{
+    struct oqsel *o = sc->oq;
+    if (!o || !o->pol)
+        return;
+    const struct net *n = &sc->net;
+    enum { NQV = 12 };
+    for (uint32_t i = 0; i < o->n; i++) {
+        struct oqp *q = o->st[i];
+        int mine = net_node_local(n, n->ports[o->port[i]].node);
+        uint64_t v[5];
+        memcpy(&v[0], &q->value_in, 8);
+        memcpy(&v[1], &q->value_sent, 8);
+        memcpy(&v[2], &q->value_dropped, 8);
+        v[3] = q->cycles_busy, v[4] = q->ce_marked;
+        if (!mine)
+            memset(v, 0, sizeof v);
+        reduce(v, 5, 0);
+        memcpy(&q->value_in, &v[0], 8);
+        memcpy(&q->value_sent, &v[1], 8);
+        memcpy(&q->value_dropped, &v[2], 8);
+        q->cycles_busy = v[3], q->ce_marked = v[4];
+        for (uint32_t k = 0; k < o->nq; k++) {
+            struct oq_qstats st;
+            oq_queue_stats(q->rt, k, &st);
+            uint64_t w[NQV] = { st.enqueued, st.enq_bytes, st.dequeued, st.deq_bytes, st.dropped, st.drop_bytes,
+                                st.pushed_out, st.marked, st.notified, st.len, st.bytes, q->qx[k].max_len };
+            uint64_t mb = q->qx[k].max_bytes;
+            if (!mine)
+                memset(w, 0, sizeof w), mb = 0;
+            reduce(w, NQV, 0);
+            reduce(&mb, 1, 0);
+            o->mstats[(size_t)i * o->nq + k] = (struct oq_qstats){
+                .enqueued = w[0], .enq_bytes = w[1], .dequeued = w[2], .deq_bytes = w[3], .dropped = w[4],
+                .drop_bytes = w[5], .pushed_out = w[6], .marked = w[7], .notified = w[8], .len = (uint32_t)w[9],
+                .bytes = w[10] };
+            q->qx[k].max_len = (uint32_t)w[11];
+            q->qx[k].max_bytes = mb;
+        }
+    }
+    size_t cols = (size_t)o->n * o->nq;
+    if (o->s_bytes && sc->n_samples) {
+        size_t k_n = sc->n_samples < o->cap ? sc->n_samples : o->cap;
+        for (uint32_t i = 0; i < o->n; i++)
+            if (!net_node_local(n, n->ports[o->port[i]].node))
+                for (size_t k = 0; k < k_n; k++)
+                    memset(&o->s_bytes[k * cols + (size_t)i * o->nq], 0, o->nq * sizeof *o->s_bytes);
+        reduce(o->s_bytes, k_n * cols, 0);
+    }
+    o->merged = 1;
+}
+
 void oqsel_free(struct scenario *sc)
 {
     struct oqsel *o = sc->oq;
@@ -560,6 +635,7 @@ void oqsel_free(struct scenario *sc)
     free(o->port);
     free(o->st);
     free(o->s_bytes);
+    free(o->mstats);
     free(o);
     sc->oq = NULL;
 }

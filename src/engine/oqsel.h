@@ -29,6 +29,10 @@ void oqsel_print(const struct scenario *sc, FILE *out);
  * 0 if the scenario has no [openqueue] (nothing written). */
 int  oqsel_has(const struct scenario *sc);
 void oqsel_write_csv(FILE *f, const struct scenario *sc);
+/* A run over several MPI ranks, at its end (parallel.c): gives rank 0 every
+ * port's counters and queue series; reduce(v, k, max) sums k values over the
+ * ranks into rank 0 (max = 0).  Every rank calls it. */
+void oqsel_merge(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int max));
 /* [expect] metrics oq_value, oq_value_share, oq_drops, oq_pushed_out,
  * oq_marked (whole run, every OpenQueue port); NAN if unknown. */
 double oqsel_metric(const struct scenario *sc, const char *name);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/oqsel.h"
 #include "engine/pcapout.h"
 #include "net/agent_rocc.h"
 
@@ -806,6 +807,7 @@ int parallel_gather(struct scenario *sc)
     }
     if (sc->fc_merge)
         sc->fc_merge(sc, fc_reduce);
+    oqsel_merge(sc, fc_reduce);
     if (gather_flows(sc) || gather_agents(sc) || gather_trace(sc))
         bad = 1;
     gather_pcap(sc);

@@ -61,8 +61,6 @@ int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
      * stop changes on its source's rank only. */
     if (sc->pcap && parallel_flows_stop(n))
         return refuse(sc, err, "output", "pcap", "packet capture with flows that stop");
-    if (oqsel_has(sc))
-        return refuse(sc, err, "openqueue", NULL, "[openqueue]");
     if (lsccsel_has(sc))
         return refuse(sc, err, "lscc", NULL, "LSCC");
     if (sc->xbar)

@@ -30,6 +30,7 @@
 #   swing     SWING's relayed PAUSE frames across the cut long-haul link;
 #   escape, loop_breaker, deadlock_breaker  their tokens across cut ring
 #             links, their per-switch counters merged (2 and 3 ranks);
+#   openqueue a policy on every leaf-spine port under a DCQCN incast (2-4 ranks);
 #   rcc, rcc_sender, homa, expresspass  RCC's Fig. 8 in-network case, Homa
 #             on a leaf-spine, ExpressPass on a parking lot (2 and 3 ranks);
 # and the fat-tree and the deadlocking ring under a non-default [sim]
@@ -473,6 +474,23 @@ for s in loop_breaker deadlock_breaker; do
     ok "$s.loops_found" 'jtrue "$tmp/$s.seq/summary.json" "d[\"loop_breaker\"][\"loops\"] > 0 and d[\"loop_breaker\"][\"tokens\"][\"forwarded\"] > 0"' \
         "$tmp/$s.seq/summary.json"
 done
+
+# OpenQueue on every switch port of the leaf-spine under a DCQCN incast:
+# each port's runtime runs on its switch's rank, and the counters
+# (summary.json "openqueue") and the queue series (openqueue.csv) are
+# merged to rank 0 (oqsel_merge).  2, 3 and 4 ranks; marks must happen.
+cp policies/fifo_ecn.oq "$tmp/"
+printf '\n[openqueue]\npolicy = fifo_ecn.oq\nswitches = leaf0..leaf7 spine0 spine1\n' | cat "$tmp/dcqcn.ini" - > "$tmp/oq.ini"
+"$ROCCSIM" run "$tmp/oq.ini" -q -o "$tmp/oq.seq" >"$tmp/oq.seq.log" 2>&1
+for np in 2 3 4; do
+    "${MPIRUN[@]}" -np $np "$ROCCSIM" run "$tmp/oq.ini" -q -o "$tmp/oq.p$np" >"$tmp/oq.p$np.log" 2>&1
+    echo "exit status $?" >>"$tmp/oq.p$np.log"
+    same_outputs "$tmp/oq.seq" "$tmp/oq.p$np" >>"$tmp/oq.p$np.log"
+    ok "openqueue.ranks$np" 'same_outputs "$tmp/oq.seq" "$tmp/oq.p$np" >/dev/null && grep -q "exit status 0" "$tmp/oq.p$np.log"' \
+        "$tmp/oq.p$np.log"
+done
+ok openqueue.marks 'jtrue "$tmp/oq.seq/summary.json" "len(d[\"openqueue\"][\"ports\"]) == 48 and sum(q[\"marked\"] for p in d[\"openqueue\"][\"ports\"] for q in p[\"queues\"]) > 0" &&
+    [ -s "$tmp/oq.seq/openqueue.csv" ]' "$tmp/oq.seq/summary.json"
 
 # Transports whose receivers act (docs/parallel.md "Transports"): Homa's
 # grants, ExpressPass's credits, RCC's windows computed at the receiver
