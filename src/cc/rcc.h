@@ -49,7 +49,8 @@
  *                 11 and 17, and 15 with the fair share instead of PID).
  *                 Detection still runs and sets the type flag.
  *
- * (docs/rcc.md "Ablations" has the reasoning from the paper's text.)
+ * (docs/rcc.md "§V-E ablations: RCC-PID and RCC-EWA" has the reasoning
+ * from the paper's text.)
  *
  * The same rcc_conn runs at the sender in the RCC-sender variant (§III-G):
  * the receiver only feeds back N and the throughput B_R (rcc_rx_br_mbps),
