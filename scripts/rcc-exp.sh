@@ -16,6 +16,11 @@
 #           rcc_sender): per-flow rate, Jain, queue.
 #   §V-E (Fig. 12's variants) on fig8-innetwork: RCC, RCC-async (1 us
 #           jitter; 500 ns offsets), RCC-sender, RCC(n=1) with jitter.
+#   Fig. 14 experiments/rcc/fig14-{rcc,rcc_pid,rcc_ewa}.ini: §V-E's
+#           ablations on the multi-bottleneck topology; per phase, every
+#           flow's rate and the queues.  Full length by default (flows 2
+#           and 3 at 200 and 300 ms, 500 ms simulated); --quick: the
+#           files' 1/10 scale.
 # Writes DIR/table.tsv (experiment, case, metric, paper, ours), DIR/table.txt
 # (the same aligned) and every run under DIR/<run>/.  Default DIR:
 # runs/rcc-exp.  Exit status 2 if a run failed; a run whose [expect] fails
@@ -110,6 +115,32 @@ f8 fig8b-rcc_sender "$dir/fig8-innetwork.ini" 'leaf0->spine' --set cc.algorithm=
 f8 fig8b-rcc-async-jitter1us "$dir/fig8-innetwork.ini" 'leaf0->spine' --set rcc.clock_jitter=1us
 f8 fig8b-rcc-async-offset500ns "$dir/fig8-innetwork.ini" 'leaf0->spine' --set rcc.clock_offset=500ns
 f8 fig8b-rcc-n1-jitter1us "$dir/fig8-innetwork.ini" 'leaf0->spine' --set rcc.clock_jitter=1us --set rcc.n=1
+
+# ---- Fig. 14 (§V-E 3: RCC-PID, RCC-EWA, RCC) ----
+s14=1; f14=()
+if [ $quick -eq 0 ]; then
+    s14=10
+    f14=(--set sim.duration=500ms --set sim.sample_interval=1ms --set sim.measure_start=320ms
+         --set flows.f2.start=200ms --set flows.f3.start=300ms)
+fi
+declare -A p14=([rcc]="fair shares, near-zero queue" [rcc_pid]="several iterations per change of N"
+                [rcc_ewa]="f1, f2 unfair, large in-network queue")
+for alg in rcc rcc_pid rcc_ewa; do
+    run "fig14-$alg" "$dir/fig14-$alg.ini" "${f14[@]}" || continue
+    d="$out/fig14-$alg"
+    for ph in "1 20 f1-alone 1" "22 30 f1+f2 2" "32 50 all 3"; do
+        set -- $ph
+        a=$(awk -v t="$1" -v s=$s14 'BEGIN { printf "%.6f", t * s / 1000 }')
+        b=$(awk -v t="$2" -v s=$s14 'BEGIN { printf "%.6f", t * s / 1000 }')
+        rates=()
+        for k in $(seq 1 "$4"); do rates+=("$(colmean "$d/flow_rate.csv" $((k + 1)) "$a" "$b")"); done
+        row fig14 "$alg $3" "rates, Gb/s (wire)" "$(case $4 in 1) echo 100 ;; *) echo "50 each (max-min)" ;; esac)" "${rates[*]}"
+        for q in 'sw1->sw2' 'sw2->r1'; do
+            col=$(head -1 "$d/queue.csv" | tr , '\n' | grep -n -x -- "$q" | cut -d: -f1)
+            row fig14 "$alg $3" "queue $q" "${p14[$alg]}" "$(awk -F, -v c="$col" -v a="$a" -v b="$b" 'NR > 1 && $1 >= a && $1 <= b { s += $c; n++; if ($c > m) m = $c } END { printf "mean %.1f KB, max %.1f KB", n ? s / n / 1000 : 0, m / 1000 }' "$d/queue.csv")"
+        done
+    done
+done
 
 column -t -s "$(printf '\t')" "$table" > "$out/table.txt"
 cat "$out/table.txt"

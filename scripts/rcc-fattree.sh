@@ -6,11 +6,14 @@
 # DCQCN and TIMELY on the paper's 320-host fat-tree
 # (experiments/rcc/fattree.ini) per workload and load, RCC's reduction
 # beside the paper's, and the FCT by flow size (average and p99; Figs.
-# 10-11).  One `roccsim sweep` per workload (docs/sweeps.md).
+# 10-11).  One `roccsim sweep` per workload (docs/sweeps.md).  §V-E's
+# Fig. 13 (RCC against its ablations RCC-PID and RCC-EWA, web search) is
+# the same table with --algos "rcc rcc_pid rcc_ewa".
 #
 #   --quick          CI length: 2 ms runs, seed 1, load 50%, web search
 #   --algos LIST     default: rcc hpcc homa expresspass dcqcn timely (a name
-#                    roccsim does not know is reported and skipped)
+#                    roccsim does not know is reported and skipped); Fig. 13
+#                    (§V-E's ablations): --algos "rcc rcc_pid rcc_ewa"
 #   --workloads LIST CDF names in data/cdf (default: websearch
 #                    vl2_datamining webserver cachefollower; the last two
 #                    drawn with sampling = step, docs/homa.md "Workloads")

@@ -15,6 +15,7 @@ void rcc_params_default(struct rcc_params *p, uint64_t base_rtt_ps)
     p->kd = RCC_KD;                    /* §V-A */
     p->pid_interval_ps = base_rtt_ps;  /* Table I update_timer: one round trip (our reading) */
     p->w_min_bytes = 1000;             /* our choice: one 1000 B payload */
+    p->variant = RCC_FULL;             /* §V-E's ablations are opt-in */
 }
 
 int rcc_params_check(const struct rcc_params *p, char *why, size_t why_len)
@@ -32,6 +33,8 @@ int rcc_params_check(const struct rcc_params *p, char *why, size_t why_len)
         bad = "Kp and Kd must be in [0, 1e12)";
     else if (p->w_min_bytes < 1)
         bad = "w_min must be at least 1 byte";
+    else if (p->variant != RCC_FULL && p->variant != RCC_PID_ONLY && p->variant != RCC_EWA_ONLY)
+        bad = "variant must be RCC_FULL, RCC_PID_ONLY or RCC_EWA_ONLY";
     return bad ? cc_fail(why, why_len, bad) : 0;
 }
 
@@ -99,9 +102,16 @@ uint64_t rcc_fair_share(uint64_t line_bps, uint64_t base_rtt_ps, uint32_t n_flow
     return w < 1 ? 1 : (uint64_t)w;
 }
 
+uint64_t rcc_window_cap(const struct rcc_params *p, uint64_t line_bps, uint32_t n_flows)
+{
+    /* RCC-PID (§V-E) has no Explicit Window Assignment: no C/N, only the
+     * line rate's window C (a flow "starts at line rate", §III-B). */
+    return rcc_fair_share(line_bps, p->base_rtt_ps, p->variant == RCC_PID_ONLY ? 1 : n_flows);
+}
+
 uint64_t rcc_rx_fair_share(const struct rcc_rx *rx, const struct rcc_params *p)
 {
-    return rcc_fair_share(rx->line_bps, p->base_rtt_ps, rx->n_flows);
+    return rcc_window_cap(p, rx->line_bps, rx->n_flows);
 }
 
 int rcc_last_hop_full_rate(const struct rcc_params *p, uint64_t br_mbps, uint64_t line_bps)
@@ -139,6 +149,15 @@ uint64_t rcc_pid_step(struct rcc_conn *c, const struct rcc_params *p, uint64_t d
     return (uint64_t)(c->w_bytes + 0.5);
 }
 
+static void enter_pid(struct rcc_conn *c, const struct rcc_params *p, uint64_t fair_bytes, uint64_t now_ps)
+{
+    c->in_pid = 1;
+    c->pid_enter_ps = now_ps;
+    c->w_bytes = clamp_w(p, (double)c->cwnd_bytes, fair_bytes);
+    c->last_err_s = c->last_ps ? err_s(c, p, c->last_ps) : 0.0;
+    c->next_pid_ps = now_ps;                            /* step now */
+}
+
 uint64_t rcc_conn_on_sample(struct rcc_conn *c, const struct rcc_params *p, uint64_t delay_ps,
                             uint64_t fair_bytes, int last_hop_full, uint64_t now_ps)
 {
@@ -152,18 +171,36 @@ uint64_t rcc_conn_on_sample(struct rcc_conn *c, const struct rcc_params *p, uint
         c->above = c->above < UINT32_MAX ? c->above + 1 : c->above;
     else
         c->above = 0;
-    if (!c->in_pid) {
+    int detected = c->above >= p->n_detect;             /* CongestionDetection, Eq. 1 */
+    if (!c->in_pid && p->variant == RCC_PID_ONLY) {
+        /* RCC-PID: no EWA, so no line 11/17 assignment.  The window stays
+         * where it is (the start window C) until congestion of either type
+         * is detected; then PID, capped by C (fair_bytes = C here). */
+        c->last_type = last_hop_full ? RCC_T_LAST_HOP : detected ? RCC_T_IN_NETWORK : RCC_T_NONE;
+        if (last_hop_full)
+            c->n_last_hop++;
+        if (detected)
+            enter_pid(c, p, fair_bytes, now_ps);
+        else {
+            c->n_fair++;
+            c->w_bytes = clamp_w(p, c->w_bytes, fair_bytes);
+            c->cwnd_bytes = (uint64_t)(c->w_bytes + 0.5);
+        }
+    } else if (!c->in_pid) {
         if (last_hop_full) {                            /* Alg. 1 lines 10-11 */
             c->last_type = RCC_T_LAST_HOP;
             c->n_last_hop++;
             c->cwnd_bytes = fair_bytes;
             c->w_bytes = (double)fair_bytes;
-        } else if (c->above >= p->n_detect) {           /* lines 13-15: in-network */
-            c->in_pid = 1;
-            c->pid_enter_ps = now_ps;
-            c->w_bytes = clamp_w(p, (double)c->cwnd_bytes, fair_bytes);
-            c->last_err_s = c->last_ps ? err_s(c, p, c->last_ps) : 0.0;
-            c->next_pid_ps = now_ps;                    /* step now */
+        } else if (detected && p->variant == RCC_EWA_ONLY) {
+            /* RCC-EWA: in-network congestion detected (the type flag), but
+             * there is no PID: the fair share stays the window. */
+            c->last_type = RCC_T_IN_NETWORK;
+            c->n_innet_nopid++;
+            c->cwnd_bytes = fair_bytes;
+            c->w_bytes = (double)fair_bytes;
+        } else if (detected) {                          /* lines 13-15: in-network */
+            enter_pid(c, p, fair_bytes, now_ps);
         } else {                                        /* line 17 */
             c->last_type = RCC_T_NONE;
             c->n_fair++;
@@ -172,7 +209,8 @@ uint64_t rcc_conn_on_sample(struct rcc_conn *c, const struct rcc_params *p, uint
         }
     }
     if (c->in_pid) {                                    /* lines 6-9, 15 */
-        c->last_type = RCC_T_IN_NETWORK;
+        /* RCC-PID answers both types with PID: the flag keeps the type. */
+        c->last_type = p->variant == RCC_PID_ONLY && last_hop_full ? RCC_T_LAST_HOP : RCC_T_IN_NETWORK;
         if (now_ps >= c->next_pid_ps) {
             c->cwnd_bytes = rcc_pid_step(c, p, delay_ps, fair_bytes);
             c->next_pid_ps = now_ps + p->pid_interval_ps;

@@ -33,6 +33,25 @@
  *     W      capped by the fair share ("the upper bound of the sending
  *            window is set to be the fair share", §III-B)
  *
+ * §V-E's ablations (Figs. 13-14) are a parameter, struct rcc_params.variant:
+ *
+ *   RCC_FULL      Alg. 1 as above.
+ *   RCC_PID_ONLY  "RCC-PID, RCC without Explicit Window Assignment": no
+ *                 W = C/N anywhere.  The window stays at the start window
+ *                 C (line rate, §III-B) until n consecutive delays exceed
+ *                 base*(1+delta) (Eq. 1, whatever the last-hop test says:
+ *                 without EWA there is nothing else to answer last-hop
+ *                 congestion with); then the flow enters PID and stays, as
+ *                 in RCC, with the PID window capped by C instead of C/N.
+ *                 The last-hop test only sets the type flag.
+ *   RCC_EWA_ONLY  "RCC-EWA, RCC without PID-based congestion control":
+ *                 never enters PID; every sample assigns cwnd = C/N (lines
+ *                 11 and 17, and 15 with the fair share instead of PID).
+ *                 Detection still runs and sets the type flag.
+ *
+ * (docs/rcc.md "§V-E ablations: RCC-PID and RCC-EWA" has the reasoning
+ * from the paper's text.)
+ *
  * The same rcc_conn runs at the sender in the RCC-sender variant (§III-G):
  * the receiver only feeds back N and the throughput B_R (rcc_rx_br_mbps),
  * and the sender calls rcc_conn_on_sample() with its RTT samples,
@@ -84,6 +103,9 @@
 #define RCC_KP        1e4
 #define RCC_KD        1e5
 
+/* §V-E ablations (Figs. 13-14); see the comment at the top. */
+enum rcc_variant { RCC_FULL = 0, RCC_PID_ONLY = 1, RCC_EWA_ONLY = 2 };
+
 struct rcc_params {
     uint64_t base_rtt_ps;      /* T: round-trip base RTT (C = c*T/8, pacing W/T) */
     uint32_t n_detect;         /* n consecutive delays above base*(1+delta) */
@@ -92,10 +114,11 @@ struct rcc_params {
     double   kp, kd;           /* PID gains, per second of error (Eq. 4) */
     uint64_t pid_interval_ps;  /* PID update timer; 0 = a step on every sample */
     uint64_t w_min_bytes;      /* floor of the PID window (our choice) */
+    int      variant;          /* enum rcc_variant: RCC_FULL, or a §V-E ablation */
 };
 
 /* The paper's values; T = base_rtt_ps, PID interval T, w_min = 1000 B (one
- * payload of the simulator's default MTU; our choice). */
+ * payload of the simulator's default MTU; our choice); variant RCC_FULL. */
 void rcc_params_default(struct rcc_params *p, uint64_t base_rtt_ps);
 /* 0 if valid; otherwise -1 and a reason in why (may be NULL / why_len 0). */
 int  rcc_params_check(const struct rcc_params *p, char *why, size_t why_len);
@@ -127,6 +150,9 @@ int  rcc_rx_last_hop_full(const struct rcc_rx *rx, const struct rcc_params *p);
 uint32_t rcc_rx_br_mbps(const struct rcc_rx *rx);
 /* W = C/N bytes with C = c*T/8 (N = 0 counts as 1; at least 1 byte). */
 uint64_t rcc_fair_share(uint64_t line_bps, uint64_t base_rtt_ps, uint32_t n_flows);
+/* The window the receiver assigns (and the PID's cap): C/N, or C (N
+ * ignored) in RCC_PID_ONLY, which has no Explicit Window Assignment. */
+uint64_t rcc_window_cap(const struct rcc_params *p, uint64_t line_bps, uint32_t n_flows);
 uint64_t rcc_rx_fair_share(const struct rcc_rx *rx, const struct rcc_params *p);
 /* The sender variant's last-hop test on a fed-back throughput: br > c*eta. */
 int  rcc_last_hop_full_rate(const struct rcc_params *p, uint64_t br_mbps, uint64_t line_bps);
@@ -149,13 +175,16 @@ struct rcc_conn {
     uint8_t  pad_;
     /* counters */
     uint64_t n_samples, n_pid_steps, n_last_hop, n_fair;
+    uint64_t n_innet_nopid;    /* RCC_EWA_ONLY: in-network detected, fair share assigned */
     uint64_t pid_enter_ps;     /* when it entered PID (UINT64_MAX: never) */
 };
 
 /* A new connection; cwnd_init is the window before the first sample (the
  * sender starts at line rate, §III-B: "Each flow starts at line rate"). */
 void rcc_conn_init(struct rcc_conn *c, uint64_t cwnd_init);
-/* Algorithm 1 for one delay sample (> 0): returns the new window. */
+/* Algorithm 1 for one delay sample (> 0): returns the new window.
+ * fair_bytes is rcc_window_cap() (rcc_rx_fair_share() at the receiver):
+ * C/N, or C in RCC_PID_ONLY. */
 uint64_t rcc_conn_on_sample(struct rcc_conn *c, const struct rcc_params *p, uint64_t delay_ps,
                             uint64_t fair_bytes, int last_hop_full, uint64_t now_ps);
 /* One PID step (Eqs. 2-5) on delay_ps with the cap fair_bytes; exposed for

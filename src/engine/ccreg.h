@@ -27,7 +27,7 @@
 #define CC_REGISTRY(X)                                                              \
     X(rocc) X(none) X(dcqcn) X(dcqcn_pi) X(dcqcn_p) X(dcqcn_d) X(qcn) X(timely)     \
     X(timely_patched) X(hpcc) X(dctcp) X(dctcp_window) X(rcc) X(rcc_sender) X(homa) X(expresspass) \
-    X(hpcc_star)
+    X(hpcc_star) X(rcc_pid) X(rcc_ewa)
 
 #define CC_ENUM_(name) CC_ID_##name,
 enum cc_algo_id { CC_REGISTRY(CC_ENUM_) CC_NALGO };

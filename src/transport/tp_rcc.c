@@ -31,6 +31,10 @@
  * generator).  A measured one-way delay of 0 or less counts as 1 ps.  The
  * sender variant measures RTTs on its own clock and ignores both.
  *
+ * rcc_pid, rcc_ewa: §V-E's ablations RCC-PID (no Explicit Window
+ * Assignment) and RCC-EWA (no PID), the `rcc` transport with
+ * rcc_params.variant set (src/cc/rcc.h has what each does).
+ *
  * [rcc] keys (docs/config.md): n, delta, eta, kp, kd, pid_interval,
  * w_min, base_rtt, clock_offset, clock_jitter, clock_seed.
  */
@@ -200,7 +204,7 @@ static void rccs_t_on_ack(struct net *n, struct flow *f, const struct packet *p)
     const struct rcc_prm *r = f->cc_prm;
     uint64_t c = n->ports[n->hosts[f->dst].port].rate_bps;  /* the receiver's link (rcc_setup's line_bps) */
     uint64_t rtt = n->el.now > p->ts ? n->el.now - p->ts : 1;
-    uint64_t fair = rcc_fair_share(c, r->p.base_rtt_ps, p->cp_id);
+    uint64_t fair = rcc_window_cap(&r->p, c, p->cp_id);
     int full = rcc_last_hop_full_rate(&r->p, p->rate_units, c);
     rcc_apply(n, f, rcc_conn_on_sample(&ST(f)->conn, &r->p, rtt, fair, full, n->el.now));
 }
@@ -246,7 +250,7 @@ static int rcc_read(struct cfg *c, void *opt, struct cfg_err *err)
     return 0;
 }
 
-static int rcc_prm(const struct cc_ctx *x, const void *opt, void *prm, char *why, size_t nwhy)
+static int rcc_prm_v(const struct cc_ctx *x, const void *opt, void *prm, char *why, size_t nwhy, int variant)
 {
     const struct rcc_opt *o = opt;
     struct rcc_prm *r = prm;
@@ -260,10 +264,26 @@ static int rcc_prm(const struct cc_ctx *x, const void *opt, void *prm, char *why
         r->p.pid_interval_ps = o->pid_interval;
     r->p.w_min_bytes = o->w_min;
     r->jitter_ps = o->clock_jitter;
+    r->p.variant = variant;
     return rcc_params_check(&r->p, why, nwhy);
 }
 
-/* The per-host receiver state, shared by rcc and rcc_sender flows: each
+static int rcc_prm(const struct cc_ctx *x, const void *opt, void *prm, char *why, size_t nwhy)
+{
+    return rcc_prm_v(x, opt, prm, why, nwhy, RCC_FULL);
+}
+
+static int rcc_prm_pid(const struct cc_ctx *x, const void *opt, void *prm, char *why, size_t nwhy)
+{
+    return rcc_prm_v(x, opt, prm, why, nwhy, RCC_PID_ONLY);
+}
+
+static int rcc_prm_ewa(const struct cc_ctx *x, const void *opt, void *prm, char *why, size_t nwhy)
+{
+    return rcc_prm_v(x, opt, prm, why, nwhy, RCC_EWA_ONLY);
+}
+
+/* The per-host receiver state, shared by all RCC flows: each
  * host's link speed and clock offset. */
 static int rcc_setup(struct scenario *sc, const void *opt, struct cfg *c, struct cfg_err *err)
 {
@@ -273,7 +293,7 @@ static int rcc_setup(struct scenario *sc, const void *opt, struct cfg *c, struct
     if (!hs)
         return cfg_section_errorf(err, c, "rcc", "out of memory");
     if (hs[0].rx.line_bps)
-        return 0;                      /* rcc and rcc_sender both in use: done once */
+        return 0;                      /* several RCC algorithms in use: done once */
     struct rng g;
     rng_seed(&g, o->clock_seed);
     for (uint32_t i = 0; i < n->n_hosts; i++) {
@@ -294,4 +314,17 @@ const struct cc_algo cc_algo_rcc_sender = {
     .name = "rcc_sender", .tp = &transport_rcc_sender, .sections = { "rcc" }, .prm_section = "rcc",
     .opt_size = sizeof(struct rcc_opt), .read = rcc_read,
     .prm_size = sizeof(struct rcc_prm), .params = rcc_prm, .setup = rcc_setup,
+};
+
+/* §V-E ablations: the rcc transport (receiver-driven) with the variant set. */
+const struct cc_algo cc_algo_rcc_pid = {
+    .name = "rcc_pid", .tp = &transport_rcc, .sections = { "rcc" }, .prm_section = "rcc",
+    .opt_size = sizeof(struct rcc_opt), .read = rcc_read,
+    .prm_size = sizeof(struct rcc_prm), .params = rcc_prm_pid, .setup = rcc_setup,
+};
+
+const struct cc_algo cc_algo_rcc_ewa = {
+    .name = "rcc_ewa", .tp = &transport_rcc, .sections = { "rcc" }, .prm_section = "rcc",
+    .opt_size = sizeof(struct rcc_opt), .read = rcc_read,
+    .prm_size = sizeof(struct rcc_prm), .params = rcc_prm_ewa, .setup = rcc_setup,
 };

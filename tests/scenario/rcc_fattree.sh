@@ -8,7 +8,9 @@
 # the plot's data files have their rows.  An unknown algorithm is reported
 # and skipped; a failed run and a conservation failure (edited into a copy
 # of the results, then --report) make the script exit 1 and are named in
-# the table; --prepare writes the sweep files and prints the mpirun and
+# the table; §V-E's ablations (Fig. 13) get the paper's 28% / 19% beside
+# RCC's reduction (the homa/expresspass points renamed rcc_pid/rcc_ewa in a
+# copy, then --report); --prepare writes the sweep files and prints the mpirun and
 # Slurm-array commands without running; --launch is the sweep's launcher;
 # bad options exit 2.  Uses $ROCCSIM (about 15 s of CPU).
 set -u
@@ -42,6 +44,10 @@ ok failed_run '[ $rc -eq 1 ] && grep -Eq "^50% +homa .* 1 1 FAILED$" "$tmp/f/tab
 cp -r "$tmp/x" "$tmp/c" && sed -i 's/"conservation": "ok"/"conservation": "lost 3 packets"/' "$tmp/c/websearch/p00002/summary.json"
 fat --quick --duration 1 --report -o "$tmp/c" >"$tmp/c.log" 2>&1; rc=$?
 ok conservation_failure '[ $rc -eq 1 ] && grep -Eq "^50% +expresspass .* 1 1 CONSERVATION$" "$tmp/c/tables.txt"' "$tmp/c.log"
+cp -r "$tmp/x" "$tmp/a" && sed -i 's/\thoma\t/\trcc_pid\t/; s/\texpresspass\t/\trcc_ewa\t/' "$tmp/a/websearch/points.tsv" "$tmp/a/websearch/sweep.tsv"
+fat --quick --duration 1 --report -o "$tmp/a" >"$tmp/a.log" 2>&1; rc=$?
+ok ablations_paper '[ $rc -eq 0 ] && grep -Eq "vs rcc_pid +ours [-+][0-9.]+% \(at 50%\)( n/c)? +paper 28% \(Fig. 13\)" "$tmp/a/tables.txt" &&
+                    grep -Eq "vs rcc_ewa +ours [-+][0-9.]+% \(at 50%\)( n/c)? +paper 19% \(Fig. 13\)" "$tmp/a/tables.txt"' "$tmp/a/tables.txt"
 fat --prepare --seeds "1 2" --loads "30% 50%" --workloads "websearch webserver" --algos "rcc homa" -o "$tmp/p" >"$tmp/p.log" 2>&1; rc=$?
 ok prepare '[ $rc -eq 0 ] && [ ! -d "$tmp/p/websearch" ] && grep -q "sbatch --array=0-7 " "$tmp/p.log" &&
             grep -q "mpirun -np N .*webserver.sweep.ini" "$tmp/p.log" && grep -q "sampling = step" "$tmp/p/webserver.sweep.ini" &&

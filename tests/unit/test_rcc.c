@@ -3,7 +3,7 @@
  * N and B_R, congestion detection after exactly n samples, the type
  * decision at the eta boundary, PID steps (Eqs. 2-5) on hand-computed
  * numbers, the tanh scaling, stay-in-PID, and the RCC-sender variant's
- * pieces (§III-G).
+ * pieces (§III-G), and §V-E's ablations RCC-PID and RCC-EWA.
  *
  * Numbers: c = 100 Gb/s, T = 8 us, so C = c*T/8 = 100000 bytes.
  */
@@ -359,6 +359,114 @@ TEST(sender_variant)
     CHECK_EQ(c.in_pid, 0);
 }
 
+/* §V-E ablations: the variant is checked, and the window the receiver
+ * assigns is C/N except in RCC-PID, which has no Explicit Window
+ * Assignment and assigns (caps at) C whatever N is. */
+TEST(variant_check_and_cap)
+{
+    setup();
+    char why[96];
+    CHECK_EQ(P.variant, RCC_FULL);
+    P.variant = 3;
+    CHECK_EQ(rcc_params_check(&P, why, sizeof why), -1);
+    CHECK(strstr(why, "variant") != NULL);
+    P.variant = -1;
+    CHECK_EQ(rcc_params_check(&P, why, sizeof why), -1);
+    struct rcc_rx rx;
+    rcc_rx_init(&rx, G100);
+    for (int i = 0; i < 4; i++)
+        rcc_rx_msg_begin(&rx);
+    P.variant = RCC_FULL;
+    CHECK_EQ(rcc_params_check(&P, why, sizeof why), 0);
+    CHECK_EQ(rcc_window_cap(&P, G100, 4), 25000);
+    CHECK_EQ(rcc_rx_fair_share(&rx, &P), 25000);
+    P.variant = RCC_EWA_ONLY;
+    CHECK_EQ(rcc_params_check(&P, why, sizeof why), 0);
+    CHECK_EQ(rcc_rx_fair_share(&rx, &P), 25000);
+    P.variant = RCC_PID_ONLY;
+    CHECK_EQ(rcc_params_check(&P, why, sizeof why), 0);
+    CHECK_EQ(rcc_window_cap(&P, G100, 4), 100000);
+    CHECK_EQ(rcc_rx_fair_share(&rx, &P), 100000);
+}
+
+/* RCC-EWA: base 10 us, five samples of 13 us (> 12 us) with the last hop
+ * not full.  Full RCC enters PID on the third (W = 50000*(1 - tanh 0.02) =
+ * 49000); RCC-EWA flags in-network congestion but keeps cwnd = C/N =
+ * 50000 on every sample, and follows N (C/4 = 25000) at once. */
+TEST(ewa_only_never_pid)
+{
+    setup();
+    struct rcc_conn c;
+    uint64_t t = 0, F = 50000;
+    P.variant = RCC_EWA_ONLY;
+    rcc_conn_init(&c, 100000);
+    CHECK_EQ(rcc_conn_on_sample(&c, &P, 10 * US, F, 0, t += US), F);
+    CHECK_EQ(c.last_type, RCC_T_NONE);
+    for (int i = 1; i <= 5; i++) {
+        CHECK_EQ(rcc_conn_on_sample(&c, &P, 13 * US, F, 0, t += 8 * US), F);
+        CHECK_EQ(c.in_pid, 0);
+        CHECK_EQ(c.last_type, i >= 3 ? RCC_T_IN_NETWORK : RCC_T_NONE);
+    }
+    CHECK_EQ(c.n_innet_nopid, 3);
+    CHECK_EQ(c.n_pid_steps, 0);
+    CHECK(c.pid_enter_ps == UINT64_MAX);
+    CHECK_EQ(rcc_conn_on_sample(&c, &P, 40 * US, F / 2, 0, t += 8 * US), F / 2);
+    CHECK_EQ(rcc_conn_on_sample(&c, &P, 40 * US, F / 2, 1, t += 8 * US), F / 2);
+    CHECK_EQ(c.last_type, RCC_T_LAST_HOP);
+    /* The same sequence in full RCC. */
+    P.variant = RCC_FULL;
+    rcc_conn_init(&c, 100000);
+    t = 0;
+    rcc_conn_on_sample(&c, &P, 10 * US, F, 0, t += US);
+    rcc_conn_on_sample(&c, &P, 13 * US, F, 0, t += 8 * US);
+    rcc_conn_on_sample(&c, &P, 13 * US, F, 0, t += 8 * US);
+    CHECK_EQ(rcc_conn_on_sample(&c, &P, 13 * US, F, 0, t += 8 * US), 49000);
+    CHECK_EQ(c.in_pid, 1);
+}
+
+/* RCC-PID: the receiver has N = 4, but without EWA the cap is C = 100000.
+ * Below detection the window is left where it is (the start window; here
+ * 70000 to tell "left" from "set to C"), also while the last hop is full;
+ * three samples of 13 us with the last hop full enter PID (full RCC would
+ * assign C/N by line 11 and never consult detection):
+ *   entry: e(t-1) = e = 2 us: u = 0.02, W = 70000*(1 - tanh 0.02) = 68600.19
+ *   T later at 12 us: u = 0.02 + 0.01 - 0.1 = -0.07,
+ *     W = 68600.19*(1 + tanh 0.07) = 73394.37
+ *   T later at 14 us: u = -0.07 + 0.03 + 0.2 = 0.16,
+ *     W = 73394.37*(1 - tanh 0.16) = 61750.46 */
+TEST(pid_only_no_ewa)
+{
+    setup();
+    P.variant = RCC_PID_ONLY;
+    struct rcc_rx rx;
+    rcc_rx_init(&rx, G100);
+    for (int i = 0; i < 4; i++)
+        rcc_rx_msg_begin(&rx);
+    uint64_t F = rcc_rx_fair_share(&rx, &P), t = 0;
+    CHECK_EQ(F, 100000);
+    struct rcc_conn c;
+    rcc_conn_init(&c, 70000);
+    CHECK_EQ(rcc_conn_on_sample(&c, &P, 10 * US, F, 1, t += US), 70000);
+    CHECK_EQ(c.last_type, RCC_T_LAST_HOP);
+    CHECK_EQ(rcc_conn_on_sample(&c, &P, 13 * US, F, 1, t += US), 70000);
+    CHECK_EQ(rcc_conn_on_sample(&c, &P, 13 * US, F, 1, t += US), 70000);
+    CHECK_EQ(c.in_pid, 0);
+    CHECK_EQ(rcc_conn_on_sample(&c, &P, 13 * US, F, 1, t += US), 68600);
+    CHECK_EQ(c.in_pid, 1);
+    CHECK_EQ(c.last_type, RCC_T_LAST_HOP);
+    CHECK_NEAR(c.u, 0.02, 1e-12);
+    uint64_t t0 = t;
+    CHECK_EQ(rcc_conn_on_sample(&c, &P, 12 * US, F, 0, t0 + 8 * US), 73394);
+    CHECK_EQ(c.last_type, RCC_T_IN_NETWORK);
+    CHECK_NEAR(c.u, -0.07, 1e-12);
+    CHECK_EQ(rcc_conn_on_sample(&c, &P, 14 * US, F, 1, t0 + 16 * US), 61750);
+    CHECK_NEAR(c.u, 0.16, 1e-12);
+    CHECK_EQ(c.n_pid_steps, 3);
+    /* Stays in PID at base delay: u = 0.16 - 0.01 - 0.4 = -0.25, W = 61750.46*(1 + tanh 0.25) = 76874.31. */
+    CHECK_EQ(rcc_conn_on_sample(&c, &P, 10 * US, F, 1, t0 + 24 * US), 76874);
+    CHECK_EQ(c.in_pid, 1);
+}
+
 int main(void)
 {
     test_crash_guard();
@@ -374,5 +482,8 @@ int main(void)
     RUN(pid_keeps_ratio);
     RUN(pid_offset_diverges);
     RUN(sender_variant);
+    RUN(variant_check_and_cap);
+    RUN(ewa_only_never_pid);
+    RUN(pid_only_no_ewa);
     return test_summary();
 }
