@@ -11,6 +11,7 @@
 
 #include "engine/oqsel.h"
 #include "engine/pcapout.h"
+#include "engine/xbarsel.h"
 #include "net/agent_rocc.h"
 
 int parallel_launched(void)
@@ -808,6 +809,7 @@ int parallel_gather(struct scenario *sc)
     if (sc->fc_merge)
         sc->fc_merge(sc, fc_reduce);
     oqsel_merge(sc, fc_reduce);
+    xbarsel_merge(sc, fc_reduce);
     if (gather_flows(sc) || gather_agents(sc) || gather_trace(sc))
         bad = 1;
     gather_pcap(sc);

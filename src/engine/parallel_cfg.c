@@ -63,8 +63,6 @@ int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
         return refuse(sc, err, "output", "pcap", "packet capture with flows that stop");
     if (lsccsel_has(sc))
         return refuse(sc, err, "lscc", NULL, "LSCC");
-    if (sc->xbar)
-        return refuse(sc, err, "crossbar", NULL, "[crossbar]");
     /* Transports: each registry entry says whether it may (ccreg.h
      * par_refused).  A flow's entry is the one with its transport. */
     const struct transport_ops *seen = NULL;

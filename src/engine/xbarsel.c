@@ -21,11 +21,33 @@
 
 #define S "crossbar"
 
+/* One switch's figures: its runtime's, or after xbarsel_merge rank 0's
+ * copy of its owner's. */
+struct xbar_figs {
+    struct oqx_stats st;
+    uint64_t voq_max, marked, held;
+};
+
 struct xbarsel {
     uint32_t n;
     uint32_t *sw;                /* [n] switch indices (n->sws) */
     struct qdx **q;              /* [n] owned by the net (qdisc destroy) */
+    struct xbar_figs *m;         /* [n] merged over MPI ranks (used when merged) */
+    int merged;
 };
+
+static void figs(const struct xbarsel *x, uint32_t i, struct xbar_figs *f)
+{
+    if (x->merged) {
+        *f = x->m[i];
+        return;
+    }
+    const struct oqx *fab = qdx_fabric(x->q[i]);
+    oqx_get_stats(fab, &f->st);
+    f->voq_max = qdx_voq_max(x->q[i]);
+    f->marked = qdx_marked(x->q[i]);
+    f->held = oqx_held(fab);
+}
 
 static int read_sizes(struct cfg *c, const char *key, const char **out, int has_policy, struct cfg_err *err)
 {
@@ -80,7 +102,8 @@ int xbarsel_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     }
     x->sw = calloc((size_t)k + 1, sizeof *x->sw);
     x->q = calloc((size_t)k + 1, sizeof *x->q);
-    if (!x->sw || !x->q) {
+    x->m = calloc((size_t)k + 1, sizeof *x->m);
+    if (!x->sw || !x->q || !x->m) {
         free(nodes);
         return cfg_errorf(err, sw_e, "out of memory");
     }
@@ -156,18 +179,18 @@ static void totals(const struct scenario *sc, struct oqx_stats *t, uint64_t *voq
     *voq_max = 0;
     const struct xbarsel *x = sc->xbar;
     for (uint32_t i = 0; x && i < x->n; i++) {
-        struct oqx_stats st;
-        oqx_get_stats(qdx_fabric(x->q[i]), &st);
-        t->arrived += st.arrived;
+        struct xbar_figs g;
+        figs(x, i, &g);
+        t->arrived += g.st.arrived;
         for (int l = 0; l < 3; l++)
-            t->dropped[l] += st.dropped[l];
-        t->in_xfers += st.in_xfers;
-        t->out_xfers += st.out_xfers;
-        t->sent += st.sent;
-        t->in_blocked += st.in_blocked;
-        t->out_blocked += st.out_blocked;
-        if (qdx_voq_max(x->q[i]) > *voq_max)
-            *voq_max = qdx_voq_max(x->q[i]);
+            t->dropped[l] += g.st.dropped[l];
+        t->in_xfers += g.st.in_xfers;
+        t->out_xfers += g.st.out_xfers;
+        t->sent += g.st.sent;
+        t->in_blocked += g.st.in_blocked;
+        t->out_blocked += g.st.out_blocked;
+        if (g.voq_max > *voq_max)
+            *voq_max = g.voq_max;
     }
 }
 
@@ -178,20 +201,18 @@ void xbarsel_json(const struct scenario *sc, FILE *f)
         return;
     fprintf(f, ",\n  \"crossbar\": {");
     for (uint32_t i = 0; i < x->n; i++) {
-        const struct oqx *fab = qdx_fabric(x->q[i]);
-        struct oqx_stats st;
-        oqx_get_stats(fab, &st);
+        struct xbar_figs g;
+        figs(x, i, &g);
         fprintf(f, "%s\n    \"%s\": {\"ports\": %u, \"arrived\": %llu, \"dropped_voq\": %llu, \"dropped_xpoint\": "
                    "%llu, \"dropped_outq\": %llu, \"input_transfers\": %llu, \"output_transfers\": %llu, "
                    "\"sent\": %llu, \"input_blocked\": %llu, \"output_blocked\": %llu, \"voq_max_pkts\": %llu, "
                    "\"ce_marked\": %llu, \"held_at_end\": %llu}",
-                i ? "," : "", sc->net.nodes[sc->net.sws[x->sw[i]].node].name, oqx_nports(fab),
-                (unsigned long long)st.arrived, (unsigned long long)st.dropped[OQX_VOQ],
-                (unsigned long long)st.dropped[OQX_XPOINT], (unsigned long long)st.dropped[OQX_OUTQ],
-                (unsigned long long)st.in_xfers, (unsigned long long)st.out_xfers, (unsigned long long)st.sent,
-                (unsigned long long)st.in_blocked, (unsigned long long)st.out_blocked,
-                (unsigned long long)qdx_voq_max(x->q[i]), (unsigned long long)qdx_marked(x->q[i]),
-                (unsigned long long)oqx_held(fab));
+                i ? "," : "", sc->net.nodes[sc->net.sws[x->sw[i]].node].name, oqx_nports(qdx_fabric(x->q[i])),
+                (unsigned long long)g.st.arrived, (unsigned long long)g.st.dropped[OQX_VOQ],
+                (unsigned long long)g.st.dropped[OQX_XPOINT], (unsigned long long)g.st.dropped[OQX_OUTQ],
+                (unsigned long long)g.st.in_xfers, (unsigned long long)g.st.out_xfers, (unsigned long long)g.st.sent,
+                (unsigned long long)g.st.in_blocked, (unsigned long long)g.st.out_blocked,
+                (unsigned long long)g.voq_max, (unsigned long long)g.marked, (unsigned long long)g.held);
     }
     fprintf(f, "\n  }");
 }
@@ -200,17 +221,41 @@ void xbarsel_print(const struct scenario *sc, FILE *out)
 {
     const struct xbarsel *x = sc->xbar;
     for (uint32_t i = 0; x && i < x->n; i++) {
-        const struct oqx *fab = qdx_fabric(x->q[i]);
-        struct oqx_stats st;
-        oqx_get_stats(fab, &st);
+        struct xbar_figs g;
+        figs(x, i, &g);
         fprintf(out, "  crossbar %s: %u ports, %llu frames in, %llu sent, dropped voq/xpoint/outq %llu/%llu/%llu, "
                      "input blocked %llu, output blocked %llu, longest VOQ %llu pkts\n",
-                sc->net.nodes[sc->net.sws[x->sw[i]].node].name, oqx_nports(fab), (unsigned long long)st.arrived,
-                (unsigned long long)st.sent, (unsigned long long)st.dropped[OQX_VOQ],
-                (unsigned long long)st.dropped[OQX_XPOINT], (unsigned long long)st.dropped[OQX_OUTQ],
-                (unsigned long long)st.in_blocked, (unsigned long long)st.out_blocked,
-                (unsigned long long)qdx_voq_max(x->q[i]));
+                sc->net.nodes[sc->net.sws[x->sw[i]].node].name, oqx_nports(qdx_fabric(x->q[i])),
+                (unsigned long long)g.st.arrived, (unsigned long long)g.st.sent,
+                (unsigned long long)g.st.dropped[OQX_VOQ], (unsigned long long)g.st.dropped[OQX_XPOINT],
+                (unsigned long long)g.st.dropped[OQX_OUTQ], (unsigned long long)g.st.in_blocked,
+                (unsigned long long)g.st.out_blocked, (unsigned long long)g.voq_max);
     }
+}
+
+/* Over several ranks (parallel.c): a crossbar runs only on the rank that
+ * owns its switch; every other rank zeroes its copy's figures, so the sums
+ * into rank 0 are the owner's. */
+void xbarsel_merge(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int max))
+{
+    struct xbarsel *x = sc->xbar;
+    if (!x)
+        return;
+    enum { NV = 12 };
+    for (uint32_t i = 0; i < x->n; i++) {
+        struct xbar_figs g;
+        figs(x, i, &g);
+        uint64_t v[NV] = { g.st.arrived, g.st.dropped[0], g.st.dropped[1], g.st.dropped[2], g.st.in_xfers,
+                           g.st.out_xfers, g.st.sent, g.st.in_blocked, g.st.out_blocked, g.voq_max, g.marked, g.held };
+        if (!net_node_local(&sc->net, sc->net.sws[x->sw[i]].node))
+            memset(v, 0, sizeof v);
+        reduce(v, NV, 0);
+        x->m[i] = (struct xbar_figs){
+            .st = { .arrived = v[0], .dropped = { v[1], v[2], v[3] }, .in_xfers = v[4], .out_xfers = v[5],
+                    .sent = v[6], .in_blocked = v[7], .out_blocked = v[8] },
+            .voq_max = v[9], .marked = v[10], .held = v[11] };
+    }
+    x->merged = 1;
 }
 
 double xbarsel_metric(const struct scenario *sc, const char *name)
@@ -246,6 +291,7 @@ void xbarsel_free(struct scenario *sc)
         return;
     free(x->sw);
     free(x->q);
+    free(x->m);
     free(x);
     sc->xbar = NULL;
 }

@@ -25,6 +25,10 @@ void   xbarsel_print(const struct scenario *sc, FILE *out);
  * xbar_out_blocked, xbar_voq_max (packets, the longest any VOQ got);
  * NAN without [crossbar]. */
 double xbarsel_metric(const struct scenario *sc, const char *name);
+/* A run over several MPI ranks, at its end (parallel.c): gives rank 0
+ * every crossbar's figures; reduce(v, k, max) sums k values over the ranks
+ * into rank 0 (max = 0).  Every rank calls it. */
+void   xbarsel_merge(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int max));
 void   xbarsel_free(struct scenario *sc);
 
 #endif

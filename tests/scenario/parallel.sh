@@ -31,6 +31,7 @@
 #   escape, loop_breaker, deadlock_breaker  their tokens across cut ring
 #             links, their per-switch counters merged (2 and 3 ranks);
 #   openqueue a policy on every leaf-spine port under a DCQCN incast (2-4 ranks);
+#   crossbar  [crossbar] on every leaf-spine switch, the same incast (2, 3 ranks);
 #   rcc, rcc_sender, homa, expresspass  RCC's Fig. 8 in-network case, Homa
 #             on a leaf-spine, ExpressPass on a parking lot (2 and 3 ranks);
 # and the fat-tree and the deadlocking ring under a non-default [sim]
@@ -491,6 +492,21 @@ for np in 2 3 4; do
 done
 ok openqueue.marks 'jtrue "$tmp/oq.seq/summary.json" "len(d[\"openqueue\"][\"ports\"]) == 48 and sum(q[\"marked\"] for p in d[\"openqueue\"][\"ports\"] for q in p[\"queues\"]) > 0" &&
     [ -s "$tmp/oq.seq/openqueue.csv" ]' "$tmp/oq.seq/summary.json"
+
+# [crossbar] on every switch of the leaf-spine under the same incast: each
+# crossbar runs on its switch's rank and its figures (summary.json
+# "crossbar") are merged to rank 0 (xbarsel_merge).  2 and 3 ranks.
+printf '\n[crossbar]\nswitches = leaf0..leaf7 spine0 spine1\n' | cat "$tmp/dcqcn.ini" - > "$tmp/xb.ini"
+"$ROCCSIM" run "$tmp/xb.ini" -q -o "$tmp/xb.seq" >"$tmp/xb.seq.log" 2>&1
+for np in 2 3; do
+    "${MPIRUN[@]}" -np $np "$ROCCSIM" run "$tmp/xb.ini" -q -o "$tmp/xb.p$np" >"$tmp/xb.p$np.log" 2>&1
+    echo "exit status $?" >>"$tmp/xb.p$np.log"
+    same_outputs "$tmp/xb.seq" "$tmp/xb.p$np" >>"$tmp/xb.p$np.log"
+    ok "crossbar.ranks$np" 'same_outputs "$tmp/xb.seq" "$tmp/xb.p$np" >/dev/null && grep -q "exit status 0" "$tmp/xb.p$np.log"' \
+        "$tmp/xb.p$np.log"
+done
+ok crossbar.traffic 'jtrue "$tmp/xb.seq/summary.json" "len(d[\"crossbar\"]) == 10 and all(v[\"sent\"] > 0 for v in d[\"crossbar\"].values())"' \
+    "$tmp/xb.seq/summary.json"
 
 # Transports whose receivers act (docs/parallel.md "Transports"): Homa's
 # grants, ExpressPass's credits, RCC's windows computed at the receiver
