@@ -125,8 +125,11 @@ static void cdf_means(struct cdf *c)
         si += p * seg_mean(c->size[i - 1], c->size[i]);
         ss += p * fmax(1.0, floor(c->size[i]));
     }
-    c->mean_interp = si;
-    c->mean_step = ss;
+    /* Every sample is at least 1 byte, so both means are; the sums of
+     * rounded products can land an ulp below (sizes 0.15 and 1 at 15% and
+     * 100% gave 0.99999999999999989, found by the CDF fuzzer). */
+    c->mean_interp = fmax(1.0, si);
+    c->mean_step = fmax(1.0, ss);
 }
 
 int cdf_load(struct cdf *c, const char *path, enum cdf_format fmt, char *err, size_t errlen)
