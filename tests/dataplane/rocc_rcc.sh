@@ -35,7 +35,13 @@ DELAY_US=${DELAY_US:-2000}
 RCC_T_US=${RCC_T_US:-$((2 * DELAY_US + 400))}
 SHARE_LO=${SHARE_LO:-0.3}; SHARE_HI=${SHARE_HI:-0.7}
 MIN_UTIL=${MIN_UTIL:-0.6}
-QSMALL=${QSMALL:-15000}
+# The queue bound sits between what RCC leaves and what no control leaves:
+# with CC=none the mean of maxima is the full --qcap, 149,178 B (NEGATIVE
+# CONTROL below); with RCC we measured 5-9 KB once, then 9,474-13,357 B in
+# the last-hop and in-network cases of two CI runs and 17,794 B in-network
+# in a third (the earlier 15,000 B bound failed there).  30% of --qcap
+# keeps a 3x margin to the uncontrolled queue.
+QSMALL=${QSMALL:-45000}
 CASES=${CASES:-"lasthop innetwork"}
 . tests/dataplane/netns.bash
 dp_setup rocc_rcc rhrcc "rhl0 rhl1 rhh1 rhh2 rhr1 rhr2" "rocc-switch rocc-host"
