@@ -147,6 +147,23 @@ same_outputs() {
     return 1
 }
 
+# ranks_same NAME "RANKS" [ARGS...] -- runs $tmp/NAME.ini plainly (into
+# $tmp/NAME.seq) and over each rank count in RANKS (into $tmp/NAME.pK),
+# roccsim run given ARGS each time, and checks NAME.ranksK: the partitioned
+# run exits 0 and writes every file of the plain run's, byte for byte.
+ranks_same() {
+    local s=$1 ranks=$2 k
+    shift 2
+    "$ROCCSIM" run "$tmp/$s.ini" -o "$tmp/$s.seq" "$@" >"$tmp/$s.seq.log" 2>&1
+    for k in $ranks; do
+        "${MPIRUN[@]}" -np "$k" "$ROCCSIM" run "$tmp/$s.ini" -o "$tmp/$s.p$k" "$@" >"$tmp/$s.p$k.log" 2>&1
+        echo "exit status $?" >>"$tmp/$s.p$k.log"
+        same_outputs "$tmp/$s.seq" "$tmp/$s.p$k" >>"$tmp/$s.p$k.log"
+        ok "$s.ranks$k" 'same_outputs "$tmp/$s.seq" "$tmp/$s.p$k" >/dev/null && grep -q "exit status 0" "$tmp/$s.p$k.log"' \
+            "$tmp/$s.p$k.log"
+    done
+}
+
 # get FILE KEY: a tab-separated value; jtrue FILE EXPR: a Python test on
 # summary.json (d, and P its ports by name).
 get() { awk -F'\t' -v k="$2" '$1 == k { print $2 }' "$1"; }
@@ -297,15 +314,8 @@ dst = h4
 partition = graph
 EOF
 for s in fattree inflight leafspine incast stops dcqcn host_full host_registry pcap trace attack deadlock nodeadlock; do
-    "$ROCCSIM" run "$tmp/$s.ini" -o "$tmp/$s.seq" >"$tmp/$s.seq.log" 2>&1
+    ranks_same "$s" "1 2 3 4 8"      # console output kept: the host_* checks read it
     ok "$s.sequential" '[ -s "$tmp/$s.seq/summary.json" ]' "$tmp/$s.seq.log"
-    for k in 1 2 3 4 8; do
-        "${MPIRUN[@]}" -np $k "$ROCCSIM" run "$tmp/$s.ini" -o "$tmp/$s.p$k" >"$tmp/$s.p$k.log" 2>&1
-        echo "exit status $?" >>"$tmp/$s.p$k.log"
-        same_outputs "$tmp/$s.seq" "$tmp/$s.p$k" >>"$tmp/$s.p$k.log"
-        ok "$s.ranks$k" 'same_outputs "$tmp/$s.seq" "$tmp/$s.p$k" >/dev/null && grep -q "exit status 0" "$tmp/$s.p$k.log"' \
-            "$tmp/$s.p$k.log"
-    done
 done
 
 # Another tie order ([sim] tie_seed) is as partition-independent as the
@@ -440,13 +450,8 @@ dst = h16
 partition = graph
 EOF
 for s in gfc swing; do
-    "$ROCCSIM" run "$tmp/$s.ini" -q -o "$tmp/$s.seq" >"$tmp/$s.seq.log" 2>&1
     "$ROCCSIM" run "$tmp/$s.ini" --check --ranks 2 >"$tmp/$s.part" 2>&1
-    "${MPIRUN[@]}" -np 2 "$ROCCSIM" run "$tmp/$s.ini" -q -o "$tmp/$s.p2" >"$tmp/$s.p2.log" 2>&1
-    echo "exit status $?" >>"$tmp/$s.p2.log"
-    same_outputs "$tmp/$s.seq" "$tmp/$s.p2" >>"$tmp/$s.p2.log"
-    ok "$s.ranks2" 'same_outputs "$tmp/$s.seq" "$tmp/$s.p2" >/dev/null && grep -q "exit status 0" "$tmp/$s.p2.log"' \
-        "$tmp/$s.p2.log"
+    ranks_same "$s" 2 -q
 done
 ok gfc.feedback_crosses_cut '[ "$(get "$tmp/gfc.part" cut_links)" -eq 2 ] &&
     jtrue "$tmp/gfc.seq/summary.json" "d[\"gfc\"][\"zero_rate_sent\"] > 0 and d[\"gfc\"][\"max_level\"] == d[\"gfc\"][\"top_level\"]"' \
@@ -460,14 +465,7 @@ ok swing.pauses_cross_cut '[ "$(get "$tmp/swing.part" cut_links)" -eq 1 ] && [ "
 # must have done the work the merge carries: frames escaped, loops found.
 for s in escape loop_breaker deadlock_breaker; do
     sed "s/^scheme = gfc/scheme = $s/" "$tmp/gfc.ini" > "$tmp/$s.ini"
-    "$ROCCSIM" run "$tmp/$s.ini" -q -o "$tmp/$s.seq" >"$tmp/$s.seq.log" 2>&1
-    for np in 2 3; do
-        "${MPIRUN[@]}" -np $np "$ROCCSIM" run "$tmp/$s.ini" -q -o "$tmp/$s.p$np" >"$tmp/$s.p$np.log" 2>&1
-        echo "exit status $?" >>"$tmp/$s.p$np.log"
-        same_outputs "$tmp/$s.seq" "$tmp/$s.p$np" >>"$tmp/$s.p$np.log"
-        ok "$s.ranks$np" 'same_outputs "$tmp/$s.seq" "$tmp/$s.p$np" >/dev/null && grep -q "exit status 0" "$tmp/$s.p$np.log"' \
-            "$tmp/$s.p$np.log"
-    done
+    ranks_same "$s" "2 3" -q
 done
 ok escape.tokens_cross_cut 'jtrue "$tmp/escape.seq/summary.json" "d[\"escape\"][\"frames_escaped\"] > 0 and d[\"escape\"][\"tokens_outstanding_end\"] > 0"' \
     "$tmp/escape.seq/summary.json"
@@ -481,32 +479,18 @@ done
 # (summary.json "openqueue") and the queue series (openqueue.csv) are
 # merged to rank 0 (oqsel_merge).  2, 3 and 4 ranks; marks must happen.
 cp policies/fifo_ecn.oq "$tmp/"
-printf '\n[openqueue]\npolicy = fifo_ecn.oq\nswitches = leaf0..leaf7 spine0 spine1\n' | cat "$tmp/dcqcn.ini" - > "$tmp/oq.ini"
-"$ROCCSIM" run "$tmp/oq.ini" -q -o "$tmp/oq.seq" >"$tmp/oq.seq.log" 2>&1
-for np in 2 3 4; do
-    "${MPIRUN[@]}" -np $np "$ROCCSIM" run "$tmp/oq.ini" -q -o "$tmp/oq.p$np" >"$tmp/oq.p$np.log" 2>&1
-    echo "exit status $?" >>"$tmp/oq.p$np.log"
-    same_outputs "$tmp/oq.seq" "$tmp/oq.p$np" >>"$tmp/oq.p$np.log"
-    ok "openqueue.ranks$np" 'same_outputs "$tmp/oq.seq" "$tmp/oq.p$np" >/dev/null && grep -q "exit status 0" "$tmp/oq.p$np.log"' \
-        "$tmp/oq.p$np.log"
-done
-ok openqueue.marks 'jtrue "$tmp/oq.seq/summary.json" "len(d[\"openqueue\"][\"ports\"]) == 48 and sum(q[\"marked\"] for p in d[\"openqueue\"][\"ports\"] for q in p[\"queues\"]) > 0" &&
-    [ -s "$tmp/oq.seq/openqueue.csv" ]' "$tmp/oq.seq/summary.json"
+printf '\n[openqueue]\npolicy = fifo_ecn.oq\nswitches = leaf0..leaf7 spine0 spine1\n' | cat "$tmp/dcqcn.ini" - > "$tmp/openqueue.ini"
+ranks_same openqueue "2 3 4" -q
+ok openqueue.marks 'jtrue "$tmp/openqueue.seq/summary.json" "len(d[\"openqueue\"][\"ports\"]) == 48 and sum(q[\"marked\"] for p in d[\"openqueue\"][\"ports\"] for q in p[\"queues\"]) > 0" &&
+    [ -s "$tmp/openqueue.seq/openqueue.csv" ]' "$tmp/openqueue.seq/summary.json"
 
 # [crossbar] on every switch of the leaf-spine under the same incast: each
 # crossbar runs on its switch's rank and its figures (summary.json
 # "crossbar") are merged to rank 0 (xbarsel_merge).  2 and 3 ranks.
-printf '\n[crossbar]\nswitches = leaf0..leaf7 spine0 spine1\n' | cat "$tmp/dcqcn.ini" - > "$tmp/xb.ini"
-"$ROCCSIM" run "$tmp/xb.ini" -q -o "$tmp/xb.seq" >"$tmp/xb.seq.log" 2>&1
-for np in 2 3; do
-    "${MPIRUN[@]}" -np $np "$ROCCSIM" run "$tmp/xb.ini" -q -o "$tmp/xb.p$np" >"$tmp/xb.p$np.log" 2>&1
-    echo "exit status $?" >>"$tmp/xb.p$np.log"
-    same_outputs "$tmp/xb.seq" "$tmp/xb.p$np" >>"$tmp/xb.p$np.log"
-    ok "crossbar.ranks$np" 'same_outputs "$tmp/xb.seq" "$tmp/xb.p$np" >/dev/null && grep -q "exit status 0" "$tmp/xb.p$np.log"' \
-        "$tmp/xb.p$np.log"
-done
-ok crossbar.traffic 'jtrue "$tmp/xb.seq/summary.json" "len(d[\"crossbar\"]) == 10 and all(v[\"sent\"] > 0 for v in d[\"crossbar\"].values())"' \
-    "$tmp/xb.seq/summary.json"
+printf '\n[crossbar]\nswitches = leaf0..leaf7 spine0 spine1\n' | cat "$tmp/dcqcn.ini" - > "$tmp/crossbar.ini"
+ranks_same crossbar "2 3" -q
+ok crossbar.traffic 'jtrue "$tmp/crossbar.seq/summary.json" "len(d[\"crossbar\"]) == 10 and all(v[\"sent\"] > 0 for v in d[\"crossbar\"].values())"' \
+    "$tmp/crossbar.seq/summary.json"
 
 # Transports whose receivers act (docs/parallel.md "Transports"): Homa's
 # grants, ExpressPass's credits, RCC's windows computed at the receiver
@@ -517,16 +501,8 @@ cp experiments/rcc/fig8.topo experiments/compare/xpass-parkinglot.topo "$tmp/"
 cp experiments/rcc/fig8-innetwork.ini experiments/homa/websearch-leafspine.ini experiments/compare/xpass-parkinglot.ini "$tmp/"
 sed 's/^algorithm = rcc$/algorithm = rcc_sender/' "$tmp/fig8-innetwork.ini" > "$tmp/rccs-innetwork.ini"
 for t in fig8-innetwork rccs-innetwork websearch-leafspine xpass-parkinglot; do
-    args=(--set sim.duration=2ms --set sim.measure_start=0s --set sim.measure_end=2ms)
     sed -i '/^\[expect\]/,$d' "$tmp/$t.ini"
-    "$ROCCSIM" run "$tmp/$t.ini" -q -o "$tmp/$t.seq" "${args[@]}" >"$tmp/$t.seq.log" 2>&1
-    for np in 2 3; do
-        "${MPIRUN[@]}" -np $np "$ROCCSIM" run "$tmp/$t.ini" -q -o "$tmp/$t.p$np" "${args[@]}" >"$tmp/$t.p$np.log" 2>&1
-        echo "exit status $?" >>"$tmp/$t.p$np.log"
-        same_outputs "$tmp/$t.seq" "$tmp/$t.p$np" >>"$tmp/$t.p$np.log"
-        ok "$t.ranks$np" 'same_outputs "$tmp/$t.seq" "$tmp/$t.p$np" >/dev/null && grep -q "exit status 0" "$tmp/$t.p$np.log"' \
-            "$tmp/$t.p$np.log"
-    done
+    ranks_same "$t" "2 3" -q --set sim.duration=2ms --set sim.measure_start=0s --set sim.measure_end=2ms
     ok "$t.traffic" 'jtrue "$tmp/$t.seq/summary.json" "d[\"packets\"][\"by_type\"][\"data\"][\"consumed\"] > 0 and d[\"packets\"][\"by_type\"][\"ack\"][\"created\"] > 0"' \
         "$tmp/$t.seq/summary.json"
 done
