@@ -578,7 +578,7 @@ void oqsel_merge(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int 
     if (!o || !o->pol)
         return;
     const struct net *n = &sc->net;
-    enum { NQV = 12 };
+    enum { NQV = 13 };
     for (uint32_t i = 0; i < o->n; i++) {
         struct oqp *q = o->st[i];
         int mine = net_node_local(n, n->ports[o->port[i]].node);
@@ -598,18 +598,17 @@ void oqsel_merge(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int 
             struct oq_qstats st;
             oq_queue_stats(q->rt, k, &st);
             uint64_t w[NQV] = { st.enqueued, st.enq_bytes, st.dequeued, st.deq_bytes, st.dropped, st.drop_bytes,
-                                st.pushed_out, st.marked, st.notified, st.len, st.bytes, q->qx[k].max_len };
-            uint64_t mb = q->qx[k].max_bytes;
+                                st.pushed_out, st.marked, st.notified, st.len, st.bytes, q->qx[k].max_len,
+                                q->qx[k].max_bytes };
             if (!mine)
-                memset(w, 0, sizeof w), mb = 0;
+                memset(w, 0, sizeof w);
             reduce(w, NQV, 0);
-            reduce(&mb, 1, 0);
             o->mstats[(size_t)i * o->nq + k] = (struct oq_qstats){
                 .enqueued = w[0], .enq_bytes = w[1], .dequeued = w[2], .deq_bytes = w[3], .dropped = w[4],
                 .drop_bytes = w[5], .pushed_out = w[6], .marked = w[7], .notified = w[8], .len = (uint32_t)w[9],
                 .bytes = w[10] };
             q->qx[k].max_len = (uint32_t)w[11];
-            q->qx[k].max_bytes = mb;
+            q->qx[k].max_bytes = w[12];
         }
     }
     size_t cols = (size_t)o->n * o->nq;
