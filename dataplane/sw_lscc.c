@@ -312,17 +312,17 @@ void lscc_rx(struct sw *s, uint16_t port, const uint8_t *f, uint32_t len)
     struct lsccport *L = s->eg[port].lscc;
     struct lscc_fb fb;
     int r = lscc_fb_parse(s->lscc_keyp, f, len, &fb);   /* with a key: the tag first */
+    uint64_t bps = 0;
 
     if (r == PKT_LSCC_OK && !L) r = PKT_LSCC_EPORT;
     if (r == PKT_LSCC_OK && !sw_neighbour(s, port, fb.src)) r = PKT_LSCC_ENEIGH;
-    if (r == PKT_LSCC_OK && lscc_units_to_rate(fb.units, L->rcp.f_unit_bps) > L->rcp.r_max_bps) r = PKT_LSCC_ERATE;
+    if (r == PKT_LSCC_OK && (bps = lscc_units_to_rate(fb.units, L->rcp.f_unit_bps)) > L->rcp.r_max_bps) r = PKT_LSCC_ERATE;
     if (r == PKT_LSCC_OK) {
         /* Last: only a frame that passed everything else may move the reference. */
         int a = lscc_fb_rx_accept(&L->fbrx, fb.epoch, fb.seq);
         r = a == LSCC_FB_EEPOCH ? PKT_LSCC_EEPOCH : a == LSCC_FB_ESEQ ? PKT_LSCC_ESEQ : PKT_LSCC_OK;
     }
     if (r != PKT_LSCC_OK) { s->lscc_bad[r]++; return; }
-    uint64_t bps = lscc_units_to_rate(fb.units, L->rcp.f_unit_bps);
     L->fb_rx++;
     if (bps < L->fb_min_bps) L->fb_min_bps = bps;
     lscc_rl_on_feedback(&L->rl, now_ps(s), bps);
