@@ -25,10 +25,11 @@
 #include "net/fc_loopbreak.h"
 #include "roce_frame.h"
 #include "rocc_cnp.h"
+#include "lscc_fb.h"
 
 const char *const pc_kind_names[PCK_NKINDS] = {
     "data", "ack", "nak", "rocc_cnp", "rocev2_cnp", "qcn_cnm", "junk_cnp",
-    "pfc_xoff", "pfc_xon", "escape_etf", "gfc", "lb_token", "other", "direct_int",
+    "pfc_xoff", "pfc_xon", "escape_etf", "gfc", "lb_token", "other", "direct_int", "lscc_fb",
 };
 
 #define FCS 4u                          /* the Ethernet FCS: counted in packet.bytes, not captured */
@@ -287,6 +288,15 @@ size_t pcapout_frame(const struct scenario *sc, uint32_t port, uint32_t pi, uint
             lb_token_encode(&t, tok);
             len = rf_build_l2(f, cap, dst, src, RF_ETHERTYPE_EXP1, tok, sizeof tok);
             *kind = PCK_LB;
+        } else if (p->fc_sub == FC_SUB_AGENT) {
+            /* LSCC's feedback frame as rocc-switch sends it (lscc_fb.h):
+             * the agent carries R in units, the sequence number and the
+             * epoch (p->ts) of its sender's counter; the simulator has no
+             * key, so type 1, untagged. */
+            struct lscc_fb fb = { .units = p->rate_units, .seq = (uint32_t)p->seq, .epoch = (uint64_t)p->ts };
+            memcpy(fb.src, src, 6);
+            len = lscc_fb_encode(&fb, NULL, f, cap);
+            *kind = PCK_LSCC_FB;
         }
         break;
     default:

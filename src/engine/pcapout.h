@@ -27,7 +27,7 @@
 /* Frame kinds counted per file (summary.json pcap.files[].frames_by_kind). */
 enum pc_kind {
     PCK_DATA, PCK_ACK, PCK_NAK, PCK_CNP_ROCC, PCK_CNP_ROCEV2, PCK_CNP_QCN, PCK_CNP_JUNK,
-    PCK_PFC_XOFF, PCK_PFC_XON, PCK_ETF, PCK_GFC, PCK_LB, PCK_OTHER, PCK_CNP_DINT, PCK_NKINDS
+    PCK_PFC_XOFF, PCK_PFC_XON, PCK_ETF, PCK_GFC, PCK_LB, PCK_OTHER, PCK_CNP_DINT, PCK_LSCC_FB, PCK_NKINDS
 };
 extern const char *const pc_kind_names[PCK_NKINDS];
 

@@ -11,7 +11,8 @@
 #   pcap-escape.ini Escape token frames and the Escape header (Lua dissector
 #                   with its preference rocc_esc.header)
 #   pcap-hpccstar.ini HPCC* direct INTs (Lua dissector hpcc_dint), and
-#                   malformed ones from an attack flagged as such
+#                   malformed ones from an attack flagged as such; captured
+#                   at egress0, LSCC's feedback frames in rocc-switch's layout
 set -u
 cd "$(dirname "$0")/../.."
 . tests/scenario/common.bash
@@ -226,3 +227,49 @@ tshark -X lua_script:$LUA -r "$tmp/hsb/pcap/h0.pcap" -Y hpcc_dint -T fields -e h
 # alternate rounds: h0 gets half of the frames, half of those of each kind
 n0=$(((sent + 1) / 2))
 ok dint_malformed_flagged '[ "$sent" -gt 100 ] && [ "$(grep -c "^1	0	nhop 1, B 0$" "$tmp/hsb.tsv")" = $(((n0 + 1) / 2)) ] && [ "$(grep -c "^0	1	nhop 0, B 1$" "$tmp/hsb.tsv")" = $((n0 / 2)) ] && [ "$(grep -c "nhop" "$tmp/hsb.tsv")" = "$n0" ]' "$tmp/hsb.tsv"
+
+# ---- LSCC feedback frames (docs/pcap.md): captured at egress0 (both ends
+# of the long-haul link run LSCC's rate calculation) they are rocc-switch's
+# 60-byte frame (src/cc/lscc_fb.h): group destination 01:80:C2:00:00:0E,
+# EtherType 0x88B6, 'L' 'S' version 2 type 1 (no key in the simulator),
+# reserved and padding zero, R in 1 Mb/s units; per sender the sequence
+# numbers run 1, 2, ... in one epoch.  egress0 sends one per period T
+# (200 us) but the one at the run's last instant (3 ms, the window's open
+# end); it receives what egress1 sent 1 ms before; R falls by dR = 1 Gb/s
+# (1000 units) per period from Rmax 200 Gb/s on this uncongested start
+# (every update clamped down: summary's clamp_dr_down).
+"$ROCCSIM" run $D/pcap-hpccstar.ini -q -o "$tmp/lf" --set output.pcap=egress0 --set output.pcap_snaplen=65535 \
+    >"$tmp/lf.log" 2>&1
+python3 - "$tmp/lf" >"$tmp/lf.txt" 2>&1 <<'PY'
+import json, struct, sys
+d = json.load(open(sys.argv[1] + "/summary.json"))
+pc = d["pcap"]["files"][0]
+port = [p for p in d["lscc"]["ports"] if p["port"] == "egress0->egress1"][0]
+mine = bytes(int(x, 16) for x in pc["mac"].split(":"))[:4]     # egress0's ports: 02:00:00:49:...
+f = open(sys.argv[1] + "/" + pc["file"], "rb"); f.read(24)
+frames, bad = [], []
+while True:
+    h = f.read(16)
+    if len(h) < 16: break
+    cl = struct.unpack("<IIII", h)[2]; b = f.read(cl)
+    if b[12:14] != b"\x88\xb6": continue
+    ok = (len(b) == 60 and b[0:6] == bytes.fromhex("0180c200000e") and b[14:18] == b"LS\x02\x01"
+          and b[18:20] == b"\0\0" and b[36:60] == bytes(24))
+    units, seq = struct.unpack(">II", b[20:28]); epoch = struct.unpack(">Q", b[28:36])[0]
+    if not ok or units >= 1 << 24: bad.append(b.hex())
+    frames.append((b[6:12], units, seq, epoch))
+sent = [x for x in frames if x[0][:4] == mine]
+rcvd = [x for x in frames if x[0][:4] != mine]
+def run(v): return [x[2] for x in v] == list(range(1, len(v) + 1)) and len({x[3] for x in v}) == 1
+steps = all(a[1] - b[1] == 1000 for a, b in zip(sent, sent[1:]))
+print("frames", len(frames), "by_kind", pc["by_kind"].get("lscc_fb", 0), "bad", len(bad), "sent", len(sent),
+      "feedback_sent", port["feedback_sent"], "rcvd", len(rcvd), "feedback_rcvd", port["feedback_rcvd"],
+      "first_units", sent[0][1] if sent else None, "steps_of_1000", steps, "clamp_dr_down", port["clamp_dr_down"],
+      "seq_runs", run(sent), run(rcvd))
+good = (frames and len(frames) == pc["by_kind"].get("lscc_fb", 0) and not bad and run(sent) and run(rcvd)
+        and len(sent) == port["feedback_sent"] - 1 and len(rcvd) == port["feedback_rcvd"]
+        and sent[0][1] == 199000 and steps and port["clamp_dr_down"] == port["updates"])
+sys.exit(0 if good else 1)
+PY
+lf_rc=$?
+ok lscc_fb_frames '[ "$lf_rc" = 0 ]' "$tmp/lf.txt" "$tmp/lf.log"
