@@ -13,6 +13,7 @@
 #   pcap-hpccstar.ini HPCC* direct INTs (Lua dissector hpcc_dint), and
 #                   malformed ones from an attack flagged as such; captured
 #                   at egress0, LSCC's feedback frames in rocc-switch's layout
+#                   (lscc_fb: layout, counts, the Lua decoder and its warnings)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/scenario/common.bash
@@ -273,3 +274,25 @@ sys.exit(0 if good else 1)
 PY
 lf_rc=$?
 ok lscc_fb_frames '[ "$lf_rc" = 0 ]' "$tmp/lf.txt" "$tmp/lf.log"
+# The Lua dissector decodes every one (R in Mb/s with the default 1 Mb/s
+# unit, no warning); a crafted capture of a good frame and three that
+# rocc-switch refuses (R above 2^24 - 1 units, nonzero padding, version 1)
+# flags exactly the three.
+tshark -X lua_script:$LUA -r "$tmp/lf/pcap/egress0.pcap" -Y lscc_fb -T fields -e lscc_fb.rate_mbps -e lscc_fb.seq \
+    -e _ws.expert.message >"$tmp/lf.tsv" 2>/dev/null
+nlf=$(jget "$tmp/lf/summary.json" "d['pcap']['files'][0]['by_kind'].get('lscc_fb', 0)")
+ok lscc_fb_lua '[ "$nlf" -gt 0 ] && [ "$(wc -l <"$tmp/lf.tsv")" = "$nlf" ] && [ "$(awk -F"\t" "\$3 != \"\" || \$1 < 1000 || \$1 > 200000" "$tmp/lf.tsv" | wc -l)" = 0 ] && grep -q "^199000	1	$" "$tmp/lf.tsv"' "$tmp/lf.tsv"
+python3 - "$tmp/lfx.pcap" <<'PY'
+import struct, sys
+def frame(units, ver=2, pad=0):
+    b = bytes.fromhex("0180c200000e") + bytes.fromhex("020000490004") + b"\x88\xb6" + b"LS" + bytes([ver, 1]) + b"\0\0"
+    b += struct.pack(">IIQ", units, 7, 1) + bytes(24)
+    return b[:50] + bytes([pad]) + b[51:]
+out = open(sys.argv[1], "wb")
+out.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+for i, f in enumerate([frame(5000), frame(1 << 24), frame(5000, pad=1), frame(5000, ver=1)]):
+    out.write(struct.pack("<IIII", 1, i, len(f), len(f)) + f)
+PY
+tshark -X lua_script:$LUA -r "$tmp/lfx.pcap" -Y lscc_fb -T fields -e lscc_fb.rate_mbps -e _ws.expert.message \
+    >"$tmp/lfx.tsv" 2>/dev/null
+ok lscc_fb_lua_malformed '[ "$(sed -n 1p "$tmp/lfx.tsv")" = "5000	" ] && [ "$(awk -F"\t" "\$2 != \"\"" "$tmp/lfx.tsv" | wc -l)" = 3 ] && grep -q "R above" "$tmp/lfx.tsv" && grep -q "padding" "$tmp/lfx.tsv" && grep -q "version" "$tmp/lfx.tsv"' "$tmp/lfx.tsv"

@@ -310,3 +310,68 @@ function dint.dissector(tvb, pinfo, tree)
 end
 
 register_postdissector(dint)
+
+
+-- LSCC's feedback frame (src/cc/lscc_fb.h; rocc-switch --lscc and roccsim's
+-- pcap output): 60 bytes to 01:80:C2:00:00:0E, EtherType 0x88B6, 'L' 'S',
+-- version 2, type 1 (untagged) or 2 (SipHash-2-4 tag at 36), 2 reserved
+-- bytes, R in ΔF units (32 bits), the sequence number (32), the epoch (64).
+-- The preference "Rate unit (b/s)" is ΔF (1 Mb/s: roccsim's default and
+-- rocc-switch's at 200 Gb/s; rocc-switch prints its f_unit_bps, and
+-- --lscc-f-unit-bps sets it; docs/crossdc.md).  A frame rocc-switch refuses at parsing (not
+-- 60 bytes, wrong magic, version, type or reserved bytes, R above 2^24 - 1
+-- units, padding or an untagged frame's tag field not zero) gets the expert
+-- warning lscc_fb.malformed; the tag itself needs the key, so it is shown,
+-- not checked.
+-- Filters: lscc_fb, lscc_fb.version, lscc_fb.type, lscc_fb.units,
+-- lscc_fb.rate_mbps, lscc_fb.seq, lscc_fb.epoch, lscc_fb.tag.
+local lfb = Proto("lscc_fb", "LSCC feedback")
+lfb.prefs.f_unit_bps = Pref.uint("Rate unit (b/s)", 1000000, "LSCC's feedback unit, ΔF (rocc-switch --lscc-f-unit-bps)")
+local lpf = {
+    version = ProtoField.uint8("lscc_fb.version", "Version", base.DEC),
+    type    = ProtoField.uint8("lscc_fb.type", "Type (1 untagged, 2 tagged)", base.DEC),
+    units   = ProtoField.uint32("lscc_fb.units", "R (ΔF units)", base.DEC),
+    rate    = ProtoField.double("lscc_fb.rate_mbps", "R (Mb/s)"),
+    seq     = ProtoField.uint32("lscc_fb.seq", "Sequence number", base.DEC),
+    epoch   = ProtoField.uint64("lscc_fb.epoch", "Epoch", base.DEC),
+    tag     = ProtoField.bytes("lscc_fb.tag", "Tag (SipHash-2-4)"),
+}
+lfb.fields = { lpf.version, lpf.type, lpf.units, lpf.rate, lpf.seq, lpf.epoch, lpf.tag }
+local ef_lfb_bad = ProtoExpert.new("lscc_fb.malformed", "Malformed LSCC feedback (rocc-switch refuses it)",
+    expert.group.MALFORMED, expert.severity.WARN)
+lfb.experts = { ef_lfb_bad }
+
+local function lfb_zero(tvb, from, to)
+    for i = from, to - 1 do
+        if tvb(i, 1):uint() ~= 0 then return false end
+    end
+    return true
+end
+
+function lfb.dissector(tvb, pinfo, tree)
+    local ty = f_eth_type()
+    if not ty or ty.value ~= 0x88b6 or tvb:len() < 44 then return end
+    local t = tree:add(lfb, tvb(14, math.min(tvb:len(), 60) - 14))
+    local ver, typ, units = tvb(16, 1):uint(), tvb(17, 1):uint(), tvb(20, 4):uint()
+    t:add(lpf.version, tvb(16, 1))
+    t:add(lpf.type, tvb(17, 1))
+    t:add(lpf.units, tvb(20, 4))
+    local mbps = units * lfb.prefs.f_unit_bps / 1e6
+    t:add(lpf.rate, tvb(20, 4), mbps):set_generated()
+    t:add(lpf.seq, tvb(24, 4))
+    t:add(lpf.epoch, tvb(28, 8))
+    if typ == 2 then t:add(lpf.tag, tvb(36, 8)) end
+    local why = nil
+    if tvb:len() ~= 60 then why = "length " .. tvb:len()
+    elseif tvb(14, 2):string() ~= "LS" or ver ~= 2 or (typ ~= 1 and typ ~= 2) or tvb(18, 2):uint() ~= 0 then
+        why = "magic, version, type or reserved"
+    elseif units >= 2^24 then why = "R above 2^24 - 1 units"
+    elseif not lfb_zero(tvb, typ == 2 and 44 or 36, 60) then why = "padding not zero"
+    end
+    if why then t:add_proto_expert_info(ef_lfb_bad, why) end
+    pinfo.cols.protocol = "LSCC"
+    pinfo.cols.info = string.format("LSCC feedback: R = %.3f Mb/s, seq %d, epoch %s%s",
+        mbps, tvb(24, 4):uint(), tostring(tvb(28, 8):uint64()),
+        typ == 2 and ", tagged" or "")
+end
+register_postdissector(lfb)
