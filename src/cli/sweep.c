@@ -39,7 +39,7 @@ struct sweep {
 #define MAX_JOBS 1024
 
 #define SWEEP_USAGE                                                                                        \
-    "usage: roccsim sweep SWEEP.ini [-o DIR] [-j JOBS]\n"                                                  \
+    "usage: roccsim sweep SWEEP.ini [-o DIR] [-j JOBS] [--collect]\n"                                      \
     "Run every combination of the [vary] values of SWEEP.ini times every seed, each point one\n"           \
     "`roccsim run` in a child process, and aggregate each metric's mean and ci95 (docs/sweeps.md).\n"       \
     "  -o DIR      output directory (default runs/<sweep file name>): DIR/points.tsv, DIR/pNNNNN/,\n"      \
@@ -47,6 +47,9 @@ struct sweep {
     "              combination is a valid scenario\n"                                                     \
     "  -j JOBS     points run at a time on this machine, 1..1024 (default: the sweep file's\n"            \
     "              jobs key; 0 or absent there = the number of CPUs)\n"                                    \
+    "  --collect   run nothing: aggregate the points already in DIR (each with its pNNNNN.status,\n"     \
+    "              whenever and however it ran) into DIR/sweep.tsv; points without one are named\n"     \
+    "              and count as failed to run\n"                                                         \
     "  -h, --help  this text\n"                                                                          \
     "Under mpirun or a Slurm job array each rank runs its share of the points (docs/sweeps.md).\n"         \
     "Exit status: 0 every point ran, 1 some point failed to run, 2 bad arguments or sweep file.\n"
@@ -489,7 +492,7 @@ int cmd_sweep(int argc, char **argv, const char *self)
     static struct sweep sw;
     memset(&sw, 0, sizeof sw);
     const char *path = NULL, *dir = NULL;
-    int jobs = 0;
+    int jobs = 0, collect = 0;
     for (int i = 0; i < argc; i++) {
         if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "-j")) && i + 1 == argc) {
             cli_errorf("roccsim sweep: %s needs a value\n" SWEEP_USAGE, argv[i]);
@@ -499,6 +502,8 @@ int cmd_sweep(int argc, char **argv, const char *self)
         else if (!strcmp(argv[i], "-j")) {
             if (parse_jobs(argv[++i], &jobs))
                 return 2;
+        } else if (!strcmp(argv[i], "--collect")) {
+            collect = 1;
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             fputs(SWEEP_USAGE, stdout);
             return 0;
@@ -571,6 +576,20 @@ int cmd_sweep(int argc, char **argv, const char *self)
             }
             fclose(f);
         }
+    }
+    if (collect) {
+        /* Any status file counts, whenever it was written (sweep_start 0):
+         * points run by an earlier sweep, another machine or by hand. */
+        sweep_start = 0;
+        if (rank != 0)
+            return 0;
+        int missing = 0;
+        for (int p = 0; p < sw.npoints; p++)
+            if (read_status(&sw, p) < 0 && missing++ < 8)
+                cli_errorf("roccsim sweep: --collect: p%05d has no status file in %s (not run)\n", p, sw.dir);
+        if (missing > 8)
+            cli_errorf("roccsim sweep: --collect: %d points in all have no status file\n", missing);
+        return aggregate(&sw);
     }
     sweep_start = time(NULL);
     for (int p = rank; p < sw.npoints; p += size) {   /* forget my points' old results */

@@ -43,7 +43,22 @@ sweep_bad seed_range_empty "seeds2.ini:3:|seeds|empty" "$tmp/seeds2.ini" -o "$tm
 printf '[sweep]\nscenario = %s\n[vary]\nsim.duration = 1ms 5furlongs\n' "$good" > "$tmp/vary.ini"
 sweep_bad vary_bad_value "vary.ini|sim.duration=5furlongs from line 4|furlongs" "$tmp/vary.ini" -o "$tmp/badout"
 sweep_bad unknown_option "'--frobnicate'" "$tmp/ok.ini" -o "$tmp/badout" --frobnicate
-ok help_explains_options "grep -q '^  -o DIR' $tmp/help.log && grep -q '^  -j JOBS' $tmp/help.log" "$tmp/help.log"
+ok help_explains_options "grep -q '^  -o DIR' $tmp/help.log && grep -q '^  -j JOBS' $tmp/help.log && grep -q '^  --collect' $tmp/help.log" "$tmp/help.log"
+# --collect runs nothing and aggregates the points already there: the same
+# sweep.tsv byte for byte; a point whose status file is gone is named, the
+# sweep exits 1 and its combination aggregates the seeds that are left; a
+# point rerun by hand (its directory and status file) counts again.
+cp -r "$tmp/local" "$tmp/coll"
+rm "$tmp/coll/sweep.tsv"
+touch -d 2020-01-01 "$tmp/coll/p00000/summary.tsv" "$tmp/coll/p00000.status"   # a rerun would rewrite them
+"$ROCCSIM" sweep experiments/sweeps/fig11-seeds.ini -o "$tmp/coll" --collect >"$tmp/coll.log" 2>&1; rc=$?
+ok collect_same "[ $rc -eq 0 ] && cmp -s $tmp/local/sweep.tsv $tmp/coll/sweep.tsv && [ -z \"\$(find $tmp/coll/p00000/summary.tsv -newermt 2021-01-01)\" ] && [ \$(ls -d $tmp/coll/p0* | wc -l) -eq \$(ls -d $tmp/local/p0* | wc -l) ]" "$tmp/coll.log"
+mv "$tmp/coll/p00004.status" "$tmp/p00004.status"
+"$ROCCSIM" sweep experiments/sweeps/fig11-seeds.ini -o "$tmp/coll" --collect >"$tmp/coll2.log" 2>&1; rc=$?
+ok collect_missing "[ $rc -eq 1 ] && grep -q 'p00004 has no status file' $tmp/coll2.log && grep -q '1 failed to run' $tmp/coll2.log && [ \$(awk -F'\t' '\$1 == 1 && \$3 == \"group.bulk.rate_mean_bps\" { print \$4 }' $tmp/coll/sweep.tsv) = 2 ]" "$tmp/coll2.log"
+mv "$tmp/p00004.status" "$tmp/coll/p00004.status"
+"$ROCCSIM" sweep experiments/sweeps/fig11-seeds.ini -o "$tmp/coll" --collect >"$tmp/coll3.log" 2>&1; rc=$?
+ok collect_again "[ $rc -eq 0 ] && cmp -s $tmp/local/sweep.tsv $tmp/coll/sweep.tsv" "$tmp/coll3.log"
 if need_cmd mpirun "the MPI sweep test did not run"; then
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun --oversubscribe -np 2 \
         "$ROCCSIM" sweep experiments/sweeps/fig11-seeds.ini -o "$tmp/mpi" -j 1 >"$tmp/mpi.log" 2>&1; rc=$?
