@@ -42,13 +42,15 @@
 #   -j JOBS           parallel runs (default 2)
 #   --table-only      rebuild the table and plots from the runs already in
 #                     DIR (same lists), run nothing
+#   --keep            skip a run whose DIR/W-L-A-sSEED/summary.json exists
+#                     (resume a sweep, or add seeds to one)
 # ROCCSIM (default build/roccsim); ROCCSIM_PREBUILT=1 skips the build.
 # Exit status: 0 if every run ran, 1 if a run failed, 2 on bad arguments.
 set -u
 . "$(dirname "$0")/lib/help.bash"
 script_help "$@"
 cd "$(dirname "$0")/.."
-algos="pfc lscc hpcc_star swing dcqcn timely hpcc" workloads="" loads="" seeds=1 duration="" jobs=2 table_only=0
+algos="pfc lscc hpcc_star swing dcqcn timely hpcc" workloads="" loads="" seeds=1 duration="" jobs=2 table_only=0 keep=0
 rest=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -59,6 +61,7 @@ while [ $# -gt 0 ]; do
         --duration) duration=${2:?--duration needs a time}; shift 2 ;;
         -j) jobs=${2:?-j needs a number}; shift 2 ;;
         --table-only) table_only=1; shift ;;
+        --keep) keep=1; shift ;;
         *) rest+=("$1"); shift ;;
     esac
 done
@@ -117,6 +120,7 @@ done
 # run W L A S: one run into $out/W-L-A-sS
 run() {
     local w=$1 l=$2 a=$3 s=$4 name="$1-$2-$3-s$4"
+    [ $keep -eq 0 ] || [ ! -s "$out/$name/summary.json" ] || return 0
     local src
     src=$(awk -v l="$l" 'BEGIN { printf "%.4f%%", l * 0.3125 }')
     # shellcheck disable=SC2046
@@ -222,7 +226,7 @@ cols = ['workload', 'load', 'algo', 'flows', 'unfinished', 'avg_ms', 'p95_ms', '
 lines = []
 for r in rows:
     if 'error' in r:
-        lines.append([r['workload'], r['load'], r['algo']] + ['no run'] + [''] * (len(cols) - 5) + [r['seed']])
+        lines.append([r['workload'], r['load'] + '%', r['algo']] + ['no run'] + [''] * (len(cols) - 5) + [r['seed']])
         continue
     pa, pp = paper.get((r['algo'], r['workload']), ('', ''))
     lines.append([r['workload'] + (' (Ali-WAN-like, ours)' if r['workload'] == 'aliwan_like' else ''), r['load'] + '%',

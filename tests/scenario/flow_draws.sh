@@ -35,7 +35,7 @@ for a in dcqcn hpcc timely; do
     run "$a" --set cc.algorithm=$a
 done
 run lscc --set cc.algorithm=dcqcn --set lscc.enable=longhaul
-ok same_flows_any_cc 'for a in dcqcn hpcc timely lscc; do cmp -s <(arrivals "$tmp/base") <(arrivals "$tmp/$a") || exit 1; done'
+ok same_flows_any_cc '( for a in dcqcn hpcc timely lscc; do cmp -s <(arrivals "$tmp/base") <(arrivals "$tmp/$a") || exit 1; done )'
 run seed2 --set cc.algorithm=none --set sim.seed=2
 ok seed_changes_flows '! cmp -s <(arrivals "$tmp/base") <(arrivals "$tmp/seed2")'
 
