@@ -11,6 +11,17 @@ uint64_t mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
+uint64_t rng_stream_seed(uint64_t seed, const char *label, const char *name)
+{
+    uint64_t h = 0xcbf29ce484222325ull;                 /* FNV-1a 64 offset basis */
+    for (const char *s = label; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull; /* FNV-1a 64 prime */
+    h = (h ^ 0xff) * 0x100000001b3ull;                  /* separator: ("ab", "c") is not ("a", "bc") */
+    for (const char *s = name; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return mix64(mix64(seed) ^ h);
+}
+
 void rng_seed(struct rng *r, uint64_t seed)
 {
     for (int i = 0; i < 4; i++) {

@@ -105,6 +105,10 @@ static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *a
                                                            : "out of memory (%s)", gname);
         } else {
             struct group *g = &sc->groups[gi];
+            /* The group's own stream (core/rng.h): its start times depend
+             * on the seed and this section only. */
+            struct rng jr;
+            rng_seed(&jr, rng_stream_seed(sc->seed, "flows", gname));
             if (cc == CC_ROCC)
                 *any_rocc = 1;
             for (int i = 0; i < ns && rc == 0; i++) {
@@ -123,8 +127,8 @@ static int build_group(struct scenario *sc, const char *sec, int dflt_cc, int *a
                         if (size == UINT64_MAX)
                             f.flags |= FL_ENDLESS;
                         /* start_jitter: uniform in [start, start + jitter),
-                         * drawn from the run's generator (same seed, same starts). */
-                        f.start_ps = start + (jitter ? rng_below(&sc->net.rng, jitter) : 0);
+                         * drawn from the group's stream (same seed, same starts). */
+                        f.start_ps = start + (jitter ? rng_below(&jr, jitter) : 0);
                         f.stop_ps = stop;
                         f.window = window;
                         uint64_t line = sc->net.ports[sc->net.hosts[f.src].port].rate_bps;

@@ -234,7 +234,13 @@ int scenario_rocc(struct scenario *sc, struct cfg *c, int any_rocc, struct cfg_e
             ftp.max_age_ps = max_age;
         ftp.sample_one_in = (uint32_t)(sample ? sample : 1);
         ftp.elephant_count = (uint32_t)(eleph ? eleph : 1);
-        ftp.seed = rng_next(&sc->net.rng);
+        {   /* the port's own seed (core/rng.h): not moved by other switches or CPs */
+            const struct port *pt = &sc->net.ports[p];
+            char pname[3 * sizeof sc->net.nodes[0].name + 16];
+            snprintf(pname, sizeof pname, "%s->%s#%u", sc->net.nodes[pt->node].name,
+                     sc->net.nodes[sc->net.ports[pt->peer].node].name, p - sc->net.nodes[pt->node].first_port);
+            ftp.seed = rng_stream_seed(sc->seed, "rocc_ft", pname);
+        }
         if (prm.period_ps > max_period)
             max_period = prm.period_ps;
         uint32_t id = rocc_agent_attach(&sc->net, p, &prm, &ftp, cnp_at_fmax, rate_at, 0);

@@ -171,6 +171,10 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
     if (qpmode == 1 && cfg_find(c, sec, "qp_outstanding"))
         return cfg_errorf(err, cfg_find(c, sec, "qp_outstanding"), "qp_outstanding needs qp = pair");
 
+    /* The section's own stream: its arrivals depend on the seed and this
+     * section only (core/rng.h), not on what else the run builds. */
+    struct rng gr;
+    rng_seed(&gr, rng_stream_seed(sc->seed, "traffic", name));
     struct wl_list wl = { 0 };
     struct qp_map qm = { 0 };
     uint32_t *a = malloc(n->n_nodes * sizeof *a), *b = malloc(n->n_nodes * sizeof *b);
@@ -241,7 +245,7 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
             }
             for (int i = 0; i < nh; i++)
                 hr[i] = rate[a[i]];
-            rc = wl_incast(&wl, a, (size_t)nh, hr, load, (uint32_t)m, size, t0, t1, &n->rng, why, sizeof why);
+            rc = wl_incast(&wl, a, (size_t)nh, hr, load, (uint32_t)m, size, t0, t1, &gr, why, sizeof why);
             free(hr);
         } else {
             const struct cfg_entry *ce = cfg_find(c, sec, "cdf");
@@ -292,7 +296,7 @@ int traffic_build(struct scenario *sc, const char *sec, int dflt_cc, int *any_ro
                 sr[i] = rate[a[i]];
             static const enum wl_pattern wp[] = { WL_ALL_TO_ALL, WL_PERMUTATION, WL_GROUPS };
             rc = wl_poisson(&wl, a, (size_t)ns, b, (size_t)nd, wp[pat], sr, load, &cdf,
-                            smp ? CDF_STEP : CDF_INTERPOLATE, t0, t1, &n->rng, why, sizeof why);
+                            smp ? CDF_STEP : CDF_INTERPOLATE, t0, t1, &gr, why, sizeof why);
             free(sr);
         }
         if (rc) {

@@ -57,6 +57,17 @@ ok fct_runs "[ $rc -eq 0 ] && grep -q \"skipping 'nosuchalgo'\" $q.out" "$q.out"
 ok fct_table "awk -F'\t' 'NR == 1 { ok = \$5 == \"unfinished\" } \$3 == \"pfc\" && \$8 == \"+0.0%\" && \$13 == \"+0.0%\" && \$16 == \"1.000\" { p = 1 }
     \$3 == \"lscc\" && \$10 == \"-30..-65%\" && \$4 > 0 && \$5 ~ /^[0-9]+\$/ { l = 1 } END { exit !(ok && p && l) }' $q/table.tsv" "$q/table.tsv"
 ok fct_buffer_cdf "[ \$(grep -c '^websearch 50 lscc ' $q/buffer_cdf.dat) -eq 101 ]"
+# --seeds: SWING (two more switches, the relays) runs the same flows as PFC
+# only in each seed (src/core/rng.h), the seeds differ, and summary.tsv has
+# one row per algorithm over both seeds; --keep re-runs nothing that exists.
+s=$tmp/fct-seeds
+ROCCSIM_PREBUILT=1 ROCCSIM=$ROCCSIM bash scripts/crossdc-fct.sh --quick -o "$s" --algos "pfc swing" --seeds "1 2" -j 1 >"$s.out" 2>&1
+rc=$?
+ok fct_seeds_same_flows "[ $rc -eq 0 ] && ( for k in 1 2; do cmp -s <(cut -d, -f1-7 $s/websearch-50-pfc-s\$k/flows.csv) <(cut -d, -f1-7 $s/websearch-50-swing-s\$k/flows.csv) || exit 1; done ) && ! cmp -s $s/websearch-50-pfc-s1/flows.csv $s/websearch-50-pfc-s2/flows.csv" "$s.out"
+ok fct_seeds_summary "awk -F'\t' '\$3 == \"swing\" && \$4 == 2 { n++ } \$3 == \"pfc\" && \$4 == 2 && \$7 == \"+0.0%\" { n++ } END { exit n != 2 }' $s/summary.tsv" "$s/summary.tsv"
+touch -d '2000-01-01' "$s/websearch-50-swing-s2/summary.json"
+ROCCSIM_PREBUILT=1 ROCCSIM=$ROCCSIM bash scripts/crossdc-fct.sh --quick -o "$s" --algos "pfc swing" --seeds "1 2" --keep -j 1 >"$s.keep.out" 2>&1
+ok fct_keep "[ \$(date -r $s/websearch-50-swing-s2/summary.json +%Y) = 2000 ]" "$s.keep.out"
 ROCCSIM_PREBUILT=1 ROCCSIM=$ROCCSIM bash scripts/crossdc-fct.sh --quick -o "$q-bad" --loads "fifty" >"$q-bad.out" 2>&1
 rc=$?
 ok fct_bad_load "[ $rc -eq 2 ] && grep -q 'a load is a number of percent' $q-bad.out" "$q-bad.out"

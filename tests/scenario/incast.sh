@@ -10,7 +10,14 @@
 #     QCN's 10:1 Jain index spreads 0.82-0.92 over seeds 1-6 (the order of
 #     simultaneous events moves it: 0.885 under the old insertion-order
 #     ties, docs/architecture.md "Event order and ownership"), so its bound
-#     is 0.80.
+#     is 0.80;
+#   - the Jain index of DCQCN at 2:1 and TIMELY at 10:1 depends on the start
+#     draws (start_jitter): over seeds 1-8 DCQCN's 2:1 spreads 0.9885-1.0
+#     (bound 0.98), over seeds 1-10 TIMELY's 10:1 is either fair (0.96-1.00)
+#     or stuck unfair (0.52-0.72), about half and half, as before the flow
+#     generators got their own streams (src/core/rng.h), which moved seed
+#     1's starts: TIMELY's gradient rule has no unique fixed point
+#     (CoNEXT'16), so its 10:1 bound is 0.50 (docs/baselines.md).
 set -u
 cd "$(dirname "$0")/../.."
 ROCCSIM=${ROCCSIM:-build/roccsim}
@@ -18,12 +25,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 #            algo            util2 jain2  util10 jain10
 cases="rocc            0.99  0.999  0.99   0.999
-dcqcn           0.98  0.99   0.98   0.98
+dcqcn           0.98  0.98   0.98   0.98
 dcqcn_pi        0.98  0.99   0.97   0.98
 dcqcn_p         0.90  0.99   0.83   0.99
 dcqcn_d         0.90  0.99   0.83   0.99
 qcn             0.97  0.90   0.97   0.80
-timely          0.95  0.99   0.93   0.99
+timely          0.95  0.99   0.93   0.50
 timely_patched  0.99  0.99   0.99   0.99
 hpcc            0.94  0.99   0.93   0.65
 dctcp           0.97  0.99   0.98   0.99
