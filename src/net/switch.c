@@ -190,6 +190,9 @@ static void mmu_force(struct sw *s, uint32_t local, uint8_t cls, uint32_t b)
     s->shared_used += b;
 }
 
+static inline __attribute__((always_inline)) void sw_kick(struct net *n, struct sw *s, uint32_t port,
+                                                          struct port *pt);
+
 /* What every frame queued at a switch egress goes through, built-in
  * queue or discipline (qdisc.h): data_bytes, the peak, the agents, kick. */
 static inline void enqueued(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
@@ -211,7 +214,7 @@ static inline void enqueued(struct net *n, struct sw *s, uint32_t out, uint32_t 
             p = pkt(&n->pool, pi);      /* an agent may have made packets */
         }
     }
-    port_kick(n, out);
+    sw_kick(n, s, out, pt);
 }
 
 static inline __attribute__((always_inline)) void enqueue(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
@@ -390,9 +393,10 @@ static uint32_t drr_pick(struct net *n, struct sw *s, struct port *pt, uint32_t 
     return NONE32;
 }
 
-uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
+/* switch_dequeue's body, inline in sw_kick. */
+static inline __attribute__((always_inline)) uint32_t sw_dequeue(struct net *n, struct sw *s, uint32_t port,
+                                                                 struct port *pt)
 {
-    struct port *pt = &n->ports[port];
     uint32_t c = pick_class(n, s, pt);
     if (c == NONE32)
         return PKT_NONE;
@@ -454,4 +458,36 @@ uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
             s->fc->on_tx(n, s, port, p);
     }
     return pi;
+}
+
+uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
+{
+    return sw_dequeue(n, s, port, &n->ports[port]);
+}
+
+/* port_kick for switch port pt: its body inline at the end of every
+ * enqueue (a frame arriving at an idle egress goes from its ingress to
+ * the wire without a call between), and out of line for port.c. */
+static inline __attribute__((always_inline)) void sw_kick(struct net *n, struct sw *s, uint32_t port,
+                                                          struct port *pt)
+{
+    if (pt->down)
+        return;                                 /* a failed link sends nothing */
+    if (pt->busy_until > n->el.now) {
+        if (!pt->txdone_pending) {
+            pt->txdone_pending = 1;
+            net_schedule(n, pt->busy_until, EV_TX_DONE, port);
+        }
+        return;
+    }
+    uint32_t pi = sw_dequeue(n, s, port, pt);
+    if (pi != PKT_NONE)
+        port_send(n, port, pt, pi, 0);
+}
+
+void switch_kick(struct net *n, uint32_t port, struct port *pt)
+{
+    uint32_t pi = sw_dequeue(n, &n->sws[pt->owner], port, pt);
+    if (pi != PKT_NONE)
+        port_send(n, port, pt, pi, 0);
 }
