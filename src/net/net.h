@@ -121,6 +121,8 @@ struct port {
                                    longhaul_headroom/_xoff, headroom on top of the buffer */
     uint8_t  remote;            /* a partitioned run: the peer node is on another rank
                                    (frames leave through net.remote_tx; parallel.c) */
+    uint8_t  agents_loud;       /* an agent here is not port_agent_ops.quiet: a frame
+                                   for this egress always goes through its queue */
     uint64_t ecn_kmin;
     double   ecn_pmax;
     uint64_t rate_bps;
@@ -361,6 +363,12 @@ struct port_agent_ops {
      * taken.  The first agent of the port that takes it gets it; a frame
      * nobody takes is counted in fctl_bad (flowctl.c fc_receive). */
     int  (*on_frame)(struct net *n, void *agent, uint32_t port, const struct packet *p);
+    /* 1: on_enqueue and on_dequeue read nothing of the port but data_bytes
+     * and make, send and kick nothing, so they cannot tell a frame that
+     * passed through an idle egress's queue from one handed straight to
+     * its wire (switch.c enqueue).  0 (the default) keeps such ports on
+     * the queue path. */
+    int  quiet;
 };
 struct port_agent {
     const struct port_agent_ops *ops;

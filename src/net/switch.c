@@ -192,6 +192,8 @@ static void mmu_force(struct sw *s, uint32_t local, uint8_t cls, uint32_t b)
 
 static inline __attribute__((always_inline)) void sw_kick(struct net *n, struct sw *s, uint32_t port,
                                                           struct port *pt);
+static inline __attribute__((always_inline)) uint32_t sw_sent(struct net *n, struct sw *s, uint32_t port,
+                                                              struct port *pt, uint32_t c, uint32_t pi);
 
 /* What every frame queued at a switch egress goes through, built-in
  * queue or discipline (qdisc.h): data_bytes, the peak, the agents, kick. */
@@ -217,6 +219,9 @@ static inline void enqueued(struct net *n, struct sw *s, uint32_t out, uint32_t 
     sw_kick(n, s, out, pt);
 }
 
+static int drr_alone(struct sw *s, struct port *pt, uint32_t c, uint32_t bytes);
+static void send_direct(struct net *n, struct sw *s, uint32_t out, struct port *pt, uint32_t q, uint32_t pi);
+
 static inline __attribute__((always_inline)) void enqueue(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
 {
     struct port *pt = &n->ports[out];
@@ -224,8 +229,52 @@ static inline __attribute__((always_inline)) void enqueue(struct net *n, struct 
     uint32_t q = p->prio;
     if (__builtin_expect(p->hops != 0, 0) && (s->fc_flags & FCB_ESCQ))
         q = QESC;                       /* an escaping frame (Escape header hops != 0) */
+    /* An idle egress with nothing queued (and no agents, but quiet ones,
+     * or scheme hooks that could act between the enqueue and the dequeue,
+     * or look at the queues) would push this
+     * frame, pick it and pop it at once: it goes to the wire without
+     * touching the queue.  Every other effect is as on the long way:
+     * data_bytes and its peak, the buffer peak, the DRR deficit and
+     * pointer (drr_alone), and sw_sent's INT stamp, MMU release and
+     * counters; ECN marks on the class queue's bytes after the pop, which
+     * are 0 here, so it never marks (nor draws a random number). */
+    if (pt->qmask == 0 && !pt->agents_loud && pt->busy_until <= n->el.now && !pt->down &&
+        !(s->fc_flags & (FCB_TX | FCB_GATE)) && !((pt->paused | pt->gated) >> q & 1)) {
+        send_direct(n, s, out, pt, q, pi);
+        return;
+    }
     port_q_push(n, pt, q, pi);
     enqueued(n, s, out, pi);
+}
+
+/* enqueue's path for a frame at an idle, empty egress, out of line so
+ * that switch_receive stays small enough to inline into the event loop. */
+static __attribute__((noinline)) void send_direct(struct net *n, struct sw *s, uint32_t out, struct port *pt,
+                                                  uint32_t q, uint32_t pi)
+{
+    struct packet *p = pkt(&n->pool, pi);
+    if (!(s->cfg.strict_mask & (1u << p->prio))) {
+        pt->data_bytes += p->bytes;
+        if (pt->data_bytes > pt->st.max_queue_bytes)
+            pt->st.max_queue_bytes = pt->data_bytes;
+    }
+    uint64_t used = s->shared_used + s->hdrm_used + s->reserve_used + s->ctrl_used;
+    if (used > s->peak_used)
+        s->peak_used = used;
+    for (uint32_t ai = pt->agent; ai != NONE32; ai = n->agents[ai].next) {
+        struct port_agent *a = &n->agents[ai];
+        if (a->ops->on_enqueue)
+            a->ops->on_enqueue(n, a->state, out, p);
+    }
+    /* pick_class: a ready strict class or the escape queue goes
+     * first; a data class goes through DRR, which with this frame
+     * alone may still refuse it (a quantum far below its size): then
+     * it waits in its queue, as it would have. */
+    if (q < NCLASS && !(s->cfg.strict_mask >> q & 1) && !drr_alone(s, pt, q, p->bytes)) {
+        port_q_push(n, pt, q, pi);
+        return;
+    }
+    port_send(n, out, pt, sw_sent(n, s, out, pt, q, pi), 0);
 }
 
 /* A frame for egress `out` whose port has a queueing discipline (qdisc.h):
@@ -415,6 +464,15 @@ static inline __attribute__((always_inline)) uint32_t sw_dequeue(struct net *n, 
     } else {
         pi = port_q_pop(n, pt, c);
     }
+    return sw_sent(n, s, port, pt, c, pi);
+}
+
+/* Frame pi, of class queue c, has left port pt's queues for its wire:
+ * data_bytes, ECN, INT, the MMU charge, the agents, the scheme's tx hook.
+ * Returns pi. */
+static inline __attribute__((always_inline)) uint32_t sw_sent(struct net *n, struct sw *s, uint32_t port,
+                                                              struct port *pt, uint32_t c, uint32_t pi)
+{
     struct packet *p = pkt(&n->pool, pi);
     if (c == QMAC)
         return pi;
@@ -458,6 +516,32 @@ static inline __attribute__((always_inline)) uint32_t sw_dequeue(struct net *n, 
             s->fc->on_tx(n, s, port, p);
     }
     return pi;
+}
+
+/* drr_pick for data class c when a frame of `bytes` is the port's only
+ * one: the same visits, deficit and pointer updates, every other class
+ * empty.  1: c is picked (its deficit charged), 0: refused. */
+static int drr_alone(struct sw *s, struct port *pt, uint32_t c, uint32_t bytes)
+{
+    for (int visit = 0; visit < 2 * NCLASS + 2; visit++) {
+        uint32_t k = pt->drr_next;
+        if (k != c) {                               /* empty: not eligible */
+            pt->deficit[k] = 0;
+            pt->drr_next = (uint8_t)((k + 1) % NCLASS);
+            continue;
+        }
+        if (pt->deficit[c] >= (int32_t)bytes) {
+            pt->deficit[c] -= (int32_t)bytes;
+            return 1;
+        }
+        pt->deficit[c] += (int32_t)s->cfg.quantum[c];
+        if (pt->deficit[c] >= (int32_t)bytes) {
+            pt->deficit[c] -= (int32_t)bytes;
+            return 1;
+        }
+        pt->drr_next = (uint8_t)((c + 1) % NCLASS);
+    }
+    return 0;
 }
 
 uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
