@@ -31,6 +31,10 @@
 #include "net/qdisc.h"
 
 #include <stdlib.h>
+#ifdef ROCC_AUDIT
+#include <stdio.h>
+#include <string.h>
+#endif
 
 #define IN_NONE 0xffffu              /* packet made by this switch */
 
@@ -220,6 +224,9 @@ static inline void enqueued(struct net *n, struct sw *s, uint32_t out, uint32_t 
 }
 
 static int drr_alone(struct sw *s, struct port *pt, uint32_t c, uint32_t bytes);
+#ifdef ROCC_AUDIT
+static uint32_t pick_class(struct net *n, struct sw *s, struct port *pt);
+#endif
 static void send_direct(struct net *n, struct sw *s, uint32_t out, struct port *pt, uint32_t q, uint32_t pi);
 
 static inline __attribute__((always_inline)) void enqueue(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
@@ -270,7 +277,24 @@ static __attribute__((noinline)) void send_direct(struct net *n, struct sw *s, u
      * first; a data class goes through DRR, which with this frame
      * alone may still refuse it (a quantum far below its size): then
      * it waits in its queue, as it would have. */
-    if (q < NCLASS && !(s->cfg.strict_mask >> q & 1) && !drr_alone(s, pt, q, p->bytes)) {
+#ifdef ROCC_AUDIT
+    /* The long way, on a copy of the port with the frame queued: its
+     * pick must agree with this one, DRR state included. */
+    struct port copy = *pt;
+    port_q_push(n, &copy, q, pi);
+    uint32_t want = pick_class(n, s, &copy);
+#endif
+    int refused = q < NCLASS && !(s->cfg.strict_mask >> q & 1) && !drr_alone(s, pt, q, p->bytes);
+#ifdef ROCC_AUDIT
+    if (want != (refused ? NONE32 : q) || copy.drr_next != pt->drr_next ||
+        memcmp(copy.deficit, pt->deficit, sizeof pt->deficit) != 0) {
+        fprintf(stderr, "audit: switch port %u at %llu ps: the direct path picked class %u, the queue %u "
+                "(or their DRR deficits or pointer differ)\n",
+                (unsigned)out, (unsigned long long)n->el.now, (unsigned)(refused ? NONE32 : q), (unsigned)want);
+        abort();
+    }
+#endif
+    if (refused) {
         port_q_push(n, pt, q, pi);
         return;
     }
