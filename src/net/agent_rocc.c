@@ -88,6 +88,7 @@ static void rocc_destroy(void *st) { rocc_agent_free(st); }
 const struct port_agent_ops rocc_agent_ops = {
     .name = "rocc", .on_enqueue = rocc_enq, .on_dequeue = rocc_deq, .on_timer = rocc_timer,
     .destroy = rocc_destroy,
+    .quiet = 1,     /* the hooks only count the frame's flow in the CP's table */
 };
 
 uint32_t rocc_agent_attach(struct net *n, uint32_t port, const struct rocc_cp_params *prm,

@@ -132,6 +132,33 @@ static inline int flow_held(const struct flow *f)
            (__builtin_expect(f->flags & FL_CREDITED, 0) && f->tx_credits == 0);
 }
 
+static inline __attribute__((always_inline)) simtime_t scan_flows(const struct net *n, const struct host *h,
+                                                                 const struct port *pt, simtime_t now,
+                                                                 uint32_t *pick);
+
+/* Control frame pi (ACK, NAK, CNP) leaves host h: port_enqueue_ctrl, or
+ * when the port is idle with nothing queued (and its class not paused or
+ * gated, no rate gates anywhere) straight to the wire -- the push,
+ * port_kick's tests, the class pick and the pop that host_dequeue would
+ * do at once are skipped, and everything else it does is done here the
+ * same way: the busy period's start, the plan of the next data frame
+ * (next_ready), and port_send's wake-up. */
+static __attribute__((noinline)) void host_ctrl_out(struct net *n, struct host *h, uint32_t pi)
+{
+    struct port *pt = host_port(n, h);
+    simtime_t now = n->el.now;
+    uint32_t q = pkt(&n->pool, pi)->prio;
+    if (pt->qmask || pt->down || pt->busy_until > now || ((pt->paused | pt->gated) >> q & 1) ||
+        n->fc_gates != NULL) {
+        port_enqueue_ctrl(n, h->port, pi);
+        return;
+    }
+    if (pt->busy_until < now)
+        h->busy_since = now;
+    h->next_ready = h->n_active ? scan_flows(n, h, pt, now, NULL) : SIMTIME_NEVER;
+    port_send(n, h->port, pt, pi, 1);
+}
+
 /* ACK or NAK for `data` (the packet that triggered it): echoes its send
  * timestamp (RTT for TIMELY), the CE marks seen since the last ACK (ECE, for
  * DCTCP) and its INT record (HPCC). */
@@ -165,7 +192,7 @@ static void reply_ctrl(struct net *n, struct host *h, struct flow *f, enum pkt_t
     }
     if (f->tp->on_rx_ctrl)
         f->tp->on_rx_ctrl(n, f, p);
-    port_enqueue_ctrl(n, h->port, data);
+    host_ctrl_out(n, h, data);
 }
 
 static void send_np_cnp(struct net *n, struct host *h, struct flow *f)
@@ -180,7 +207,7 @@ static void send_np_cnp(struct net *n, struct host *h, struct flow *f)
     p->prio = n->cfg.ctrl_prio;
     p->cnp_kind = CNP_ECN;
     p->ts = n->el.now;
-    port_enqueue_ctrl(n, h->port, pi);
+    host_ctrl_out(n, h, pi);
 }
 
 void host_arm_wake(struct net *n, struct host *h, simtime_t t)

@@ -555,6 +555,8 @@ uint32_t net_add_agent(struct net *n, uint32_t port, const struct port_agent_ops
     n->agents = a;
     /* Append to the port's chain: agents see packets in attach order. */
     n->agents[n->n_agents] = (struct port_agent){ ops, state, port, NONE32 };
+    if (!ops->quiet)
+        n->ports[port].agents_loud = 1;
     uint32_t *link = &n->ports[port].agent;
     while (*link != NONE32)
         link = &n->agents[*link].next;

@@ -121,6 +121,8 @@ struct port {
                                    longhaul_headroom/_xoff, headroom on top of the buffer */
     uint8_t  remote;            /* a partitioned run: the peer node is on another rank
                                    (frames leave through net.remote_tx; parallel.c) */
+    uint8_t  agents_loud;       /* an agent here is not port_agent_ops.quiet: a frame
+                                   for this egress always goes through its queue */
     uint64_t ecn_kmin;
     double   ecn_pmax;
     uint64_t rate_bps;
@@ -361,6 +363,12 @@ struct port_agent_ops {
      * taken.  The first agent of the port that takes it gets it; a frame
      * nobody takes is counted in fctl_bad (flowctl.c fc_receive). */
     int  (*on_frame)(struct net *n, void *agent, uint32_t port, const struct packet *p);
+    /* 1: on_enqueue and on_dequeue read nothing of the port but data_bytes
+     * and make, send and kick nothing, so they cannot tell a frame that
+     * passed through an idle egress's queue from one handed straight to
+     * its wire (switch.c enqueue).  0 (the default) keeps such ports on
+     * the queue path. */
+    int  quiet;
 };
 struct port_agent {
     const struct port_agent_ops *ops;
@@ -730,6 +738,9 @@ static inline int net_cnp_bound(const struct net *n, const struct packet *p)
            n->nodes[node].kind == NODE_SWITCH;
 }
 uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port);
+/* port_kick's body for a switch port that may send now (not down, not
+ * busy): dequeue and send. */
+void     switch_kick(struct net *n, uint32_t port, struct port *pt);
 /* Give back the MMU charge of frame pi (its in_port, prio, bytes): dequeue
  * and flowctl.h's fc_drop_held. */
 void     switch_release(struct net *n, struct sw *s, uint32_t pi);
@@ -796,6 +807,65 @@ EL_INLINE int net_schedule_key(struct net *n, simtime_t t, enum ev_kind kind, ui
 EL_INLINE int net_schedule(struct net *n, simtime_t t, enum ev_kind kind, uint32_t obj)
 {
     return net_schedule_key(n, t, kind, obj, net_key(n, kind, obj));
+}
+
+/* Frame pi joins the end of port's wire (port_wire_put's body, inline on
+ * the per-frame path). */
+static inline void port_wire_push(struct net *n, uint32_t port, uint32_t pi, uint64_t key)
+{
+    pktq_push(&n->pool, &n->ports[port].wire, pi);
+    net_schedule_key(n, pkt(&n->pool, pi)->due, EV_WIRE, port, key);
+}
+
+/* Port pt (index port, free now) sends frame pi, just taken from its
+ * owner's queues: the serializer, the counters, the wire, and the one
+ * event the port needs next -- the end of this frame if something is
+ * queued, else (a NIC, is_host a constant) the time its next flow may
+ * send.  Inline in each sender (port.c's port_kick, switch.c's enqueue),
+ * so a frame crosses no call between its dequeue and its wire. */
+static inline __attribute__((always_inline)) void port_send(struct net *n, uint32_t port, struct port *pt,
+                                                            uint32_t pi, int is_host)
+{
+    simtime_t now = n->el.now;
+    struct packet *p = pkt(&n->pool, pi);
+    uint64_t wire = (uint64_t)p->bytes + n->cfg.preamble_ifg;
+    pt->busy_until = now + (pt->ps_per_byte ? wire * pt->ps_per_byte : tx_time_ps(wire, pt->rate_bps));
+    p->due = pt->busy_until + pt->delay_ps;
+    pt->st.tx_pkts++;
+    pt->st.tx_bytes += p->bytes;
+    pt->st.tx_wire_bytes += wire;
+    if (p->type == PKT_DATA)
+        pt->st.tx_data_bytes += p->payload;
+    if (__builtin_expect(n->tap != NULL, 0))
+        n->tap(n->tap_ctx, n, port, pi, 0);
+    uint64_t key = net_key(n, EV_WIRE, port);
+    if (__builtin_expect(pt->remote, 0)) {
+        /* A cut link: the peer's rank puts the frame on its copy of this
+         * wire (net_wire_inject) with this key; this copy is gone here. */
+        n->remote_tx(n->remote_ctx, n, port, pi, key);
+        n->remote_out[p->type]++;
+        pool_put(&n->pool, pi);
+    } else {
+        port_wire_push(n, port, pi, key);
+    }
+    /* Arm the one event this port needs next.  An older "done" event
+     * still in the event set is stale now (port_tx_done ignores it), so
+     * it no longer counts as pending. */
+    pt->txdone_pending = 0;
+    simtime_t next = SIMTIME_NEVER;
+    if (pt->qmask) {                    /* something is queued */
+        next = pt->busy_until;
+    } else if (is_host) {
+        struct host *h = &n->hosts[pt->owner];
+        if (h->next_ready <= pt->busy_until)
+            next = pt->busy_until;
+        else if (h->next_ready != SIMTIME_NEVER)
+            host_arm_wake(n, h, h->next_ready);
+    }
+    if (next != SIMTIME_NEVER) {
+        pt->txdone_pending = 1;
+        net_schedule(n, next, EV_TX_DONE, port);
+    }
 }
 
 #endif

@@ -11,70 +11,19 @@
  */
 #include "net/flowctl.h"
 
-/* The body of port_kick for a port that may send now, specialised by its
- * owner's kind (a compile-time constant in each caller below), so a switch
- * port's path carries none of the NIC's planning and each inlines only its
- * own dequeue. */
-static inline __attribute__((always_inline)) void kick_send(struct net *n, uint32_t port, struct port *pt,
-                                                            int is_host)
-{
-    simtime_t now = n->el.now;
-    uint32_t pi = is_host ? host_dequeue(n, &n->hosts[pt->owner]) : switch_dequeue(n, &n->sws[pt->owner], port);
-    if (pi == PKT_NONE)
-        return;
-    struct packet *p = pkt(&n->pool, pi);
-    uint64_t wire = (uint64_t)p->bytes + n->cfg.preamble_ifg;
-    pt->busy_until = now + (pt->ps_per_byte ? wire * pt->ps_per_byte : tx_time_ps(wire, pt->rate_bps));
-    p->due = pt->busy_until + pt->delay_ps;
-    pt->st.tx_pkts++;
-    pt->st.tx_bytes += p->bytes;
-    pt->st.tx_wire_bytes += wire;
-    if (p->type == PKT_DATA)
-        pt->st.tx_data_bytes += p->payload;
-    if (__builtin_expect(n->tap != NULL, 0))
-        n->tap(n->tap_ctx, n, port, pi, 0);
-    uint64_t key = net_key(n, EV_WIRE, port);
-    if (__builtin_expect(pt->remote, 0)) {
-        /* A cut link: the peer's rank puts the frame on its copy of this
-         * wire (net_wire_inject) with this key; this copy is gone here. */
-        n->remote_tx(n->remote_ctx, n, port, pi, key);
-        n->remote_out[p->type]++;
-        pool_put(&n->pool, pi);
-    } else {
-        port_wire_put(n, port, pi, key);
-    }
-    /* Arm the one event this port needs next: the end of this frame if
-     * something is waiting, else (a NIC) the time its next flow may send.
-     * An older "done" event still in the heap is stale now (port_tx_done
-     * ignores it), so it no longer counts as pending. */
-    pt->txdone_pending = 0;
-    simtime_t next = SIMTIME_NEVER;
-    if (pt->qmask) {                    /* something is queued */
-        next = pt->busy_until;
-    } else if (is_host) {
-        struct host *h = &n->hosts[pt->owner];
-        if (h->next_ready <= pt->busy_until)
-            next = pt->busy_until;
-        else if (h->next_ready != SIMTIME_NEVER)
-            host_arm_wake(n, h, h->next_ready);
-    }
-    if (next != SIMTIME_NEVER) {
-        pt->txdone_pending = 1;
-        net_schedule(n, next, EV_TX_DONE, port);
-    }
-}
-
-static __attribute__((noinline)) void kick_switch_port(struct net *n, uint32_t port, struct port *pt)
-{
-    kick_send(n, port, pt, 0);
-}
-
+/* port_kick's sending path for a NIC port (the switch's is switch_kick,
+ * switch.c, where its dequeue inlines): one body with the owner's kind a
+ * constant, so it carries only the NIC's planning. */
 static __attribute__((noinline)) void kick_host_port(struct net *n, uint32_t port, struct port *pt)
 {
-    kick_send(n, port, pt, 1);
+    uint32_t pi = host_dequeue(n, &n->hosts[pt->owner]);
+    if (pi != PKT_NONE)
+        port_send(n, port, pt, pi, 1);
 }
 
-void port_kick(struct net *n, uint32_t port)
+/* port_kick's body, inline in port_tx_done too (a port's end-of-frame
+ * event then reaches its owner's sending path without another call). */
+static inline __attribute__((always_inline)) void kick(struct net *n, uint32_t port)
 {
     struct port *pt = &n->ports[port];
     if (pt->down)
@@ -87,9 +36,14 @@ void port_kick(struct net *n, uint32_t port)
         return;
     }
     if (pt->owner_kind == NODE_SWITCH)
-        kick_switch_port(n, port, pt);
+        switch_kick(n, port, pt);
     else
         kick_host_port(n, port, pt);
+}
+
+void port_kick(struct net *n, uint32_t port)
+{
+    kick(n, port);
 }
 
 void port_tx_done(struct net *n, uint32_t port)
@@ -101,7 +55,7 @@ void port_tx_done(struct net *n, uint32_t port)
     if (pt->busy_until != n->el.now)
         return;
     pt->txdone_pending = 0;
-    port_kick(n, port);
+    kick(n, port);
 }
 
 void port_set_pause(struct net *n, uint32_t port, uint8_t cls, int on)
@@ -130,8 +84,7 @@ void port_set_pause(struct net *n, uint32_t port, uint8_t cls, int on)
 
 void port_wire_put(struct net *n, uint32_t port, uint32_t pi, uint64_t key)
 {
-    pktq_push(&n->pool, &n->ports[port].wire, pi);
-    net_schedule_key(n, pkt(&n->pool, pi)->due, EV_WIRE, port, key);
+    port_wire_push(n, port, pi, key);
 }
 
 int net_wire_inject(struct net *n, uint32_t port, const struct packet *rec, const struct int_rec *ir, uint64_t key)

@@ -31,6 +31,10 @@
 #include "net/qdisc.h"
 
 #include <stdlib.h>
+#ifdef ROCC_AUDIT
+#include <stdio.h>
+#include <string.h>
+#endif
 
 #define IN_NONE 0xffffu              /* packet made by this switch */
 
@@ -190,6 +194,11 @@ static void mmu_force(struct sw *s, uint32_t local, uint8_t cls, uint32_t b)
     s->shared_used += b;
 }
 
+static inline __attribute__((always_inline)) void sw_kick(struct net *n, struct sw *s, uint32_t port,
+                                                          struct port *pt);
+static inline __attribute__((always_inline)) uint32_t sw_sent(struct net *n, struct sw *s, uint32_t port,
+                                                              struct port *pt, uint32_t c, uint32_t pi);
+
 /* What every frame queued at a switch egress goes through, built-in
  * queue or discipline (qdisc.h): data_bytes, the peak, the agents, kick. */
 static inline void enqueued(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
@@ -211,8 +220,14 @@ static inline void enqueued(struct net *n, struct sw *s, uint32_t out, uint32_t 
             p = pkt(&n->pool, pi);      /* an agent may have made packets */
         }
     }
-    port_kick(n, out);
+    sw_kick(n, s, out, pt);
 }
+
+static int drr_alone(struct sw *s, struct port *pt, uint32_t c, uint32_t bytes);
+#ifdef ROCC_AUDIT
+static uint32_t pick_class(struct net *n, struct sw *s, struct port *pt);
+#endif
+static void send_direct(struct net *n, struct sw *s, uint32_t out, struct port *pt, uint32_t q, uint32_t pi);
 
 static inline __attribute__((always_inline)) void enqueue(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
 {
@@ -221,8 +236,69 @@ static inline __attribute__((always_inline)) void enqueue(struct net *n, struct 
     uint32_t q = p->prio;
     if (__builtin_expect(p->hops != 0, 0) && (s->fc_flags & FCB_ESCQ))
         q = QESC;                       /* an escaping frame (Escape header hops != 0) */
+    /* An idle egress with nothing queued (and no agents, but quiet ones,
+     * or scheme hooks that could act between the enqueue and the dequeue,
+     * or look at the queues) would push this
+     * frame, pick it and pop it at once: it goes to the wire without
+     * touching the queue.  Every other effect is as on the long way:
+     * data_bytes and its peak, the buffer peak, the DRR deficit and
+     * pointer (drr_alone), and sw_sent's INT stamp, MMU release and
+     * counters; ECN marks on the class queue's bytes after the pop, which
+     * are 0 here, so it never marks (nor draws a random number). */
+    if (pt->qmask == 0 && !pt->agents_loud && pt->busy_until <= n->el.now && !pt->down &&
+        !(s->fc_flags & (FCB_TX | FCB_GATE)) && !((pt->paused | pt->gated) >> q & 1)) {
+        send_direct(n, s, out, pt, q, pi);
+        return;
+    }
     port_q_push(n, pt, q, pi);
     enqueued(n, s, out, pi);
+}
+
+/* enqueue's path for a frame at an idle, empty egress, out of line so
+ * that switch_receive stays small enough to inline into the event loop. */
+static __attribute__((noinline)) void send_direct(struct net *n, struct sw *s, uint32_t out, struct port *pt,
+                                                  uint32_t q, uint32_t pi)
+{
+    struct packet *p = pkt(&n->pool, pi);
+    if (!(s->cfg.strict_mask & (1u << p->prio))) {
+        pt->data_bytes += p->bytes;
+        if (pt->data_bytes > pt->st.max_queue_bytes)
+            pt->st.max_queue_bytes = pt->data_bytes;
+    }
+    uint64_t used = s->shared_used + s->hdrm_used + s->reserve_used + s->ctrl_used;
+    if (used > s->peak_used)
+        s->peak_used = used;
+    for (uint32_t ai = pt->agent; ai != NONE32; ai = n->agents[ai].next) {
+        struct port_agent *a = &n->agents[ai];
+        if (a->ops->on_enqueue)
+            a->ops->on_enqueue(n, a->state, out, p);
+    }
+    /* pick_class: a ready strict class or the escape queue goes
+     * first; a data class goes through DRR, which with this frame
+     * alone may still refuse it (a quantum far below its size): then
+     * it waits in its queue, as it would have. */
+#ifdef ROCC_AUDIT
+    /* The long way, on a copy of the port with the frame queued: its
+     * pick must agree with this one, DRR state included. */
+    struct port copy = *pt;
+    port_q_push(n, &copy, q, pi);
+    uint32_t want = pick_class(n, s, &copy);
+#endif
+    int refused = q < NCLASS && !(s->cfg.strict_mask >> q & 1) && !drr_alone(s, pt, q, p->bytes);
+#ifdef ROCC_AUDIT
+    if (want != (refused ? NONE32 : q) || copy.drr_next != pt->drr_next ||
+        memcmp(copy.deficit, pt->deficit, sizeof pt->deficit) != 0) {
+        fprintf(stderr, "audit: switch port %u at %llu ps: the direct path picked class %u, the queue %u "
+                "(or their DRR deficits or pointer differ)\n",
+                (unsigned)out, (unsigned long long)n->el.now, (unsigned)(refused ? NONE32 : q), (unsigned)want);
+        abort();
+    }
+#endif
+    if (refused) {
+        port_q_push(n, pt, q, pi);
+        return;
+    }
+    port_send(n, out, pt, sw_sent(n, s, out, pt, q, pi), 0);
 }
 
 /* A frame for egress `out` whose port has a queueing discipline (qdisc.h):
@@ -390,9 +466,10 @@ static uint32_t drr_pick(struct net *n, struct sw *s, struct port *pt, uint32_t 
     return NONE32;
 }
 
-uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
+/* switch_dequeue's body, inline in sw_kick. */
+static inline __attribute__((always_inline)) uint32_t sw_dequeue(struct net *n, struct sw *s, uint32_t port,
+                                                                 struct port *pt)
 {
-    struct port *pt = &n->ports[port];
     uint32_t c = pick_class(n, s, pt);
     if (c == NONE32)
         return PKT_NONE;
@@ -411,6 +488,15 @@ uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
     } else {
         pi = port_q_pop(n, pt, c);
     }
+    return sw_sent(n, s, port, pt, c, pi);
+}
+
+/* Frame pi, of class queue c, has left port pt's queues for its wire:
+ * data_bytes, ECN, INT, the MMU charge, the agents, the scheme's tx hook.
+ * Returns pi. */
+static inline __attribute__((always_inline)) uint32_t sw_sent(struct net *n, struct sw *s, uint32_t port,
+                                                              struct port *pt, uint32_t c, uint32_t pi)
+{
     struct packet *p = pkt(&n->pool, pi);
     if (c == QMAC)
         return pi;
@@ -454,4 +540,62 @@ uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
             s->fc->on_tx(n, s, port, p);
     }
     return pi;
+}
+
+/* drr_pick for data class c when a frame of `bytes` is the port's only
+ * one: the same visits, deficit and pointer updates, every other class
+ * empty.  1: c is picked (its deficit charged), 0: refused. */
+static int drr_alone(struct sw *s, struct port *pt, uint32_t c, uint32_t bytes)
+{
+    for (int visit = 0; visit < 2 * NCLASS + 2; visit++) {
+        uint32_t k = pt->drr_next;
+        if (k != c) {                               /* empty: not eligible */
+            pt->deficit[k] = 0;
+            pt->drr_next = (uint8_t)((k + 1) % NCLASS);
+            continue;
+        }
+        if (pt->deficit[c] >= (int32_t)bytes) {
+            pt->deficit[c] -= (int32_t)bytes;
+            return 1;
+        }
+        pt->deficit[c] += (int32_t)s->cfg.quantum[c];
+        if (pt->deficit[c] >= (int32_t)bytes) {
+            pt->deficit[c] -= (int32_t)bytes;
+            return 1;
+        }
+        pt->drr_next = (uint8_t)((c + 1) % NCLASS);
+    }
+    return 0;
+}
+
+uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
+{
+    return sw_dequeue(n, s, port, &n->ports[port]);
+}
+
+/* port_kick for switch port pt: its body inline at the end of every
+ * enqueue (a frame arriving at an idle egress goes from its ingress to
+ * the wire without a call between), and out of line for port.c. */
+static inline __attribute__((always_inline)) void sw_kick(struct net *n, struct sw *s, uint32_t port,
+                                                          struct port *pt)
+{
+    if (pt->down)
+        return;                                 /* a failed link sends nothing */
+    if (pt->busy_until > n->el.now) {
+        if (!pt->txdone_pending) {
+            pt->txdone_pending = 1;
+            net_schedule(n, pt->busy_until, EV_TX_DONE, port);
+        }
+        return;
+    }
+    uint32_t pi = sw_dequeue(n, s, port, pt);
+    if (pi != PKT_NONE)
+        port_send(n, port, pt, pi, 0);
+}
+
+void switch_kick(struct net *n, uint32_t port, struct port *pt)
+{
+    uint32_t pi = sw_dequeue(n, &n->sws[pt->owner], port, pt);
+    if (pi != PKT_NONE)
+        port_send(n, port, pt, pi, 0);
 }
