@@ -81,6 +81,12 @@ struct cc_algo {
      * side only the port's own node, and it has no outputs of its own to
      * merge. */
     const char *par_refused;
+    /* A run over several MPI ranks, at its end (parallel.c, every rank
+     * calls it, after the flows' fields are merged): bring the state its
+     * outputs read into rank 0 (reduce: 64-bit words summed, or their
+     * maximum, over the ranks into rank 0).  NULL: the flows' fields are
+     * all it has. */
+    void (*merge)(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int max));
 };
 
 #define CC_DECL_(name) extern const struct cc_algo cc_algo_##name;

@@ -63,6 +63,18 @@ static uint64_t qstar_now(const struct lscc_node *x, uint64_t now)
     return lscc_rl_qlen(&c, now);
 }
 
+/* Rank 0 takes a node's merged bytes (lsccsel_merge), keeping this
+ * process's storage: the flow table's slots and the refs array. */
+static void put_node(struct lscc_node *x, const uint64_t *words)
+{
+    struct lscc_rl_entry *slots = x->slots, *e = x->rl.e;
+    uint32_t *refs = x->refs;
+    memcpy(x, words, sizeof *x);
+    x->slots = slots;
+    x->refs = refs;
+    x->rl.e = e;
+}
+
 void lsccsel_sample(struct scenario *sc, uint32_t k)
 {
     struct lsccsel *l = sc->lscc;
@@ -73,8 +85,11 @@ void lsccsel_sample(struct scenario *sc, uint32_t k)
             return;
         l->s = malloc((size_t)sc->cap_samples * l->n * sizeof *l->s);   /* once, at the first sample */
         l->cap = l->s ? sc->cap_samples : 1;
-        if (!l->s)
+        if (!l->s) {
+            if (sc->net.node_rank)
+                sc->net.oom = 1;      /* over ranks every rank must keep the series (lsccsel_merge) */
             return;
+        }
     }
     if (k >= l->cap)
         return;
@@ -282,6 +297,37 @@ void lsccsel_write_csv(FILE *f, const struct scenario *sc)
                     (unsigned long long)s->cnps);
         }
         fputc('\n', f);
+    }
+}
+
+void lsccsel_merge(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int max))
+{
+    struct lsccsel *l = sc->lscc;
+    if (!l || !l->n)
+        return;
+    const struct net *n = &sc->net;
+    /* Each node whole, as 64-bit words: its owner's bytes plus zeros from
+     * every other rank are its owner's bytes, doubles and padding too.
+     * One reduction per node (a few long-haul ports). */
+    enum { W = (sizeof(struct lscc_node) + 7) / 8 };
+    uint64_t v[W];
+    for (uint32_t i = 0; i < l->n; i++) {
+        memset(v, 0, sizeof v);
+        if (net_node_local(n, n->ports[l->node[i]->port].node))
+            memcpy(v, l->node[i], sizeof *l->node[i]);
+        reduce(v, W, 0);
+        if (n->my_rank == 0)
+            put_node(l->node[i], v);
+    }
+    /* The samples: each node's column from its owner (zeros elsewhere). */
+    _Static_assert(sizeof(struct lscc_sample) % sizeof(uint64_t) == 0, "lscc_sample is made of 64-bit words");
+    if (l->s && sc->n_samples) {
+        size_t k_n = sc->n_samples < l->cap ? sc->n_samples : l->cap;
+        for (uint32_t i = 0; i < l->n; i++)
+            if (!net_node_local(n, n->ports[l->node[i]->port].node))
+                for (size_t k = 0; k < k_n; k++)
+                    memset(&l->s[k * l->n + i], 0, sizeof *l->s);
+        reduce((uint64_t *)(void *)l->s, k_n * l->n * (sizeof *l->s / sizeof(uint64_t)), 0);
     }
 }
 

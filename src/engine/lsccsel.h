@@ -44,6 +44,11 @@ int  lsccsel_find(const struct scenario *sc, uint32_t port);
  * lscc_pseudo_mean, lscc_pseudo_max (Q*, bytes), lscc_rate (mean R sent,
  * b/s), lscc_direct_cnps (sent in the window).  NAN if unknown. */
 double lsccsel_metric(const struct scenario *sc, int i, simtime_t t0, simtime_t t1, const char *name);
+/* A run over MPI ranks (parallel.c): every node's state and its sample
+ * column from its switch's rank into rank 0 (reduce sums over ranks into
+ * rank 0; every rank calls this).  The other ranks' copies of a node are
+ * left as they were. */
+void lsccsel_merge(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int max));
 void lsccsel_free(struct scenario *sc);
 
 #endif

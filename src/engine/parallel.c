@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/ccreg.h"
+#include "engine/lsccsel.h"
 #include "engine/oqsel.h"
 #include "engine/pcapout.h"
 #include "engine/xbarsel.h"
@@ -810,8 +812,13 @@ int parallel_gather(struct scenario *sc)
         sc->fc_merge(sc, fc_reduce);
     oqsel_merge(sc, fc_reduce);
     xbarsel_merge(sc, fc_reduce);
+    lsccsel_merge(sc, fc_reduce);
     if (gather_flows(sc) || gather_agents(sc) || gather_trace(sc))
         bad = 1;
+    /* Transports' own state (ccreg.h merge), after the flows' fields. */
+    for (int a = 0; a < CC_NALGO; a++)
+        if (cc_registry[a]->merge)
+            cc_registry[a]->merge(sc, fc_reduce);
     gather_pcap(sc);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);

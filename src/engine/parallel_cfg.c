@@ -9,7 +9,6 @@
 
 #include "engine/ccreg.h"
 #include "engine/fcsel.h"
-#include "engine/lsccsel.h"
 #include "engine/oqsel.h"
 #include "engine/partition.h"
 #include "net/flowctl.h"
@@ -61,9 +60,6 @@ int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
      * stop changes on its source's rank only. */
     if (sc->pcap && parallel_flows_stop(n))
         return refuse(sc, err, "output", "pcap", "packet capture with flows that stop");
-    if (lsccsel_has(sc))
-        return refuse(sc, err, "lscc", NULL, "LSCC (its local egress switch sets the normal-CNP interval in the "
-                      "receivers' flow state, a write across nodes; its outputs are not merged)");
     /* Transports: each registry entry says whether it may (ccreg.h
      * par_refused).  A flow's entry is the one with its transport. */
     const struct transport_ops *seen = NULL;

@@ -63,6 +63,24 @@ static const struct port_agent_ops lscc_rc_ops = { .name = "lscc_rc", .on_timer 
 
 /* ---- rate limiting (agent "lscc") ---- */
 
+static const struct port_agent_ops lscc_rl_ops;
+
+void lscc_np_on_data(struct net *n, struct flow *f, const struct packet *p)
+{
+    uint32_t a = p->lscc_np - 1;
+    if (a >= n->n_agents || n->agents[a].ops != &lscc_rl_ops)
+        return;
+    /* The module's parameters: set-up, the same in every process. */
+    const struct lscc_node *x = n->agents[a].state;
+    if (x->rlp.normal_cnp_multiple) {
+        f->np_interval = lscc_normal_cnp_interval_ps(x->rlp.cnp_interval_ps, x->rlp.normal_cnp_multiple);
+    } else {
+        f->np_interval = SIMTIME_NEVER;     /* host.c: now − last >= NEVER never holds */
+        if (!f->np_last_cnp)
+            f->np_last_cnp = 1;
+    }
+}
+
 static void rl_enq(struct net *n, void *st, uint32_t port, const struct packet *p)
 {
     struct lscc_node *x = st;
@@ -76,19 +94,10 @@ static void rl_deq(struct net *n, void *st, uint32_t port, struct packet *p)
     if (p->type != PKT_DATA || (x->local_int && (p->flags & PF_INT)))
         return;
     struct lscc_key k = flow_key(n, p->flow);
-    const struct lscc_rl_entry *e = lscc_rl_find(&x->rl, &k);
-    if (!e) {
-        /* First frame seen of this flow: its receiver's normal CNPs at
-         * normal_cnp_multiple × the direct interval, none for ∞ (0). */
-        struct flow *f = &n->flows[p->flow];
-        if (x->rlp.normal_cnp_multiple) {
-            f->np_interval = lscc_normal_cnp_interval_ps(x->rlp.cnp_interval_ps, x->rlp.normal_cnp_multiple);
-        } else {
-            f->np_interval = SIMTIME_NEVER;     /* host.c: now − last >= NEVER never holds */
-            if (!f->np_last_cnp)
-                f->np_last_cnp = 1;
-        }
-    }
+    /* The flow's receiver takes this module's normal-CNP interval when the
+     * frame arrives (lscc_np_on_data): the NP's state is the destination
+     * host's, written by its own events only (docs/parallel.md). */
+    p->lscc_np = x->rl_id + 1;
     if (lscc_rl_on_data(&x->rl, &x->rlp, n->el.now, &k, p->flow, p->bytes, p->ecn) & LSCC_RL_CLEAR_CE)
         p->ecn = 0;
 }

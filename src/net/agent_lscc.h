@@ -27,9 +27,16 @@
  *     (CNP_ECN) that came in on the long-haul port sets its flow's bit (tap
  *     agents, on_enqueue); every interval the flows lscc_rl_tick picks get a
  *     direct CNP (a RoCEv2 CNP, CNP_ECN, 78 B, control class) from the switch.
- *   normal CNPs: at the first data frame of a flow the agent sets the flow's
- *     NP interval (the receiver's CNP spacing) to normal_cnp_multiple ×
- *     the direct-CNP interval, or switches the NP off for ∞ (multiple 0).
+ *   normal CNPs: every data frame that leaves by the long-haul port (Alg. 2's,
+ *     not HPCC*'s) names this module in lscc_np, and the flow's receiver,
+ *     when the frame arrives, sets the flow's NP interval (its CNP
+ *     spacing) to normal_cnp_multiple × the direct-CNP interval, or
+ *     switches the NP off for ∞ (multiple 0): lscc_np_on_data.  The
+ *     receiver's state is written by the receiver's events alone, so a run
+ *     over MPI ranks does the same (docs/parallel.md); the NP reads the
+ *     interval only at a data frame's arrival, so this is the value the
+ *     module set at its first frame of the flow before (a frame that left
+ *     by two local egresses carries the last one's).
  *
  * ECN marking is turned off on the switch's other ports (§III-B
  * "Deployment": "congestion marking needs to be disabled at this hop",
@@ -72,6 +79,11 @@ struct lscc_node {
  * Returns the node state, or NULL without memory. */
 struct lscc_node *lscc_attach(struct net *n, uint32_t port, const struct lscc_rc_params *rcp,
                               const struct lscc_rl_params *rlp);
+
+/* A data frame of flow f with p->lscc_np != 0 arrived at f's receiver
+ * (host.c, before its NP looks at the ECN mark): the NP interval of the
+ * module it names. */
+void lscc_np_on_data(struct net *n, struct flow *f, const struct packet *p);
 
 /* The ingress queue Q the rate calculation reads now (bytes). */
 uint64_t lscc_ingress_bytes(const struct net *n, const struct lscc_node *x);

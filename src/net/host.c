@@ -59,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "net/agent_lscc.h"
 #include "net/agent_rocc.h"
 #include "net/flowctl.h"
 
@@ -507,6 +508,8 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
             p = pkt(&n->pool, pi);      /* it may have made packets */
         }
         f->ece |= p->ecn;
+        if (__builtin_expect(p->lscc_np != 0, 0))
+            lscc_np_on_data(n, f, p);       /* LSCC's local egress sets the NP's interval (agent_lscc.h) */
         if (p->ecn && f->tp->np_cnp && (f->np_last_cnp == 0 || now - f->np_last_cnp >= f->np_interval)) {
             f->np_last_cnp = now ? now : 1;
             send_np_cnp(n, h, f);

@@ -260,7 +260,7 @@ enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_
  * host, and each may touch only its own fields (a partitioned run keeps a
  * copy per process; the outputs merge them).
  *   set-up, read by both, never written in the run: src, dst, prio,
- *     hdr_extra, np_interval, hash, rhash, tp, cc_prm, app_rate_bps, start_ps, stop_ps,
+ *     hdr_extra, hash, rhash, tp, cc_prm, app_rate_bps, start_ps, stop_ps,
  *     qp, group, sport; size (but see flow_stop);
  *   sender (source host's events: start, stop, timers, ACK/NACK/CNP/GRANT/
  *     credit arrivals, its NIC's dequeue): flags FL_ACTIVE, FL_STOPPED,
@@ -271,6 +271,8 @@ enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_
  *     sender state in cc;
  *   receiver (destination host's data arrivals): flags FL_RX_DONE; rcv_nxt,
  *     rx_wire_bytes, since_ack, ece, nack_for, last_nack, np_last_cnp,
+ *     np_interval (set up from the transport; LSCC's local egress names a
+ *     new value in the data frames, lscc_np, taken on their arrival),
  *     finish_ps, rx_high, out_of_order, and a receiver-driven transport's
  *     receiver state in cc.
  * Known exceptions (sequential runs are unaffected; listed for parallel
@@ -305,7 +307,8 @@ struct flow {
     uint64_t acked_delta;       /* bytes the ACK being processed acknowledged */
     const void *cc_prm;         /* the algorithm's parameters (owned by the scenario) */
     simtime_t np_last_cnp;      /* DCQCN NP: when this flow's last CNP left */
-    simtime_t np_interval;      /* DCQCN NP: minimum CNP spacing (set-up: transport_ops.np_interval) */
+    simtime_t np_interval;      /* DCQCN NP: minimum CNP spacing (set-up: transport_ops.np_interval;
+                                   LSCC: the frames' lscc_np, at the receiver) */
     /* set-up and statistics */
     uint64_t app_rate_bps;      /* application's offered rate (0 = line) */
     uint64_t cc_rate_bps;       /* what the CC allows (line when unlimited) */

@@ -88,8 +88,13 @@ struct packet {
                              * rewrites them to the RATE form (rocc_host_compute) */
         uint8_t grant_prio; /* GRANT: the class the granted bytes travel in (Homa) */
     };
-    uint32_t  cnp_src;      /* RoCC CNP: the node it claims to come from (its outer
+    union {
+        uint32_t cnp_src;   /* RoCC CNP: the node it claims to come from (its outer
                              * source address; the CP's switch, unless forged) */
+        uint32_t lscc_np;   /* DATA: 1 + the "lscc" agent (LSCC rate limiting) at the
+                             * last local egress it left by, whose normal-CNP interval
+                             * its receiver's NP takes on arrival (agent_lscc.h); 0: none */
+    };
 };
 
 /* What a PKT_CNP carries. */

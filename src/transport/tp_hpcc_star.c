@@ -53,7 +53,6 @@ static void star_start(struct net *n, struct flow *f)
     struct hpcc_star *me = &all[f - n->flows];
     memcpy(f->cc.raw, &me, sizeof me);
     hpcc_star_init(ST(f), f->cc_prm, flow_line_rate(n, f), n->el.now);
-    f->hdr_extra = HPCC_STAR_INT_BYTES;
     star_apply(n, f);
 }
 
@@ -151,9 +150,45 @@ void hpcc_star_json(const struct scenario *sc, FILE *f)
     fprintf(f, "]}");
 }
 
+/* A run over MPI ranks (cc_algo.merge): each flow's state from its
+ * source's rank into rank 0, where the flows' sender fields came from the
+ * same rank (parallel.c gather_flows) with a pointer that is that
+ * process's; rank 0 keeps the states in its own array.  One reduction per
+ * flow: word 0 says whether the flow started, the state follows as 64-bit
+ * words (its owner's bytes plus zeros from every other rank). */
+static void star_merge(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int max))
+{
+    struct net *n = &sc->net;
+    enum { W = 1 + (sizeof(struct hpcc_star) + 7) / 8 };
+    uint64_t v[W];
+    struct hpcc_star *all = NULL;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        struct flow *f = &n->flows[i];
+        if (f->tp != &transport_hpcc_star)
+            continue;
+        memset(v, 0, sizeof v);
+        if (net_node_local(n, n->hosts[f->src].node) && ST(f)) {
+            v[0] = 1;
+            memcpy(&v[1], ST(f), sizeof(struct hpcc_star));
+        }
+        reduce(v, W, 0);
+        if (n->my_rank != 0)
+            continue;
+        struct hpcc_star *me = NULL;
+        if (v[0] && (all || (all = net_state(n, &transport_hpcc_star, (size_t)n->n_flows * sizeof *all)))) {
+            me = &all[i];
+            memcpy(me, &v[1], sizeof *me);
+        } else if (v[0]) {
+            n->oom = 1;
+        }
+        memcpy(f->cc.raw, &me, sizeof me);
+    }
+}
+
 static const struct transport_ops transport_hpcc_star = {
     .name = "hpcc_star", .start = star_start, .on_ack = star_on_ack, .on_cnp = star_on_cnp,
     .int_telemetry = 1, .direct_int = 1,
+    .hdr_extra = HPCC_STAR_INT_BYTES,     /* set-up: the receiver's ACKs carry it too (transport_ops) */
 };
 
 struct star_opt {
@@ -202,8 +237,9 @@ const struct cc_algo cc_algo_hpcc_star = {
     .name = "hpcc_star", .tp = &transport_hpcc_star, .sections = { "hpcc", "hpcc_star" },
     .prm_section = "hpcc_star", .opt_size = sizeof(struct star_opt), .read = star_read,
     .prm_size = sizeof(struct hpcc_star_params), .params = star_prm, .setup = star_setup,
-    /* Its summary counters (direct INTs per flow, star_json) are read
-     * from every flow's sender state on rank 0: not merged yet; its
-     * direct-INT path is not audited either (and [lscc] is refused). */
-    .par_refused = "its per-flow counters are not merged over ranks, its direct INT path not yet audited",
+    /* Over MPI ranks (docs/parallel.md "Transports"): its state is the
+     * source's (start, ACKs, direct INTs, which the local egress switch
+     * sends as frames, agent_lscc_int.c), the INT header size is set up,
+     * and summary.json "hpcc_star" reads the states star_merge brings. */
+    .merge = star_merge,
 };
