@@ -294,4 +294,10 @@ const struct cc_algo cc_algo_expresspass = {
     .name = "expresspass", .tp = &transport_xpass, .sections = { "expresspass" }, .prm_section = "expresspass",
     .opt_size = sizeof(struct xp_opt), .read = xp_read,
     .prm_size = sizeof(struct xp_net_params), .params = xp_prm, .setup = xp_setup,
+    /* docs/architecture.md "Ownership": the receiver's credit pacer runs on
+     * the flow's CC timer, an event its source owns, so the receiver's rank
+     * arms that timer and keys its events from the source's counter; the
+     * shipped cases came out identical, but the order of simultaneous
+     * events is not guaranteed to.  Needs a receiver-owned timer kind. */
+    .par_refused = "its receiver's credit pacer runs on the flow timer, an event the source owns",
 };

@@ -32,8 +32,8 @@
 #             links, their per-switch counters merged (2 and 3 ranks);
 #   openqueue a policy on every leaf-spine port under a DCQCN incast (2-4 ranks);
 #   crossbar  [crossbar] on every leaf-spine switch, the same incast (2, 3 ranks);
-#   rcc, rcc_sender, homa, expresspass  RCC's Fig. 8 in-network case, Homa
-#             on a leaf-spine, ExpressPass on a parking lot (2 and 3 ranks);
+#   rcc, rcc_sender, homa  RCC's Fig. 8 in-network case, Homa on a
+#             leaf-spine (2 and 3 ranks); ExpressPass refused;
 # and the fat-tree and the deadlocking ring under a non-default [sim]
 # tie_seed on 3 ranks.
 # Also: the partition report, refused features (pcap with flows that stop), --ranks against the rank
@@ -493,14 +493,19 @@ ok crossbar.traffic 'jtrue "$tmp/crossbar.seq/summary.json" "len(d[\"crossbar\"]
     "$tmp/crossbar.seq/summary.json"
 
 # Transports whose receivers act (docs/parallel.md "Transports"): Homa's
-# grants, ExpressPass's credits, RCC's windows computed at the receiver
+# grants, RCC's windows computed at the receiver
 # and RCC-sender's N and B_R cross the cut, and each receiver's per-host
 # table is its own rank's.  2 and 3 ranks, 2 ms, byte for byte; each run
 # must have delivered data and sent ACKs or grants back.
 cp experiments/rcc/fig8.topo experiments/compare/xpass-parkinglot.topo "$tmp/"
 cp experiments/rcc/fig8-innetwork.ini experiments/homa/websearch-leafspine.ini experiments/compare/xpass-parkinglot.ini "$tmp/"
 sed 's/^algorithm = rcc$/algorithm = rcc_sender/' "$tmp/fig8-innetwork.ini" > "$tmp/rccs-innetwork.ini"
-for t in fig8-innetwork rccs-innetwork websearch-leafspine xpass-parkinglot; do
+# ExpressPass is refused: its receiver's credit pacer runs on the flow
+# timer, which the source owns (docs/architecture.md "Ownership").
+"${MPIRUN[@]}" -np 2 "$ROCCSIM" run "$tmp/xpass-parkinglot.ini" -q -o "$tmp/xpref" >"$tmp/xpref.log" 2>&1
+rc=$?
+ok refused_expresspass '[ $rc -eq 2 ] && grep -q "\[cc\] algorithm: the expresspass transport (its receiver.s credit pacer runs on the flow timer" "$tmp/xpref.log" && [ ! -d "$tmp/xpref" ]' "$tmp/xpref.log"
+for t in fig8-innetwork rccs-innetwork websearch-leafspine; do
     sed -i '/^\[expect\]/,$d' "$tmp/$t.ini"
     ranks_same "$t" "2 3" -q --set sim.duration=2ms --set sim.measure_start=0s --set sim.measure_end=2ms
     ok "$t.traffic" 'jtrue "$tmp/$t.seq/summary.json" "d[\"packets\"][\"by_type\"][\"data\"][\"consumed\"] > 0 and d[\"packets\"][\"by_type\"][\"ack\"][\"created\"] > 0"' \
