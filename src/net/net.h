@@ -820,6 +820,23 @@ static inline void port_wire_push(struct net *n, uint32_t port, uint32_t pi, uin
     net_schedule_key(n, pkt(&n->pool, pi)->due, EV_WIRE, port, key);
 }
 
+/* Whether port pt (index port) cannot start a frame now: it is down (a
+ * failed link sends nothing), or busy -- then its end-of-frame event is
+ * armed, once.  The first step of every kick (port.c, switch.c). */
+static inline __attribute__((always_inline)) int port_cannot_send(struct net *n, uint32_t port, struct port *pt)
+{
+    if (pt->down)
+        return 1;
+    if (pt->busy_until > n->el.now) {
+        if (!pt->txdone_pending) {
+            pt->txdone_pending = 1;
+            net_schedule(n, pt->busy_until, EV_TX_DONE, port);
+        }
+        return 1;
+    }
+    return 0;
+}
+
 /* Port pt (index port, free now) sends frame pi, just taken from its
  * owner's queues: the serializer, the counters, the wire, and the one
  * event the port needs next -- the end of this frame if something is

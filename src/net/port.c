@@ -26,15 +26,8 @@ static __attribute__((noinline)) void kick_host_port(struct net *n, uint32_t por
 static inline __attribute__((always_inline)) void kick(struct net *n, uint32_t port)
 {
     struct port *pt = &n->ports[port];
-    if (pt->down)
-        return;                                 /* a failed link sends nothing */
-    if (pt->busy_until > n->el.now) {
-        if (!pt->txdone_pending) {
-            pt->txdone_pending = 1;
-            net_schedule(n, pt->busy_until, EV_TX_DONE, port);
-        }
+    if (port_cannot_send(n, port, pt))
         return;
-    }
     if (pt->owner_kind == NODE_SWITCH)
         switch_kick(n, port, pt);
     else

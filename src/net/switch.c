@@ -199,11 +199,12 @@ static inline __attribute__((always_inline)) void sw_kick(struct net *n, struct 
 static inline __attribute__((always_inline)) uint32_t sw_sent(struct net *n, struct sw *s, uint32_t port,
                                                               struct port *pt, uint32_t c, uint32_t pi);
 
-/* What every frame queued at a switch egress goes through, built-in
- * queue or discipline (qdisc.h): data_bytes, the peak, the agents, kick. */
-static inline void enqueued(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
+/* What every frame entering a switch egress's queueing goes through,
+ * queued or sent at once (send_direct): data_bytes and its peak, the
+ * buffer's peak, the port's agents. */
+static inline __attribute__((always_inline)) void accepted(struct net *n, struct sw *s, uint32_t out,
+                                                           struct port *pt, uint32_t pi)
 {
-    struct port *pt = &n->ports[out];
     struct packet *p = pkt(&n->pool, pi);
     if (!(s->cfg.strict_mask & (1u << p->prio))) {
         pt->data_bytes += p->bytes;
@@ -220,6 +221,14 @@ static inline void enqueued(struct net *n, struct sw *s, uint32_t out, uint32_t 
             p = pkt(&n->pool, pi);      /* an agent may have made packets */
         }
     }
+}
+
+/* A frame queued at a switch egress, built-in queue or discipline
+ * (qdisc.h): accepted, then the port is kicked. */
+static inline void enqueued(struct net *n, struct sw *s, uint32_t out, uint32_t pi)
+{
+    struct port *pt = &n->ports[out];
+    accepted(n, s, out, pt, pi);
     sw_kick(n, s, out, pt);
 }
 
@@ -259,20 +268,8 @@ static inline __attribute__((always_inline)) void enqueue(struct net *n, struct 
 static __attribute__((noinline)) void send_direct(struct net *n, struct sw *s, uint32_t out, struct port *pt,
                                                   uint32_t q, uint32_t pi)
 {
-    struct packet *p = pkt(&n->pool, pi);
-    if (!(s->cfg.strict_mask & (1u << p->prio))) {
-        pt->data_bytes += p->bytes;
-        if (pt->data_bytes > pt->st.max_queue_bytes)
-            pt->st.max_queue_bytes = pt->data_bytes;
-    }
-    uint64_t used = s->shared_used + s->hdrm_used + s->reserve_used + s->ctrl_used;
-    if (used > s->peak_used)
-        s->peak_used = used;
-    for (uint32_t ai = pt->agent; ai != NONE32; ai = n->agents[ai].next) {
-        struct port_agent *a = &n->agents[ai];
-        if (a->ops->on_enqueue)
-            a->ops->on_enqueue(n, a->state, out, p);
-    }
+    accepted(n, s, out, pt, pi);
+    const struct packet *p = pkt(&n->pool, pi);
     /* pick_class: a ready strict class or the escape queue goes
      * first; a data class goes through DRR, which with this frame
      * alone may still refuse it (a quantum far below its size): then
@@ -579,15 +576,8 @@ uint32_t switch_dequeue(struct net *n, struct sw *s, uint32_t port)
 static inline __attribute__((always_inline)) void sw_kick(struct net *n, struct sw *s, uint32_t port,
                                                           struct port *pt)
 {
-    if (pt->down)
-        return;                                 /* a failed link sends nothing */
-    if (pt->busy_until > n->el.now) {
-        if (!pt->txdone_pending) {
-            pt->txdone_pending = 1;
-            net_schedule(n, pt->busy_until, EV_TX_DONE, port);
-        }
+    if (port_cannot_send(n, port, pt))
         return;
-    }
     uint32_t pi = sw_dequeue(n, s, port, pt);
     if (pi != PKT_NONE)
         port_send(n, port, pt, pi, 0);
