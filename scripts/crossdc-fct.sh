@@ -237,16 +237,19 @@ for r in rows:
                   f(r['done'] and 100 * r['done'], '%.1f%%'),
                   f(r['pause'], '%.6f'), f(r.get('pause_norm'), '%.3f'), f(r['buf50'], '%.2f'), f(r['buf95'], '%.2f'),
                   f(r['below10'] and 100 * r['below10'], '%.1f%%'), str(r['drops']), r['seed']])
-with open(os.path.join(out, 'table.tsv'), 'w') as t:
-    t.write('\t'.join(cols) + '\n')
-    for ln in lines:
-        t.write('\t'.join(ln) + '\n')
-w = [max(len(c), *(len(ln[i]) for ln in lines)) for i, c in enumerate(cols)]
-with open(os.path.join(out, 'table.txt'), 'w') as t:
-    t.write('  '.join(c.ljust(w[i]) for i, c in enumerate(cols)) + '\n')
-    for ln in lines:
-        t.write('  '.join(x.ljust(w[i]) for i, x in enumerate(ln)) + '\n')
-    t.write('\nFCT over finished flows that arrived in the FCT window; "unfinished" flows of that window have no FCT '
+def write_tables(base, cols, lines, note):
+    """base.tsv (tab-separated) and base.txt (aligned columns, then the note)."""
+    with open(os.path.join(out, base + '.tsv'), 'w') as t:
+        t.write('\t'.join(cols) + '\n')
+        for ln in lines:
+            t.write('\t'.join(ln) + '\n')
+    w = [max(len(c), *(len(ln[i]) for ln in lines)) for i, c in enumerate(cols)]
+    with open(os.path.join(out, base + '.txt'), 'w') as t:
+        t.write('  '.join(c.ljust(w[i]) for i, c in enumerate(cols)) + '\n')
+        for ln in lines:
+            t.write('  '.join(x.ljust(w[i]) for i, x in enumerate(ln)) + '\n')
+        t.write(note)
+write_tables('table', cols, lines, '\nFCT over finished flows that arrived in the FCT window; "unfinished" flows of that window have no FCT '
             'and are not in avg/p95; avg_all counts them at (end of run - start), a lower bound on their FCT, the same for every algorithm; bytes_done: delivered / size over the window\'s flows.  pause_s: PFC pause time summed over the switch ports; pause_norm: / PFC '
             'only\'s.  buf_*: sum of the egress switches\' (egress0, egress1) egress queues per sample, and of the SWING relays\' (relay0, relay1), which sit between them and the long link.\n'
             'aliwan_like is OUR Ali-WAN-like distribution (data/cdf/README.md), not Alibaba\'s trace.\n')
@@ -282,16 +285,7 @@ for w in workloads:
                            fa(agg(rs, 'below10'), '%.1f%%', 100), fa(agg(rs, 'drops'), '%.0f')])
             if rs:
                 means.append((w, a, l, agg(rs, 'avg'), agg(rs, 'pause_norm'), agg(rs, 'avg_all')))
-with open(os.path.join(out, 'summary.tsv'), 'w') as t:
-    t.write('\t'.join(scols) + '\n')
-    for ln in slines:
-        t.write('\t'.join(ln) + '\n')
-sw = [max(len(c), *(len(ln[i]) for ln in slines)) for i, c in enumerate(scols)]
-with open(os.path.join(out, 'summary.txt'), 'w') as t:
-    t.write('  '.join(c.ljust(sw[i]) for i, c in enumerate(scols)) + '\n')
-    for ln in slines:
-        t.write('  '.join(x.ljust(sw[i]) for i, x in enumerate(ln)) + '\n')
-    t.write('\nMean over the seeds, [min..max] when they differ; the differences from PFC only are taken seed by seed '
+write_tables('summary', scols, slines, '\nMean over the seeds, [min..max] when they differ; the differences from PFC only are taken seed by seed '
             '(every algorithm of a seed runs the same flows).  Columns as in table.txt.\n')
 with open(os.path.join(out, 'fct_avg.dat'), 'w') as c:
     c.write('# workload algo load avg_ms pause_norm avg_all_ms (means over the seeds)\n')
