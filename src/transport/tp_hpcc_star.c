@@ -153,36 +153,61 @@ void hpcc_star_json(const struct scenario *sc, FILE *f)
 /* A run over MPI ranks (cc_algo.merge): each flow's state from its
  * source's rank into rank 0, where the flows' sender fields came from the
  * same rank (parallel.c gather_flows) with a pointer that is that
- * process's; rank 0 keeps the states in its own array.  One reduction per
- * flow: word 0 says whether the flow started, the state follows as 64-bit
- * words (its owner's bytes plus zeros from every other rank). */
-static void star_merge(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int max))
+ * process's; rank 0 keeps the states in its own array.  Each flow is a
+ * record of W 64-bit words: word 0 says whether the flow started, the
+ * state follows (its owner's bytes plus zeros from every other rank).
+ * The records of up to STAR_BATCH flows go in one reduction, so a run
+ * with many HPCC* flows pays a collective per batch, not per flow; the
+ * batch lives on the stack, the same size on every rank, so no rank can
+ * fail an allocation the others made and leave a collective unmatched. */
+enum { STAR_W = 1 + (sizeof(struct hpcc_star) + 7) / 8, STAR_BATCH = 64 };
+
+static void star_merge_batch(struct scenario *sc, const uint32_t *idx, uint32_t m, uint64_t *v,
+                             struct hpcc_star **all, void (*reduce)(uint64_t *v, size_t k, int max))
 {
     struct net *n = &sc->net;
-    enum { W = 1 + (sizeof(struct hpcc_star) + 7) / 8 };
-    uint64_t v[W];
-    struct hpcc_star *all = NULL;
-    for (uint32_t i = 0; i < n->n_flows; i++) {
-        struct flow *f = &n->flows[i];
-        if (f->tp != &transport_hpcc_star)
-            continue;
-        memset(v, 0, sizeof v);
+    memset(v, 0, (size_t)m * STAR_W * sizeof *v);
+    for (uint32_t j = 0; j < m; j++) {
+        const struct flow *f = &n->flows[idx[j]];
         if (net_node_local(n, n->hosts[f->src].node) && ST(f)) {
-            v[0] = 1;
-            memcpy(&v[1], ST(f), sizeof(struct hpcc_star));
+            v[(size_t)j * STAR_W] = 1;
+            memcpy(&v[(size_t)j * STAR_W + 1], ST(f), sizeof(struct hpcc_star));
         }
-        reduce(v, W, 0);
-        if (n->my_rank != 0)
-            continue;
+    }
+    reduce(v, (size_t)m * STAR_W, 0);
+    if (n->my_rank != 0)
+        return;
+    for (uint32_t j = 0; j < m; j++) {
+        const uint64_t *r = &v[(size_t)j * STAR_W];
+        struct flow *f = &n->flows[idx[j]];
         struct hpcc_star *me = NULL;
-        if (v[0] && (all || (all = net_state(n, &transport_hpcc_star, (size_t)n->n_flows * sizeof *all)))) {
-            me = &all[i];
-            memcpy(me, &v[1], sizeof *me);
-        } else if (v[0]) {
+        if (r[0] && (*all || (*all = net_state(n, &transport_hpcc_star, (size_t)n->n_flows * sizeof **all)))) {
+            me = &(*all)[idx[j]];
+            memcpy(me, &r[1], sizeof *me);
+        } else if (r[0]) {
             n->oom = 1;
         }
         memcpy(f->cc.raw, &me, sizeof me);
     }
+}
+
+static void star_merge(struct scenario *sc, void (*reduce)(uint64_t *v, size_t k, int max))
+{
+    struct net *n = &sc->net;
+    uint64_t v[(size_t)STAR_BATCH * STAR_W];
+    uint32_t idx[STAR_BATCH], m = 0;
+    struct hpcc_star *all = NULL;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        if (n->flows[i].tp != &transport_hpcc_star)
+            continue;
+        idx[m++] = i;
+        if (m == STAR_BATCH) {
+            star_merge_batch(sc, idx, m, v, &all, reduce);
+            m = 0;
+        }
+    }
+    if (m)
+        star_merge_batch(sc, idx, m, v, &all, reduce);
 }
 
 static const struct transport_ops transport_hpcc_star = {

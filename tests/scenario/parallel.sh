@@ -544,6 +544,16 @@ done
 ok hpccstar-fig8.direct_ints 'jtrue "$tmp/hpccstar-fig8.seq/summary.json" "d[\"hpcc_star\"][\"flows\"] == 4 and d[\"hpcc_star\"][\"direct_ints\"] > 0"' \
     "$tmp/hpccstar-fig8.seq/summary.json"
 
+# HPCC*'s merge sends its flows' states in batches of 64 (star_merge):
+# Poisson WebSearch flows on the cross-datacenter fabric for 10 ms, 89
+# HPCC* flows, so two batches, the second partial; 3 ranks put sources on
+# ranks other than 0.
+sed '/^\[expect\]/,$d' experiments/crossdc/fct.ini > "$tmp/hpccstar-fct.ini"
+ranks_same hpccstar-fct 3 -q --set cc.algorithm=hpcc_star --set lscc.enable=longhaul --set lscc.local=int \
+    --set sim.duration=10ms --set traffic.bg.load=21.875% --set sim.measure_start=0s --set fct.warmup=0s --set fct.cooldown=0s
+ok hpccstar-fct.batches 'jtrue "$tmp/hpccstar-fct.seq/summary.json" "d[\"hpcc_star\"][\"flows\"] > 64"' \
+    "$tmp/hpccstar-fct.seq/summary.json"
+
 # scripts/parallel-identity.sh: a shipped experiment is the same on 1 and 2
 # ranks, one that a partitioned run refuses is reported as such.
 ROCCSIM="$ROCCSIM" bash scripts/parallel-identity.sh -d 1ms experiments/compare/asymmetric-hpcc.ini \
