@@ -567,6 +567,7 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
         uint64_t window0 = f->window, rate0 = f->rate_bps;
         simtime_t avail0 = f->next_avail;
         int shut0 = window0 && f->snd_nxt - f->snd_una >= window0;
+        int is_ack = p->type == PKT_ACK;
         f->acked_delta = p->seq > f->snd_una ? p->seq - f->snd_una : 0;
         if (p->seq > f->snd_una) {
             f->snd_una = p->seq;
@@ -578,6 +579,8 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
             if (p->seq < f->snd_nxt)
                 f->snd_nxt = p->seq;               /* go back N */
         }
+        /* p is not read after on_ack: a rate it raises kicks this NIC,
+         * whose next frame may grow (move) the pool. */
         if (f->tp->on_ack)
             f->tp->on_ack(n, f, p);
         /* Time spent waiting for the window is not the NIC's delay: the
@@ -586,7 +589,7 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
             f->next_avail = now;
         /* A plain ACK that moved neither the window nor the pacer leaves an
          * idle port's plan exact: no kick needed (see idle_plan_holds). */
-        int plain = p->type == PKT_ACK && !window0 && !f->window && f->rate_bps == rate0 &&
+        int plain = is_ack && !window0 && !f->window && f->rate_bps == rate0 &&
                     f->next_avail == avail0;
         flow_check_done(n, f);
         net_consume(n, pi);

@@ -444,6 +444,55 @@ TEST(rate_increase_behind_control_frame)
     CHECK(test_conserved(n));
 }
 
+/* A transport whose every ACK raises its flow's rate to 100 Gb/s. */
+static void up_on_ack(struct net *n, struct flow *f, const struct packet *p)
+{
+    (void)p;
+    flow_set_cc_rate(n, f, G100);
+}
+static const struct transport_ops transport_up = { .name = "up", .on_ack = up_on_ack };
+
+/* An ACK whose transport raises the rate kicks the idle NIC at once, and
+ * the data frame that kick makes may need a slot the full packet pool does
+ * not have: the pool grows (realloc) inside host_receive's on_ack call, so
+ * host_receive must not read the ACK through its old address afterwards.
+ * It did, and a 500 ms cross-datacenter HPCC run crashed when its pool went
+ * past 65,536 frames.  Here h0 paces at 1 Gb/s, so its port idles between
+ * frames; every free slot is taken before the ACK arrives. */
+TEST(ack_kick_grows_pool)
+{
+    struct net *n = line3(1, G100, 1 * US, NULL);
+    CHECK(n);
+    CHECK_EQ(add_flow(n, 0, 1, UINT64_MAX, 0, 1), 0);
+    struct flow *f = &n->flows[0];
+    f->tp = &transport_up;
+    CHECK_EQ(net_flows_ready(n), 0);
+    net_run_until(n, 0);
+    flow_set_cc_rate(n, f, 1000000000ull);
+    net_run_until(n, 3 * US);
+    const struct port *pt = &n->ports[n->hosts[0].port];
+    CHECK(pt->busy_until < 3 * US);             /* idle: the next frame is paced for ~8.7 us */
+    uint64_t sent0 = f->snd_nxt;
+    uint32_t ack = net_new_packet(n, PKT_ACK);
+    struct packet *p = pkt(&n->pool, ack);
+    p->flow = 0;
+    p->seq = f->snd_una;
+    p->dst = 0;
+    p->bytes = 66;
+    uint32_t cap = n->pool.cap, k = 0;
+    uint32_t *fill = malloc(cap * sizeof *fill);
+    CHECK(fill);
+    while (n->pool.free_head != PKT_NONE)
+        fill[k++] = pool_get(&n->pool);
+    host_receive(n, &n->hosts[0], ack);
+    CHECK(n->pool.cap > cap);                   /* the kick's frame grew the pool */
+    CHECK(f->snd_nxt > sent0);                  /* and left at once, at the new rate */
+    CHECK(pt->busy_until > 3 * US);
+    while (k)
+        pool_put(&n->pool, fill[--k]);
+    free(fill);
+}
+
 TEST(odd_rate_port_timing)
 {
     struct net *n = line3(1, 7000000000ull, 1 * US, NULL);
@@ -871,6 +920,7 @@ int main(void)
     RUN_NET(tx_time_exact);
     RUN_NET(single_flow_exact_timing);
     RUN_NET(rate_increase_behind_control_frame);
+    RUN_NET(ack_kick_grows_pool);
     RUN_NET(odd_rate_port_timing);
     RUN_NET(short_last_frame_timing);
     RUN_NET(two_flows_share_bottleneck);
