@@ -47,6 +47,22 @@ uint32_t pool_get(struct pkt_pool *pl)
         thread_free(pl, pl->cap, ncap);
         pl->cap = ncap;
     }
+#ifdef ROCC_AUDIT
+    /* The audit (sanitizer) build moves the pool to fresh memory every
+     * cap/4 allocations (a copy of 256 B per frame, amortized): a pointer
+     * into the pool kept across a call that may allocate then reads freed
+     * memory, which ASan reports at once, instead of failing only in the
+     * rare run where the pool happens to grow at that point (host.c's ACK
+     * read after on_ack was one: a 500 ms run crashed). */
+    if (pl->n_alloc && pl->n_alloc % (pl->cap / 4) == 0) {
+        struct packet *np = malloc((size_t)pl->cap * sizeof *np);
+        if (np) {
+            memcpy(np, pl->p, (size_t)pl->cap * sizeof *np);
+            free(pl->p);
+            pl->p = np;
+        }
+    }
+#endif
     uint32_t i = pl->free_head;
     pl->free_head = pl->p[i].next;
     pl->live++;
