@@ -49,10 +49,10 @@ MIN_UTIL=${MIN_UTIL:-0.6}
 QCAP=${QCAP:-1000000}
 # The queue bound sits between what RCC leaves and what no control leaves:
 # with CC=none the mean of maxima is the full --qcap, 999,810 B, and 48% of
-# the frames are dropped (NEGATIVE CONTROL below); with RCC, six runs
-# (two with a `yes` process on one core) gave 18-29 KB in the last-hop case
-# and 61-131 KB in the in-network case, none dropped.  30% of --qcap keeps
-# a 2.3x margin above the largest and 3.3x below the uncontrolled queue.
+# the frames are dropped (NEGATIVE CONTROL below); with RCC, eight runs
+# (two with a `yes` process on one core) gave 18-40 KB in the last-hop case
+# and 61-143 KB in the in-network case, none dropped.  30% of --qcap keeps
+# a 2.1x margin above the largest and 3.3x below the uncontrolled queue.
 QSMALL=${QSMALL:-$((QCAP * 3 / 10))}
 CASES=${CASES:-"lasthop innetwork"}
 START_S=${START_S:-5}
@@ -206,5 +206,5 @@ done
 # cannot tell RCC from no control here, and no control uses the link more).
 # The roccsim checks were seen to fail with the unscaled gains (Kp 1e4, Kd
 # 1e5 at T = 1 ms: one flow starved, 8 / 285 Mb/s in the in-network case).
-# Measured with CC=rcc (these defaults, six runs): docs/rcc.md "Fig. 8 at
+# Measured with CC=rcc (these defaults, eight runs): docs/rcc.md "Fig. 8 at
 # 300 Mb/s".
