@@ -107,6 +107,7 @@ struct host {
     unsigned nsinks;
     struct rte_mempool *pool;
     uint64_t hz, t0;
+    uint64_t start_at_ns;          /* --start-at-ns: CLOCK_REALTIME at which start= counts (0: t0) */
     /* counters */
     struct pkt_drops bad;
     uint64_t cnp_ok, cnp_bad, cnp_denied, cnp_nomatch, cnp_rejected, cnp_unbound, cnp_badauth;

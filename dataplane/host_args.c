@@ -21,6 +21,9 @@ static void usage(FILE *out, const char *prg)
         "  [--line-gbps G (1)] [--payload BYTES (1000)] [--f-unit-mbps N (10)]\n"
         "  [--recovery-us US (55)] [--cnp-delay-us US (15)] [--ecn-capable]\n"
         "  [--report-ms MS (500)] [--port N (0)] [--arp-retry-ms MS (100)]\n"
+        "  [--start-at-ns NS]  (flows' start= counts from this CLOCK_REALTIME instant, ns since the epoch,\n"
+        "                            not from the program's start: hosts started one after another begin\n"
+        "                            their flows together; refused if it has passed when the port is up)\n"
         "  [--pcap FILE] [--pcap-dir rx|tx|both (both)] [--pcap-snaplen N (14..262144, 65535)]\n"
         "  [--pfc] [--pfc-class N (0..7, 0)]  (honour 802.1Qbb PFC from the gateway for that class)\n"
         "  [--escape]  (data frames carry the Escape header between UDP and BTH: docs/dataplane.md)\n"
@@ -169,7 +172,7 @@ int host_parse_args(struct host *h, int argc, char **argv)
         {"rcc-kd", required_argument, NULL, HOST_OPT_RCC_KD}, {"rcc-pid-us", required_argument, NULL, HOST_OPT_RCC_PID},
         {"rcc-w-min", required_argument, NULL, HOST_OPT_RCC_WMIN},
         {"rcc-ack-every", required_argument, NULL, HOST_OPT_RCC_ACK},
-        {"dcqcn", required_argument, NULL, 14},
+        {"dcqcn", required_argument, NULL, 14}, {"start-at-ns", required_argument, NULL, 15},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     struct dp_opt o;
     int c;
@@ -230,6 +233,10 @@ int host_parse_args(struct host *h, int argc, char **argv)
             if (host_rcc_opt(h, c, optarg)) goto bad;
             break;
         case 14: if (hdc_opt_params(h, optarg)) goto bad_nomsg; break;
+        case 15:
+            h->start_at_ns = strtoull(optarg, &end, 10);
+            if (*optarg < '1' || *optarg > '9' || *end) goto bad;
+            break;
         case 'h': usage(stdout, argv[0]); return 1;   /* asked for: not an error */
         case 'f': if (parse_flow(h, optarg)) goto bad; break;
         case 'a':

@@ -6,7 +6,7 @@
  *       [--cp-allow PREFIX/LEN] [--cp-bind SWITCH_ID=A.B.C.D ...] [--cnp-key HEX32]
  *       [--line-gbps G] [--payload BYTES]
  *       [--f-unit-mbps N] [--recovery-us US] [--cnp-delay-us US] [--ecn-capable]
- *       [--report-ms MS] [--port N] [--arp-retry-ms MS]
+ *       [--report-ms MS] [--port N] [--arp-retry-ms MS] [--start-at-ns NS]
  *       [--pcap FILE] [--pcap-dir rx|tx|both] [--pcap-snaplen N]
  *       [--pfc] [--pfc-class N] [--escape]
  *       [--rate-at switch|host_full|host_registry|host] [--cp-reg ID=QREF:QMID:QMAX:FMIN:FMAX:A:B:FLAGS ...]
@@ -56,6 +56,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -418,8 +419,21 @@ int main(int argc, char **argv)
         dp_port_close(h->port); rte_eal_cleanup(); free(h); return 1;
     }
     h->t0 = rte_get_tsc_cycles();
+    uint64_t epoch = h->t0;      /* what start= counts from */
+    if (h->start_at_ns) {
+        struct timespec ts;
+        uint64_t rt;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        rt = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+        if (h->start_at_ns <= rt) {
+            fprintf(stderr, "--start-at-ns %" PRIu64 ": passed %.3f s ago, before the port was up (start later)\n",
+                    h->start_at_ns, (double)(rt - h->start_at_ns) / 1e9);
+            dp_port_close(h->port); rte_eal_cleanup(); free(h->dc); free(h); return 2;
+        }
+        epoch += dp_us_to_cycles((h->start_at_ns - rt) / 1000, h->hz);
+    }
     for (unsigned i = 0; i < h->nflows; i++) {
-        h->flows[i].start_tsc = h->t0 + dp_us_to_cycles(h->flows[i].start_ms * 1000, h->hz);
+        h->flows[i].start_tsc = epoch + dp_us_to_cycles(h->flows[i].start_ms * 1000, h->hz);
         h->flows[i].on_cyc = dp_us_to_cycles(h->flows[i].on_ms * 1000, h->hz);
         h->flows[i].off_cyc = dp_us_to_cycles(h->flows[i].off_ms * 1000, h->hz);
         h->flows[i].next_tsc = h->flows[i].start_tsc;
