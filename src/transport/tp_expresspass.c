@@ -321,10 +321,13 @@ const struct cc_algo cc_algo_expresspass = {
     .name = "expresspass", .tp = &transport_xpass, .sections = { "expresspass" }, .prm_section = "expresspass",
     .opt_size = sizeof(struct xp_opt), .read = xp_read,
     .prm_size = sizeof(struct xp_net_params), .params = xp_prm, .setup = xp_setup,
-    /* docs/architecture.md "Ownership": the receiver's credit pacer runs on
-     * the flow's CC timer, an event its source owns, so the receiver's rank
-     * arms that timer and keys its events from the source's counter; the
-     * shipped cases came out identical, but the order of simultaneous
-     * events is not guaranteed to.  Needs a receiver-owned timer kind. */
-    .par_refused = "its receiver's credit pacer runs on the flow timer, an event the source owns",
+    /* Over several MPI ranks (docs/parallel.md "Transports"): the sender's
+     * side runs in the source's events (start, credits, its CC timer: the
+     * request retry), the receiver's in the destination's (the request,
+     * data arrivals, its own EV_FLOW_RX_TIMER: the credit pacer); credits
+     * and requests are frames.  No output reads xp state, so nothing to
+     * merge.  A stopped flow's receiver on another rank would not learn
+     * that the last byte is in and would pace credits to the end. */
+    .par_refused_stop = "its receiver stops pacing credits at the flow's last byte, which a stopped flow's "
+                        "receiver on another rank cannot know",
 };
