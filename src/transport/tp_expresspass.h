@@ -9,7 +9,8 @@
  *     against a credit) and sends a credit request (PKT_CREDIT,
  *     CREDIT_REQUEST, control class) to the receiver, again every RTO on
  *     the flow's CC timer (EV_FLOW_TIMER, the source's) while no credit
- *     has come, if [network] rto is set;
+ *     has come, while the run has a retransmission timeout ([network] rto;
+ *     lossy mode has one by default);
  *   - the receiver's NIC then paces credits (PKT_CREDIT, CREDIT_GRANT, 64 B
  *     frames in the credit class) at the feedback-controlled rate, on the
  *     flow's receiver timer (EV_FLOW_RX_TIMER, an event of the destination
