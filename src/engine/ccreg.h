@@ -81,6 +81,11 @@ struct cc_algo {
      * side only the port's own node, and it has no outputs of its own to
      * merge. */
     const char *par_refused;
+    /* Why a run over several MPI ranks refuses its flows when some flow of
+     * the run stops ([flows] stop), NULL if it need not: a flow's stop
+     * lowers its size at the source, which a receiver on another rank
+     * learns only in the merge (parallel.c). */
+    const char *par_refused_stop;
     /* A run over several MPI ranks, at its end (parallel.c, every rank
      * calls it, after the flows' fields are merged): bring the state its
      * outputs read into rank 0 (reduce: 64-bit words summed, or their

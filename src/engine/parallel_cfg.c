@@ -69,10 +69,15 @@ int parallel_refuse(struct scenario *sc, uint32_t ranks, struct cfg_err *err)
             continue;
         seen = tp;
         for (int i = 0; i < CC_NALGO; i++)
-            if (cc_registry[i]->tp == tp && cc_registry[i]->par_refused) {
-                char what[160];
-                snprintf(what, sizeof what, "the %s transport (%s)", cc_registry[i]->name,
-                         cc_registry[i]->par_refused);
+            if (cc_registry[i]->tp == tp && (cc_registry[i]->par_refused ||
+                                             (cc_registry[i]->par_refused_stop && parallel_flows_stop(n)))) {
+                char what[200];
+                if (cc_registry[i]->par_refused)
+                    snprintf(what, sizeof what, "the %s transport (%s)", cc_registry[i]->name,
+                             cc_registry[i]->par_refused);
+                else
+                    snprintf(what, sizeof what, "the %s transport with flows that stop (%s)", cc_registry[i]->name,
+                             cc_registry[i]->par_refused_stop);
                 return refuse(sc, err, "cc", "algorithm", what);
             }
     }

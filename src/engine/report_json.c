@@ -148,12 +148,17 @@ void report_summary_json(FILE *f, const struct scenario *sc, const struct run_in
             (unsigned long long)n->hops);
     static const char *const ev_names[EV_NKINDS] = { "", "tx_done", "wire", "host_wake", "nic_delay", "flow_timer",
                                                      "flow_start", "flow_stop", "agent", "hook", "fctl_timer",
-                                                     "fctl_gate" };
+                                                     "fctl_gate", "flow_rx_timer" };
     fprintf(f, "  \"events_by_kind\": {");
-    /* Kinds after "hook" (flow-control schemes) only when they fired. */
-    for (int k = 1; k < EV_NKINDS; k++)
-        if (k <= EV_HOOK || n->ev_count[k])
-            fprintf(f, "%s\"%s\": %llu", k > 1 ? ", " : "", ev_names[k], (unsigned long long)n->ev_count[k]);
+    /* Kinds after "hook" (flow-control schemes) only when they fired;
+     * "flow_timer" counts both ends' flow timers (a receiver's,
+     * EV_FLOW_RX_TIMER, is ExpressPass's credit pacer, which ran on the
+     * flow's one timer before it had its own). */
+    for (int k = 1; k < EV_NKINDS; k++) {
+        uint64_t c = n->ev_count[k] + (k == EV_FLOW_TIMER ? n->ev_count[EV_FLOW_RX_TIMER] : 0);
+        if (k != EV_FLOW_RX_TIMER && (k <= EV_HOOK || c))
+            fprintf(f, "%s\"%s\": %llu", k > 1 ? ", " : "", ev_names[k], (unsigned long long)c);
+    }
     fprintf(f, "},\n");
     fprintf(f, "  \"packets\": {\"created\": %llu, \"consumed\": %llu, \"dropped\": %llu, \"in_flight\": %u, \"by_type\": {",
             (unsigned long long)created, (unsigned long long)consumed, (unsigned long long)dropped, n->pool.live);

@@ -96,6 +96,11 @@ void flow_set_cc_deadline(struct net *n, struct flow *f, simtime_t deadline)
     flow_timer_arm(n, flow_index(n, f));
 }
 
+void flow_rx_timer_at(struct net *n, struct flow *f, simtime_t t)
+{
+    net_schedule(n, t < n->el.now ? n->el.now : t, EV_FLOW_RX_TIMER, flow_index(n, f));
+}
+
 static inline int idle_plan_holds(const struct net *n, const struct host *h);
 static inline int flow_fits_plan(const struct net *n, const struct host *h, const struct flow *f);
 #ifdef ROCC_AUDIT

@@ -787,6 +787,13 @@ void net_run_until(struct net *n, simtime_t until)
             n->key_cur = &keys[n->ports[ev.obj / NCLASS].node];
             fc_gate_fire(n, ev.obj, ev.time);
             break;
+        case EV_FLOW_RX_TIMER: {
+            struct flow *f = &n->flows[ev.obj];
+            n->key_cur = &keys[n->hosts[f->dst].node];
+            if (f->tp->on_rx_timer)
+                f->tp->on_rx_timer(n, f);
+            break;
+        }
         case EV_NKINDS:     break;
         }
     }

@@ -73,6 +73,7 @@ enum ev_kind {
     EV_HOOK,          /* obj = hook id: engine callback (sampling, progress) */
     EV_FCTL,          /* obj = switch: flow-control scheme timer (flowctl.h) */
     EV_FCTL_GATE,     /* obj = port * NCLASS + class: a rate gate reopens (flowctl.h) */
+    EV_FLOW_RX_TIMER, /* obj = flow: its receiver's transport timer (transport_ops.on_rx_timer) */
     EV_NKINDS
 };
 
@@ -215,10 +216,15 @@ struct transport_ops {
      * on_credit: a PKT_CREDIT of f reached one of its ends (the sender: a
      * credit grant; the receiver: a credit request); consumed after.
      * A flow with FL_CREDITED set sends a data frame only while tx_credits
-     * > 0 (the transport keeps the count: host.c only reads it). */
+     * > 0 (the transport keeps the count: host.c only reads it).
+     * on_rx_timer: an EV_FLOW_RX_TIMER of f fired, at the receiver, which
+     * owns that event (flow_rx_timer_at schedules it; every one scheduled
+     * fires: the transport keeps its own deadline and ignores the ones it
+     * superseded).  ExpressPass's credit pacer runs on it. */
     void (*on_rx_data)(struct net *n, struct flow *f, const struct packet *p);
     void (*on_rx_ctrl)(struct net *n, struct flow *f, struct packet *p);
     void (*on_credit)(struct net *n, struct flow *f, const struct packet *p);
+    void (*on_rx_timer)(struct net *n, struct flow *f);
     uint8_t np_cnp;          /* the receiver answers ECN marks with CNPs (DCQCN NP) */
     uint8_t int_telemetry;   /* data frames collect INT (HPCC) */
     uint8_t cp_cnp;          /* switch CPs other than RoCC's send this flow CNPs (QCN) */
@@ -278,9 +284,12 @@ enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_
  * Known exceptions (sequential runs are unaffected; listed for parallel
  * runs): flow_stop (the source's event) lowers size and marks FL_RX_DONE /
  * finish_ps from rcv_nxt (a partitioned run redoes that in its merge, from
- * net.rx_adv); ExpressPass runs the receiver's
- * credit pacer on the flow timer (the source's event); RCC's start (the
- * source) initialises the receiver's conn state and host pointer. */
+ * net.rx_adv; a receiver-driven transport whose receiver stops at the
+ * last byte, ExpressPass's credit pacer, is refused over several ranks
+ * with flows that stop: cc_algo.par_refused_stop); RCC's start (the
+ * source) initialises the receiver's conn state and host pointer.  The
+ * receiver's own timer is EV_FLOW_RX_TIMER (owner: the destination host;
+ * its deadline lives in the transport's receiver state in cc). */
 struct flow {
     _Alignas(64) uint32_t src; /* host indices */
     uint32_t dst;
@@ -675,6 +684,7 @@ static inline uint32_t net_event_owner(const struct net *n, uint32_t kind, uint3
     case EV_NIC_DELAY:  return n->hosts[obj].node;
     case EV_FLOW_TIMER:
     case EV_FLOW_STOP:  return n->hosts[n->flows[obj].src].node;
+    case EV_FLOW_RX_TIMER: return n->hosts[n->flows[obj].dst].node;
     case EV_AGENT:      return n->ports[n->agents[obj].port].node;
     case EV_FCTL:       return n->sws[obj].node;
     case EV_FCTL_GATE:  return n->ports[obj / NCLASS].node;
@@ -786,6 +796,10 @@ static inline uint32_t port_q_pop(struct net *n, struct port *pt, uint32_t q)
 extern const struct transport_ops transport_line;
 /* Set a transport's timer deadline (SIMTIME_NEVER or a past time: none). */
 void flow_set_cc_deadline(struct net *n, struct flow *f, simtime_t deadline);
+/* Schedule f's receiver timer (EV_FLOW_RX_TIMER, transport_ops.on_rx_timer)
+ * at t (a past t: now).  Call only in the receiver's events (the key is
+ * the current LP's, the destination host's). */
+void flow_rx_timer_at(struct net *n, struct flow *f, simtime_t t);
 
 EL_INLINE uint64_t net_key(struct net *n, enum ev_kind kind, uint32_t obj)
 {

@@ -74,15 +74,24 @@ static int credit_route(const struct net *n, const struct flow *f, struct packet
     return -1;
 }
 
-static void arm(struct net *n, struct flow *f)
+/* The sender's timer (the flow's CC timer, EV_FLOW_TIMER: the source's):
+ * the next credit request while no credit has come. */
+static void arm_tx(struct net *n, struct flow *f)
 {
     const struct xp_flow *x = xp_state(f);
-    simtime_t t = SIMTIME_NEVER;
-    if (x->rx.active)
-        t = x->next_credit_ps;
-    if (x->retry_ps && x->tx.credits == 0 && x->retry_at < t)
-        t = x->retry_at;
-    flow_set_cc_deadline(n, f, t);
+    flow_set_cc_deadline(n, f, x->retry_ps && x->tx.credits == 0 ? x->retry_at : SIMTIME_NEVER);
+}
+
+/* The receiver's timer (EV_FLOW_RX_TIMER: the destination's): the next
+ * credit while the pacer runs.  An event is scheduled only for a deadline
+ * earlier than the pending one (the later one then fires and is ignored). */
+static void arm_rx(struct net *n, struct flow *f)
+{
+    struct xp_nic *x = xp_nic(f);
+    if (!x->xp.rx.active || x->xp.next_credit_ps >= x->rx_timer_at)
+        return;
+    x->rx_timer_at = x->xp.next_credit_ps < n->el.now ? n->el.now : x->xp.next_credit_ps;
+    flow_rx_timer_at(n, f, x->rx_timer_at);
 }
 
 static void send_request(struct net *n, struct flow *f)
@@ -129,7 +138,10 @@ static void send_credit(struct net *n, struct flow *f)
 static void xp_start(struct net *n, struct flow *f)
 {
     struct xp_flow *x = xp_state(f);
-    *x = (struct xp_flow){ 0 };
+    /* The sender's fields only: the receiver's are the destination's
+     * (zero from set-up until the request arrives there). */
+    x->tx = (struct xp_tx){ 0 };
+    x->req_sent = 0;
     f->flags |= FL_CREDITED;
     f->tx_credits = 0;
     /* A lost request would stall the flow: in lossy mode the sender asks
@@ -137,7 +149,7 @@ static void xp_start(struct net *n, struct flow *f)
     x->retry_ps = n->cfg.rto_ps;
     x->retry_at = n->el.now + x->retry_ps;
     send_request(n, f);
-    arm(n, f);
+    arm_tx(n, f);
 }
 
 static uint64_t seed_of(uint32_t fi)
@@ -155,9 +167,10 @@ static void xp_on_credit(struct net *n, struct flow *f, const struct packet *p)
     if (p->credit_kind == CREDIT_REQUEST) {          /* at the receiver */
         if (x->rx.active || (f->flags & FL_RX_DONE))
             return;                                  /* a repeated request */
+        xp_nic(f)->rx_timer_at = SIMTIME_NEVER;
         xp_rx_start(&x->rx, &prm->xp, n->el.now, seed_of(flow_index(n, f)));
         send_credit(n, f);
-        arm(n, f);
+        arm_rx(n, f);
         return;
     }
     /* A credit at the sender: hold it if there is data for it. */
@@ -187,21 +200,34 @@ static void xp_on_rx_data(struct net *n, struct flow *f, const struct packet *p)
         xp_rx_data(&x->rx, &prm->xp, p->credit_seq, n->el.now);
 }
 
+/* The sender's CC timer: ask again for credits. */
 static void xp_on_timer(struct net *n, struct flow *f)
 {
     struct xp_flow *x = xp_state(f);
     simtime_t now = n->el.now;
-    if (x->rx.active && x->next_credit_ps <= now) {
-        if (f->flags & FL_RX_DONE)
-            xp_rx_stop(&x->rx);                  /* the last byte arrived: credit stop */
-        else
-            send_credit(n, f);
-    }
     if (x->retry_ps && x->tx.credits == 0 && x->retry_at <= now) {
         send_request(n, f);
         x->retry_at = now + x->retry_ps;
     }
-    arm(n, f);
+    arm_tx(n, f);
+}
+
+/* The receiver's timer: the next credit, or the credit stop once the last
+ * byte is in. */
+static void xp_on_rx_timer(struct net *n, struct flow *f)
+{
+    struct xp_nic *x = xp_nic(f);
+    simtime_t now = n->el.now;
+    if (x->rx_timer_at != now)
+        return;                                  /* superseded by an earlier one */
+    x->rx_timer_at = SIMTIME_NEVER;
+    if (x->xp.rx.active && x->xp.next_credit_ps <= now) {
+        if (f->flags & FL_RX_DONE)
+            xp_rx_stop(&x->xp.rx);               /* the last byte arrived: credit stop */
+        else
+            send_credit(n, f);
+    }
+    arm_rx(n, f);
 }
 
 static const struct transport_ops transport_xpass = {
@@ -211,6 +237,7 @@ static const struct transport_ops transport_xpass = {
     .on_send = xp_on_send,
     .on_rx_data = xp_on_rx_data,
     .on_credit = xp_on_credit,
+    .on_rx_timer = xp_on_rx_timer,
 };
 
 /* ---- registry entry: [expresspass] ---- */
@@ -294,10 +321,13 @@ const struct cc_algo cc_algo_expresspass = {
     .name = "expresspass", .tp = &transport_xpass, .sections = { "expresspass" }, .prm_section = "expresspass",
     .opt_size = sizeof(struct xp_opt), .read = xp_read,
     .prm_size = sizeof(struct xp_net_params), .params = xp_prm, .setup = xp_setup,
-    /* docs/architecture.md "Ownership": the receiver's credit pacer runs on
-     * the flow's CC timer, an event its source owns, so the receiver's rank
-     * arms that timer and keys its events from the source's counter; the
-     * shipped cases came out identical, but the order of simultaneous
-     * events is not guaranteed to.  Needs a receiver-owned timer kind. */
-    .par_refused = "its receiver's credit pacer runs on the flow timer, an event the source owns",
+    /* Over several MPI ranks (docs/parallel.md "Transports"): the sender's
+     * side runs in the source's events (start, credits, its CC timer: the
+     * request retry), the receiver's in the destination's (the request,
+     * data arrivals, its own EV_FLOW_RX_TIMER: the credit pacer); credits
+     * and requests are frames.  No output reads xp state, so nothing to
+     * merge.  A stopped flow's receiver on another rank would not learn
+     * that the last byte is in and would pace credits to the end. */
+    .par_refused_stop = "its receiver stops pacing credits at the flow's last byte, which a stopped flow's "
+                        "receiver on another rank cannot know",
 };

@@ -7,10 +7,14 @@
  * A flow with transport_xpass:
  *   - at start, the sender sets FL_CREDITED (it may send a data frame only
  *     against a credit) and sends a credit request (PKT_CREDIT,
- *     CREDIT_REQUEST, control class) to the receiver;
+ *     CREDIT_REQUEST, control class) to the receiver, again every RTO on
+ *     the flow's CC timer (EV_FLOW_TIMER, the source's) while no credit
+ *     has come, while the run has a retransmission timeout ([network] rto;
+ *     lossy mode has one by default);
  *   - the receiver's NIC then paces credits (PKT_CREDIT, CREDIT_GRANT, 64 B
  *     frames in the credit class) at the feedback-controlled rate, on the
- *     flow's timer (cc_deadline), until the flow's last byte has arrived
+ *     flow's receiver timer (EV_FLOW_RX_TIMER, an event of the destination
+ *     host: flow_rx_timer_at), until the flow's last byte has arrived
  *     (the paper's credit stop, which the sender sends with its last data
  *     frame, arrives then);
  *   - every credit is source-routed (PF_SRCROUTE) over the reverse of the
@@ -36,11 +40,24 @@
 #include "net/net.h"
 #include "expresspass.h"
 
-_Static_assert(sizeof(struct xp_flow) <= sizeof(((struct flow *)0)->cc), "struct xp_flow must fit in flow.cc");
-/* A transport_xpass flow's state (both its ends). */
+/* A transport_xpass flow's state in flow.cc: the state machines' (both
+ * ends: xp.tx, retry_ps, retry_at and req_sent are the sender's, written
+ * only in the source's events; xp.rx, next_credit_ps and asym_credits the
+ * receiver's, written only in the destination's) and the receiver's timer. */
+struct xp_nic {
+    struct xp_flow xp;
+    /* receiver: the time of the EV_FLOW_RX_TIMER the pacer waits for
+     * (SIMTIME_NEVER: none; set when the first credit request arrives) */
+    simtime_t rx_timer_at;
+};
+_Static_assert(sizeof(struct xp_nic) <= sizeof(((struct flow *)0)->cc), "struct xp_nic must fit in flow.cc");
+static inline struct xp_nic *xp_nic(struct flow *f)
+{
+    return (struct xp_nic *)(void *)f->cc.raw;
+}
 static inline struct xp_flow *xp_state(struct flow *f)
 {
-    return (struct xp_flow *)(void *)f->cc.raw;
+    return &xp_nic(f)->xp;
 }
 
 /* f->cc_prm of a transport_xpass flow (one per NIC speed, owned by the
