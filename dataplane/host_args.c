@@ -60,7 +60,7 @@ static int parse_flow(struct host *h, char *spec)
     f = &h->flows[h->nflows];
     memset(f, 0, sizeof *f);
     for (tok = strtok_r(spec, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '='), *end;
+        char *eq = strchr(tok, '=');
         if (!eq) return flow_bad("field without '=' (want key=value):", tok, NULL);
         *eq++ = 0;
         if (!strcmp(tok, "dst")) {
@@ -69,33 +69,32 @@ static int parse_flow(struct host *h, char *spec)
         } else if (!strcmp(tok, "rate")) {
             if (!strcmp(eq, "line")) f->app_bps = 0;
             else {
-                double g = strtod(eq, &end);
-                if (end == eq || *end || !(g > 0)) return flow_bad("rate must be Gb/s > 0 or 'line':", tok, eq);
+                double g;
+                if (pkt_parse_dbl(eq, 0, 1e4, &g) || !(g > 0))
+                    return flow_bad("rate must be Gb/s in (0, 10000] or 'line':", tok, eq);
                 f->app_bps = (uint64_t)(g * 1e9);
             }
         } else if (!strcmp(tok, "size")) {
             if (!strcmp(eq, "inf")) f->size_bytes = 0;
             else {
-                f->size_bytes = strtoull(eq, &end, 10);
-                if (*eq < '0' || *eq > '9' || *end || f->size_bytes == 0)
-                    return flow_bad("size must be payload bytes > 0 or 'inf':", tok, eq);
+                if (pkt_parse_u64(eq, 0, 1, UINT64_MAX, NULL, &f->size_bytes))
+                    return flow_bad("size must be payload bytes, 1..2^64-1, or 'inf':", tok, eq);
             }
         } else if (!strcmp(tok, "start")) {
-            f->start_ms = strtoull(eq, &end, 10);
-            if (*eq < '0' || *eq > '9' || *end || f->start_ms > 86400000)
+            if (pkt_parse_u64(eq, 0, 0, 86400000, NULL, &f->start_ms))
                 return flow_bad("start must be ms after start, 0..86400000:", tok, eq);
         } else if (!strcmp(tok, "qpn")) {
-            unsigned long q = strtoul(eq, &end, 10);
-            if (*eq < '0' || *eq > '9' || *end || q > 0xffffff) return flow_bad("qpn must be 0..16777215:", tok, eq);
+            uint64_t q;
+            if (pkt_parse_u64(eq, 0, 0, 0xffffff, NULL, &q)) return flow_bad("qpn must be 0..16777215:", tok, eq);
             f->qpn = (uint32_t)q;
             have_qpn = true;
         } else if (!strcmp(tok, "dscp")) {
-            unsigned long d = strtoul(eq, &end, 10);
-            if (*eq < '0' || *eq > '9' || *end || d > 63) return flow_bad("dscp must be 0..63:", tok, eq);
+            uint64_t d;
+            if (pkt_parse_u64(eq, 0, 0, 63, NULL, &d)) return flow_bad("dscp must be 0..63:", tok, eq);
             f->dscp = (uint8_t)d;
         } else if (!strcmp(tok, "on") || !strcmp(tok, "off")) {
-            uint64_t v = strtoull(eq, &end, 10);
-            if (*eq < '0' || *eq > '9' || *end || v == 0 || v > 3600000)
+            uint64_t v;
+            if (pkt_parse_u64(eq, 0, 1, 3600000, NULL, &v))
                 return flow_bad("on and off must be ms, 1..3600000:", tok, eq);
             if (tok[1] == 'n') f->on_ms = v;
             else f->off_ms = v;
@@ -116,22 +115,19 @@ static int parse_flow(struct host *h, char *spec)
  * rocc_hostreg_add (rocc_cp_params_check's rules); says why on stderr. */
 static int parse_cp_reg(struct host *h, char *arg)
 {
-    char *eq = strchr(arg, '='), *end, *tok, why[96];
-    unsigned long long v[9];
+    char *eq = strchr(arg, '='), why[96];
+    const char *tok;
+    uint64_t v[9];
     struct rocc_cp_params p;
-    int n = 0;
+    int n;
 
-    if (!eq || *arg < '0' || *arg > '9') return -1;
+    if (!eq) return -1;
     *eq = 0;
-    v[n] = strtoull(arg, &end, 0);
-    if (*end || v[n] > UINT32_MAX) return -1;
+    if (pkt_parse_u64(arg, 1, 0, UINT32_MAX, NULL, &v[0])) return -1;
     for (n = 1, tok = eq + 1; n < 9; n++) {
-        if (*tok < '0' || *tok > '9') return -1;
-        v[n] = strtoull(tok, &end, 10);
-        if (v[n] > UINT32_MAX || (n < 8 && *end != ':') || (n == 8 && *end)) return -1;
-        tok = end + 1;
+        if (pkt_parse_u64(tok, 0, 0, n < 8 ? UINT32_MAX : 3, &tok, &v[n]) || *tok != (n < 8 ? ':' : 0)) return -1;
+        tok++;
     }
-    if (v[8] & ~3ull) return -1;
     memset(&p, 0, sizeof p);
     p.q_unit_bytes = 1;               /* unused at the host: Qcur arrives in units */
     p.f_unit_mbps = 1;
@@ -176,7 +172,7 @@ int host_parse_args(struct host *h, int argc, char **argv)
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     struct dp_opt o;
     int c;
-    char *end;
+    uint64_t v;
 
     optind = 1;
     opterr = 0;
@@ -189,29 +185,21 @@ int host_parse_args(struct host *h, int argc, char **argv)
         case 'i': if (pkt_parse_ip(optarg, &h->local_ip) || !h->local_ip) goto bad; h->have_ip = true; break;
         case 'g': if (pkt_parse_mac(optarg, h->gw_mac)) goto bad; h->have_gw = h->gw_static = true; break;
         case 1: if (pkt_parse_ip(optarg, &h->gw_ip) || !h->gw_ip) goto bad; break;
-        case 2:
-            h->cnp_delay_us = strtoull(optarg, &end, 10);
-            if (*optarg < '0' || *optarg > '9' || *end || h->cnp_delay_us > 1000000) goto bad;
-            break;
+        case 2: if (pkt_parse_u64(optarg, 0, 0, 1000000, NULL, &h->cnp_delay_us)) goto bad; break;
         case 3: h->ecn_capable = true; break;
-        case 4:
-            h->arp_retry_ms = strtoull(optarg, &end, 10);
-            if (*optarg < '0' || *optarg > '9' || *end || !h->arp_retry_ms || h->arp_retry_ms > 60000) goto bad;
-            break;
+        case 4: if (pkt_parse_u64(optarg, 0, 1, 60000, NULL, &h->arp_retry_ms)) goto bad; break;
         case 5: h->pcap_path = optarg; break;
         case 6: if (dp_cap_parse_dir(&h->cap, optarg)) goto bad; break;
         case 7: {
-            unsigned long v = strtoul(optarg, &end, 10);
-            if (*optarg < '0' || *optarg > '9' || *end || v < 14 || v > 262144) goto bad;
+            if (pkt_parse_u64(optarg, 0, 14, 262144, NULL, &v)) goto bad;
             h->pcap_snaplen = (uint32_t)v;
             break;
         }
         case 8: h->pfc = true; break;
         case 10: h->escape = true; break;
         case 9: {
-            unsigned long c = strtoul(optarg, &end, 10);
-            if (*optarg < '0' || *optarg > '9' || *end || c >= PFC_NCLASS) goto bad;
-            h->pfc_cls = (uint8_t)c;
+            if (pkt_parse_u64(optarg, 0, 0, PFC_NCLASS - 1, NULL, &v)) goto bad;
+            h->pfc_cls = (uint8_t)v;
             break;
         }
         case 11:
@@ -233,10 +221,7 @@ int host_parse_args(struct host *h, int argc, char **argv)
             if (host_rcc_opt(h, c, optarg)) goto bad;
             break;
         case 14: if (hdc_opt_params(h, optarg)) goto bad_nomsg; break;
-        case 15:
-            h->start_at_ns = strtoull(optarg, &end, 10);
-            if (*optarg < '1' || *optarg > '9' || *end) goto bad;
-            break;
+        case 15: if (pkt_parse_u64(optarg, 0, 1, UINT64_MAX, NULL, &h->start_at_ns)) goto bad; break;
         case 'h': usage(stdout, argv[0]); return 1;   /* asked for: not an error */
         case 'f': if (parse_flow(h, optarg)) goto bad; break;
         case 'a':
@@ -245,11 +230,11 @@ int host_parse_args(struct host *h, int argc, char **argv)
             break;
         case 'B': {
             char *eq = strchr(optarg, '=');
-            unsigned long long id;
-            if (!eq || h->cnp_pol.nbind >= MAX_BIND || *optarg < '0' || *optarg > '9') goto bad;
+            uint64_t id;
+            if (!eq || h->cnp_pol.nbind >= MAX_BIND) goto bad;
             *eq = 0;
-            id = strtoull(optarg, &end, 10);
-            if (*end || id > 0xffffff || pkt_parse_ip(eq + 1, &h->bind[h->cnp_pol.nbind].addr)) goto bad;
+            if (pkt_parse_u64(optarg, 0, 0, 0xffffff, NULL, &id) || pkt_parse_ip(eq + 1, &h->bind[h->cnp_pol.nbind].addr))
+                goto bad;
             h->bind[h->cnp_pol.nbind++].node = (uint32_t)id;
             h->cnp_pol.bind = h->bind;
             break;
@@ -259,16 +244,16 @@ int host_parse_args(struct host *h, int argc, char **argv)
             h->cnp_pol.key = h->key;
             break;
         case 'l': {
-            double g = strtod(optarg, &end);
-            if (*end || g <= 0) goto bad;
+            double g;
+            if (pkt_parse_dbl(optarg, 0, 1e4, &g) || !(g * 1e9 >= 1)) goto bad;
             h->line_bps = (uint64_t)(g * 1e9);
             break;
         }
-        case 's': h->payload = (uint32_t)strtoul(optarg, &end, 10); if (*end || h->payload > 1400) goto bad; break;
-        case 'u': h->f_unit_mbps = (uint32_t)strtoul(optarg, &end, 10); if (*end || !h->f_unit_mbps) goto bad; break;
-        case 'r': h->recovery_us = strtoull(optarg, &end, 10); if (*end || !h->recovery_us) goto bad; break;
-        case 'R': h->report_ms = strtoull(optarg, &end, 10); if (*end) goto bad; break;
-        case 'p': h->port = (uint16_t)strtoul(optarg, &end, 10); if (*end) goto bad; break;
+        case 's': if (pkt_parse_u64(optarg, 0, 0, 1400, NULL, &v)) goto bad; h->payload = (uint32_t)v; break;
+        case 'u': if (pkt_parse_u64(optarg, 0, 1, UINT32_MAX, NULL, &v)) goto bad; h->f_unit_mbps = (uint32_t)v; break;
+        case 'r': if (pkt_parse_u64(optarg, 0, 1, 3600000000ull, NULL, &h->recovery_us)) goto bad; break;
+        case 'R': if (pkt_parse_u64(optarg, 0, 0, 3600000, NULL, &h->report_ms)) goto bad; break;
+        case 'p': if (pkt_parse_u64(optarg, 0, 0, UINT16_MAX, NULL, &v)) goto bad; h->port = (uint16_t)v; break;
         default: goto bad;
         }
     }

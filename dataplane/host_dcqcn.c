@@ -26,12 +26,11 @@ int hdc_opt_params(struct host *h, char *spec)
     char *save = NULL;
     if (!h->dc) { fprintf(stderr, "--dcqcn: give --cc dcqcn first\n"); return -1; }
     for (char *tok = strtok_r(spec, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '='), *end;
+        char *eq = strchr(tok, '=');
         double v;
         if (!eq) { fprintf(stderr, "--dcqcn: '%s' is not KEY=VALUE\n", tok); return -1; }
         *eq++ = 0;
-        v = strtod(eq, &end);
-        if (end == eq || *end || !(v >= 0) || v > 1e12) {
+        if (pkt_parse_dbl(eq, 0, 1e12, &v)) {
             fprintf(stderr, "--dcqcn: %s=%s is not a number >= 0\n", tok, eq);
             return -1;
         }

@@ -63,21 +63,6 @@ const char *host_cc_name(enum host_cc m)
     }
 }
 
-static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
-{
-    char *end;
-    if (*s < '0' || *s > '9') return -1;
-    *v = strtoull(s, &end, 10);
-    return *end || *v < lo || *v > hi ? -1 : 0;
-}
-
-static int parse_dbl(const char *s, double lo, double hi, double *v)
-{
-    char *end;
-    *v = strtod(s, &end);
-    return end == s || *end || !(*v >= lo && *v <= hi) ? -1 : 0;
-}
-
 int host_rcc_opt(struct host *h, int code, const char *arg)
 {
     struct host_rcc *r = &h->rcc;
@@ -90,16 +75,16 @@ int host_rcc_opt(struct host *h, int code, const char *arg)
         else if (!strcmp(arg, "rcc_sender")) r->mode = HOST_CC_RCC_SENDER;
         else return -1;
         return 0;
-    case HOST_OPT_RCC_T: return parse_u64(arg, 1, 10000000, &r->o_base_rtt_us);
-    case HOST_OPT_RCC_N: return parse_u64(arg, 1, 1000000, &r->o_n);
-    case HOST_OPT_RCC_DELTA: r->has_delta = 1; return parse_dbl(arg, 1e-9, 1 - 1e-9, &r->o_delta);
-    case HOST_OPT_RCC_ETA: r->has_eta = 1; return parse_dbl(arg, 1e-9, 1 - 1e-9, &r->o_eta);
-    case HOST_OPT_RCC_KP: r->has_kp = 1; return parse_dbl(arg, 0, 1e11, &r->o_kp);
-    case HOST_OPT_RCC_KD: r->has_kd = 1; return parse_dbl(arg, 0, 1e11, &r->o_kd);
-    case HOST_OPT_RCC_PID: r->has_pid = 1; return parse_u64(arg, 0, 10000000, &r->o_pid_us);
-    case HOST_OPT_RCC_WMIN: return parse_u64(arg, 1, 100000000, &r->o_wmin);
+    case HOST_OPT_RCC_T: return pkt_parse_u64(arg, 0, 1, 10000000, NULL, &r->o_base_rtt_us);
+    case HOST_OPT_RCC_N: return pkt_parse_u64(arg, 0, 1, 1000000, NULL, &r->o_n);
+    case HOST_OPT_RCC_DELTA: r->has_delta = 1; return pkt_parse_dbl(arg, 1e-9, 1 - 1e-9, &r->o_delta);
+    case HOST_OPT_RCC_ETA: r->has_eta = 1; return pkt_parse_dbl(arg, 1e-9, 1 - 1e-9, &r->o_eta);
+    case HOST_OPT_RCC_KP: r->has_kp = 1; return pkt_parse_dbl(arg, 0, 1e11, &r->o_kp);
+    case HOST_OPT_RCC_KD: r->has_kd = 1; return pkt_parse_dbl(arg, 0, 1e11, &r->o_kd);
+    case HOST_OPT_RCC_PID: r->has_pid = 1; return pkt_parse_u64(arg, 0, 0, 10000000, NULL, &r->o_pid_us);
+    case HOST_OPT_RCC_WMIN: return pkt_parse_u64(arg, 0, 1, 100000000, NULL, &r->o_wmin);
     case HOST_OPT_RCC_ACK:
-        if (parse_u64(arg, 1, 1000000, &v)) return -1;
+        if (pkt_parse_u64(arg, 0, 1, 1000000, NULL, &v)) return -1;
         r->ack_every = (uint32_t)v;
         return 0;
     default: return -1;

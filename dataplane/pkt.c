@@ -3,6 +3,7 @@
 #include "roce_frame.h"
 #include "lscc.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,13 +286,57 @@ size_t pkt_build_arp(uint8_t *f, size_t cap, uint16_t op, const uint8_t eth_dst[
     return PKT_ARP_FRAME_LEN;
 }
 
+int pkt_parse_u64(const char *s, int hex, uint64_t lo, uint64_t hi, const char **end, uint64_t *v)
+{
+    const char *p = s;
+    uint64_t x = 0;
+    unsigned base = 10, digits = 0;
+
+    if (hex == 16)
+        base = 16;
+    else if (hex && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        base = 16;
+        p += 2;
+    }
+    for (;; p++, digits++) {
+        unsigned d;
+        if (*p >= '0' && *p <= '9') d = (unsigned)(*p - '0');
+        else if (base == 16 && *p >= 'a' && *p <= 'f') d = (unsigned)(*p - 'a' + 10);
+        else if (base == 16 && *p >= 'A' && *p <= 'F') d = (unsigned)(*p - 'A' + 10);
+        else break;
+        if (x > (UINT64_MAX - d) / base) return -1;       /* past 2^64 - 1 */
+        x = x * base + d;
+    }
+    if (!digits || (end ? 0 : *p != 0) || x < lo || x > hi) return -1;
+    if (end) *end = p;
+    *v = x;
+    return 0;
+}
+
+int pkt_parse_dbl(const char *s, double lo, double hi, double *v)
+{
+    char *e;
+    double x;
+    /* strtod would skip leading space and read "0x1p3", "inf" and "nan". */
+    if (!((*s >= '0' && *s <= '9') || ((*s == '-' || *s == '+' || *s == '.') && s[1] != 0)))
+        return -1;
+    for (const char *p = s; *p; p++)
+        if (*p == 'x' || *p == 'X' || *p == 'n' || *p == 'N' || *p == 'i' || *p == 'I') return -1;
+    x = strtod(s, &e);
+    if (e == s || *e || !isfinite(x) || !(x >= lo && x <= hi)) return -1;
+    *v = x;
+    return 0;
+}
+
 int pkt_parse_ip(const char *s, uint32_t *ip)
 {
-    unsigned a, b, c, d;
-    char tail;
-    if (sscanf(s, "%u.%u.%u.%u%c", &a, &b, &c, &d, &tail) != 4) return -1;
-    if (a > 255 || b > 255 || c > 255 || d > 255) return -1;
-    *ip = (a << 24) | (b << 16) | (c << 8) | d;
+    uint64_t o[4];
+    const char *p = s;
+    for (int i = 0; i < 4; i++) {
+        if (pkt_parse_u64(p, 0, 0, 255, &p, &o[i]) || *p != (i < 3 ? '.' : 0)) return -1;
+        p++;
+    }
+    *ip = (uint32_t)(o[0] << 24 | o[1] << 16 | o[2] << 8 | o[3]);
     return 0;
 }
 
@@ -299,15 +344,13 @@ int pkt_parse_prefix(const char *s, uint32_t *net, uint32_t *mask)
 {
     char buf[32];
     const char *slash = strchr(s, '/');
-    char *end;
-    long l;
+    uint64_t l;
     size_t n;
 
     if (!slash || (n = (size_t)(slash - s)) >= sizeof buf) return -1;
     memcpy(buf, s, n);
     buf[n] = 0;
-    l = strtol(slash + 1, &end, 10);
-    if (*end || end == slash + 1 || l < 0 || l > 32) return -1;
+    if (pkt_parse_u64(slash + 1, 0, 0, 32, NULL, &l)) return -1;
     if (pkt_parse_ip(buf, net)) return -1;
     *mask = l == 0 ? 0 : 0xffffffffu << (32 - l);
     *net &= *mask;
@@ -316,14 +359,14 @@ int pkt_parse_prefix(const char *s, uint32_t *net, uint32_t *mask)
 
 int pkt_parse_mac(const char *s, uint8_t mac[6])
 {
-    unsigned v[6];
-    char tail;
-    if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &tail) != 6)
-        return -1;
+    uint64_t v[6];
+    const char *p = s;
     for (int i = 0; i < 6; i++) {
-        if (v[i] > 255) return -1;
-        mac[i] = (uint8_t)v[i];
+        if (pkt_parse_u64(p, 16, 0, 255, &p, &v[i]) || *p != (i < 5 ? ':' : 0)) return -1;
+        p++;
     }
+    for (int i = 0; i < 6; i++)
+        mac[i] = (uint8_t)v[i];
     return 0;
 }
 

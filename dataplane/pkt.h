@@ -317,6 +317,22 @@ void pkt_rcc_set_ts(uint8_t *f, int esc, uint64_t ts_ns);
 size_t pkt_build_rcc_ack(uint8_t *f, size_t cap, const uint8_t src_mac[6], const uint8_t dst_mac[6],
                          uint32_t src_ip, uint32_t dst_ip, uint16_t sport, int esc, const struct pkt_rcc_ack *a);
 
+/* Command-line numbers, strict: one parser for every option of rocc-host
+ * and rocc-switch, so that none takes what strtoull/strtod would quietly
+ * bend -- a sign ("-1" wraps to 2^64 - 1), leading space, an empty string
+ * (0), a value past 2^64 (saturated), NaN or infinity, or a value outside
+ * the option's range.
+ *
+ * pkt_parse_u64: decimal digits only (hex = 1: also 0x followed by hex
+ * digits; hex = 16: hex digits, no prefix; never octal), in lo..hi.  With end == NULL the whole string
+ * must be the number; otherwise *end is set past its last digit, so a
+ * caller parses "A:B:C" or "KMIN,KMAX" one field at a time.
+ * pkt_parse_dbl: a finite number in lo..hi, the whole string (decimal or
+ * exponent form as strtod reads it; no hex floats, no sign on lo >= 0's
+ * behalf: "-0" is 0).  0 on success, -1 otherwise; *v unchanged on -1. */
+int pkt_parse_u64(const char *s, int hex, uint64_t lo, uint64_t hi, const char **end, uint64_t *v);
+int pkt_parse_dbl(const char *s, double lo, double hi, double *v);
+
 /* "A.B.C.D" -> host-order address; 0 on success. */
 int pkt_parse_ip(const char *s, uint32_t *ip);
 /* "A.B.C.D/LEN" -> prefix (masked) and mask; 0 on success. */

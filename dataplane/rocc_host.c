@@ -369,6 +369,20 @@ static void run(struct host *h)
     }
 }
 
+/* Every exit once the state is on the heap: the capture closed (flushed:
+ * nothing written is lost on an error exit either), the port stopped, EAL
+ * released, the heap freed.  up: 0 nothing open yet, 1 the port, 2 the
+ * port and the capture.  Returns rc (1 if only the capture's close failed). */
+static int host_exit(struct host *h, int up, int rc)
+{
+    if (up >= 2 && dp_cap_close(&h->cap, h->pcap_path) && !rc) rc = 1;
+    if (up >= 1) dp_port_close(h->port);
+    rte_eal_cleanup();
+    free(h->dc);
+    free(h);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     struct host *h;
@@ -393,31 +407,29 @@ int main(int argc, char **argv)
     h->cap.rx = h->cap.tx = true;
     h->pcap_snaplen = DP_PCAP_SNAPLEN_DEFAULT;
     ret = host_parse_args(h, argc, argv);
-    if (ret) { rte_eal_cleanup(); free(h); return ret > 0 ? 0 : 2; }   /* > 0: --help */
-    if (host_rcc_setup(h)) { rte_eal_cleanup(); free(h); return 2; }
+    if (ret) return host_exit(h, 0, ret > 0 ? 0 : 2);   /* > 0: --help */
+    if (host_rcc_setup(h)) return host_exit(h, 0, 2);
     if (!rte_eth_dev_is_valid_port(h->port)) {
         fprintf(stderr, "port %u not available (pass --vdev net_af_packet0,iface=...)\n", h->port);
-        rte_eal_cleanup(); free(h); return 1;
+        return host_exit(h, 0, 1);
     }
     rocc_rp_params_default(&h->rpp, h->line_bps);
     if (h->f_unit_mbps) h->rpp.f_unit_mbps = h->f_unit_mbps;
     if (h->recovery_us) h->rpp.recovery_ps = h->recovery_us * 1000000ull;
     for (unsigned i = 0; i < h->nflows; i++) rocc_rp_init(&h->flows[i].rp);
-    if (h->dc && hdc_init(h)) { rte_eal_cleanup(); free(h->dc); free(h); return 2; }
+    if (h->dc && hdc_init(h)) return host_exit(h, 0, 2);
 
     h->pool = rte_pktmbuf_pool_create("host_pool", NB_MBUF, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
                                       rte_socket_id());
-    if (!h->pool) { fprintf(stderr, "mbuf pool: %s\n", rte_strerror(rte_errno)); rte_eal_cleanup(); free(h); return 1; }
-    if (dp_port_init(h->port, h->pool)) { rte_eal_cleanup(); free(h); return 1; }
+    if (!h->pool) { fprintf(stderr, "mbuf pool: %s\n", rte_strerror(rte_errno)); return host_exit(h, 0, 1); }
+    if (dp_port_init(h->port, h->pool)) return host_exit(h, 0, 1);
     rte_eth_macaddr_get(h->port, &ea);
     memcpy(h->mac, ea.addr_bytes, 6);
 
     h->hz = rte_get_tsc_hz();
     h->arp_retry_cyc = dp_us_to_cycles(h->arp_retry_ms * 1000, h->hz);
     h->cnp_delay_cyc = dp_us_to_cycles(h->cnp_delay_us, h->hz);
-    if (dp_cap_open(&h->cap, h->pcap_path, h->pcap_snaplen, h->hz)) {
-        dp_port_close(h->port); rte_eal_cleanup(); free(h); return 1;
-    }
+    if (dp_cap_open(&h->cap, h->pcap_path, h->pcap_snaplen, h->hz)) return host_exit(h, 1, 1);
     h->t0 = rte_get_tsc_cycles();
     uint64_t epoch = h->t0;      /* what start= counts from */
     if (h->start_at_ns) {
@@ -428,7 +440,7 @@ int main(int argc, char **argv)
         if (h->start_at_ns <= rt) {
             fprintf(stderr, "--start-at-ns %" PRIu64 ": passed %.3f s ago, before the port was up (start later)\n",
                     h->start_at_ns, (double)(rt - h->start_at_ns) / 1e9);
-            dp_port_close(h->port); rte_eal_cleanup(); free(h->dc); free(h); return 2;
+            return host_exit(h, 2, 2);
         }
         epoch += dp_us_to_cycles((h->start_at_ns - rt) / 1000, h->hz);
     }
@@ -464,9 +476,5 @@ int main(int argc, char **argv)
 
     rc = dp_cap_close(&h->cap, h->pcap_path) ? 1 : 0;
     final_stats(h);
-    dp_port_close(h->port);
-    rte_eal_cleanup();
-    free(h->dc);
-    free(h);
-    return rc;
+    return host_exit(h, 1, rc);
 }

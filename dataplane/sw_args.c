@@ -51,9 +51,8 @@ void usage(FILE *out, const char *prg)
 
 static int parse_port(const struct sw *s, const char *v, uint16_t *port)
 {
-    char *end;
-    unsigned long p = strtoul(v, &end, 10);
-    if (*v < '0' || *v > '9' || *end) { fprintf(stderr, "'%s' is not a port number\n", v); return -1; }
+    uint64_t p;
+    if (pkt_parse_u64(v, 0, 0, UINT16_MAX, NULL, &p)) { fprintf(stderr, "'%s' is not a port number\n", v); return -1; }
     if (p >= s->nports) {
         fprintf(stderr, "port %lu: there are only %u ports (0..%u), one per --vdev\n", p, s->nports,
                 s->nports - 1u);
@@ -90,15 +89,14 @@ static int parse_route(struct sw *s, char *arg)
 
 static int parse_rate(struct sw *s, char *arg)
 {
-    char *eq = strchr(arg, '='), *end;
+    char *eq = strchr(arg, '=');
     uint16_t port;
     double g;
 
     if (!eq) return -1;
     *eq++ = 0;
     if (parse_port(s, arg, &port)) return -1;
-    g = strtod(eq, &end);
-    if (*end || !(g > 0) || g > 10000) return -1;
+    if (pkt_parse_dbl(eq, 0, 10000, &g) || !(g > 0)) return -1;
     s->eg[port].rate_bps = (uint64_t)(g * 1e9);
     return 0;
 }
@@ -119,7 +117,10 @@ static int parse_port_ip(struct sw *s, char *arg)
 /* PORT=KMIN,KMAX,PMAX (bytes, bytes, probability in (0, 1]) */
 static int parse_ecn(struct sw *s, char *arg)
 {
-    char *eq = strchr(arg, '='), *end;
+    char *eq = strchr(arg, '=');
+    const char *p;
+    uint64_t kmin, kmax;
+    double pmax;
     struct egress *e;
     uint16_t port;
 
@@ -127,26 +128,14 @@ static int parse_ecn(struct sw *s, char *arg)
     *eq++ = 0;
     if (parse_port(s, arg, &port)) return -1;
     e = &s->eg[port];
-    e->kmin = strtoull(eq, &end, 10);
-    if (end == eq || *end != ',') return -1;
-    eq = end + 1;
-    e->kmax = strtoull(eq, &end, 10);
-    if (end == eq || *end != ',' || e->kmax <= e->kmin) return -1;
-    eq = end + 1;
-    e->pmax = strtod(eq, &end);
-    if (end == eq || *end || !(e->pmax > 0) || e->pmax > 1) return -1;
+    if (pkt_parse_u64(eq, 0, 0, UINT32_MAX, &p, &kmin) || *p != ',' ||
+        pkt_parse_u64(p + 1, 0, kmin + 1, UINT32_MAX, &p, &kmax) || *p != ',' ||
+        pkt_parse_dbl(p + 1, 0, 1, &pmax) || !(pmax > 0))
+        return -1;
+    e->kmin = kmin;
+    e->kmax = kmax;
+    e->pmax = pmax;
     e->ecn = true;
-    return 0;
-}
-
-static int parse_u64(const char *v, uint64_t *out, uint64_t min, uint64_t max)
-{
-    char *end;
-    unsigned long long x;
-    if (*v < '0' || *v > '9') return -1;
-    x = strtoull(v, &end, 10);
-    if (*end || x < min || x > max) return -1;
-    *out = x;
     return 0;
 }
 
@@ -195,7 +184,6 @@ int parse_args(struct sw *s, int argc, char **argv)
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     struct dp_opt o;
     int c;
-    char *end = NULL;
     uint64_t v, retry_ms = 100, hold_ms = 1000, ttl_s = 60, tries = 3;
 
     optind = 1;
@@ -215,20 +203,20 @@ int parse_args(struct sw *s, int argc, char **argv)
             break;
         }
         case 'i': if (pkt_parse_ip(optarg, &s->cp_ip) || !s->cp_ip) goto bad; s->have_cp_ip = true; break;
-        case 1: if (parse_u64(optarg, &s->o_qref, 1, UINT32_MAX)) goto bad; break;
-        case 2: if (parse_u64(optarg, &s->o_qmid, 1, UINT32_MAX)) goto bad; break;
-        case 3: if (parse_u64(optarg, &s->o_qmax, 1, UINT32_MAX)) goto bad; break;
-        case 4: if (parse_u64(optarg, &s->o_period_us, 1, 10000000)) goto bad; break;
-        case 5: if (parse_u64(optarg, &s->o_qunit, 1, 1000000)) goto bad; break;
-        case 6: if (parse_u64(optarg, &s->o_funit, 1, 1000000)) goto bad; break;
-        case 7: if (parse_u64(optarg, &s->o_fmin, 1, UINT32_MAX)) goto bad; break;
-        case 8: s->o_alpha = strtod(optarg, &end); if (*end || !(s->o_alpha > 0)) goto bad; break;
-        case 9: s->o_beta = strtod(optarg, &end); if (*end || !(s->o_beta > 0)) goto bad; break;
+        case 1: if (pkt_parse_u64(optarg, 0, 1, UINT32_MAX, NULL, &s->o_qref)) goto bad; break;
+        case 2: if (pkt_parse_u64(optarg, 0, 1, UINT32_MAX, NULL, &s->o_qmid)) goto bad; break;
+        case 3: if (pkt_parse_u64(optarg, 0, 1, UINT32_MAX, NULL, &s->o_qmax)) goto bad; break;
+        case 4: if (pkt_parse_u64(optarg, 0, 1, 10000000, NULL, &s->o_period_us)) goto bad; break;
+        case 5: if (pkt_parse_u64(optarg, 0, 1, 1000000, NULL, &s->o_qunit)) goto bad; break;
+        case 6: if (pkt_parse_u64(optarg, 0, 1, 1000000, NULL, &s->o_funit)) goto bad; break;
+        case 7: if (pkt_parse_u64(optarg, 0, 1, UINT32_MAX, NULL, &s->o_fmin)) goto bad; break;
+        case 8: if (pkt_parse_dbl(optarg, 0, 65535, &s->o_alpha) || !(s->o_alpha > 0)) goto bad; break;
+        case 9: if (pkt_parse_dbl(optarg, 0, 65535, &s->o_beta) || !(s->o_beta > 0)) goto bad; break;
         case 10: s->cnp_at_fmax = true; break;
-        case 11: if (parse_u64(optarg, &s->qcap, 1, UINT32_MAX)) goto bad; break;
-        case 12: if (parse_u64(optarg, &s->burst_bytes, 1, UINT32_MAX)) goto bad; break;
-        case 13: if (parse_u64(optarg, &v, 0, 0xffffff)) goto bad; s->switch_id = (uint32_t)v; break;
-        case 14: if (parse_u64(optarg, &s->report_ms, 0, 3600000)) goto bad; break;
+        case 11: if (pkt_parse_u64(optarg, 0, 1, UINT32_MAX, NULL, &s->qcap)) goto bad; break;
+        case 12: if (pkt_parse_u64(optarg, 0, 1, UINT32_MAX, NULL, &s->burst_bytes)) goto bad; break;
+        case 13: if (pkt_parse_u64(optarg, 0, 0, 0xffffff, NULL, &v)) goto bad; s->switch_id = (uint32_t)v; break;
+        case 14: if (pkt_parse_u64(optarg, 0, 0, 3600000, NULL, &s->report_ms)) goto bad; break;
         case 15: if (parse_port_ip(s, optarg)) goto bad; break;
         case 16:
             if (!strcmp(optarg, "queue")) s->ft_kind = ROCC_FT_QUEUE;
@@ -239,16 +227,16 @@ int parse_args(struct sw *s, int argc, char **argv)
             else goto bad;
             break;
         case 17: if (parse_ecn(s, optarg)) goto bad; break;
-        case 18: if (parse_u64(optarg, &retry_ms, 1, 60000)) goto bad; break;
-        case 19: if (parse_u64(optarg, &tries, 1, 100)) goto bad; break;
-        case 20: if (parse_u64(optarg, &hold_ms, 0, 3600000)) goto bad; break;
-        case 21: if (parse_u64(optarg, &ttl_s, 1, 86400)) goto bad; break;
+        case 18: if (pkt_parse_u64(optarg, 0, 1, 60000, NULL, &retry_ms)) goto bad; break;
+        case 19: if (pkt_parse_u64(optarg, 0, 1, 100, NULL, &tries)) goto bad; break;
+        case 20: if (pkt_parse_u64(optarg, 0, 0, 3600000, NULL, &hold_ms)) goto bad; break;
+        case 21: if (pkt_parse_u64(optarg, 0, 1, 86400, NULL, &ttl_s)) goto bad; break;
         case 22: s->pcap_path = optarg; break;
         case 23: if (dp_cap_parse_dir(&s->cap, optarg)) goto bad; break;
-        case 24: if (parse_u64(optarg, &v, 14, 262144)) goto bad; s->pcap_snaplen = (uint32_t)v; break;
+        case 24: if (pkt_parse_u64(optarg, 0, 14, 262144, NULL, &v)) goto bad; s->pcap_snaplen = (uint32_t)v; break;
         case 25: s->busy_poll = true; break;
         case 26:
-            if (parse_u64(optarg, &v, 16, FT_CAP) || (v & (v - 1))) goto bad;
+            if (pkt_parse_u64(optarg, 0, 16, FT_CAP, NULL, &v) || (v & (v - 1))) goto bad;
             s->ft_cap = (uint32_t)v;
             break;
         case 27: s->cp_timing = true; break;
@@ -262,7 +250,7 @@ int parse_args(struct sw *s, int argc, char **argv)
             char *eq = strchr(optarg, '=');
             if (!eq || s->npeers >= MAX_PEERS) goto bad;
             *eq = 0;
-            if (parse_u64(optarg, &v, 0, 0xffffff) || pkt_parse_ip(eq + 1, &s->peers[s->npeers].addr)) goto bad;
+            if (pkt_parse_u64(optarg, 0, 0, 0xffffff, NULL, &v) || pkt_parse_ip(eq + 1, &s->peers[s->npeers].addr)) goto bad;
             s->peers[s->npeers++].node = (uint32_t)v;
             break;
         }
@@ -273,10 +261,10 @@ int parse_args(struct sw *s, int argc, char **argv)
         case 31: s->no_cnp_filter = true; break;
         case 32: s->pfc = true; break;
         case 39: s->escape = true; break;
-        case 40: if (parse_u64(optarg, &s->esc_period_us, 1, 1000000)) goto bad; break;
-        case 41: if (parse_u64(optarg, &s->esc_pool, 1, ESLOTS)) goto bad; break;
-        case 42: if (parse_u64(optarg, &s->esc_reclaim_ms, 0, 100000)) goto bad; break;
-        case 43: if (parse_u64(optarg, &s->esc_max_hops, 1, 65534)) goto bad; break;
+        case 40: if (pkt_parse_u64(optarg, 0, 1, 1000000, NULL, &s->esc_period_us)) goto bad; break;
+        case 41: if (pkt_parse_u64(optarg, 0, 1, ESLOTS, NULL, &s->esc_pool)) goto bad; break;
+        case 42: if (pkt_parse_u64(optarg, 0, 0, 100000, NULL, &s->esc_reclaim_ms)) goto bad; break;
+        case 43: if (pkt_parse_u64(optarg, 0, 1, 65534, NULL, &s->esc_max_hops)) goto bad; break;
         case 44: s->esc_no_tokens = true; break;
         case 53:   /* escape.h C3; the simulator's [escape] flow_table */
             if (!strcmp(optarg, "frames")) s->esc_ft_flows = false;
@@ -307,8 +295,8 @@ int parse_args(struct sw *s, int argc, char **argv)
             s->oq_opts = true;
             break;
         }
-        case 50: if (parse_u64(optarg, &s->oq_cycle_ns, 0, 1000000000)) goto bad; s->oq_opts = true; break;
-        case 51: if (parse_u64(optarg, &s->oq_seed, 0, UINT64_MAX)) goto bad; s->oq_opts = true; break;
+        case 50: if (pkt_parse_u64(optarg, 0, 0, 1000000000, NULL, &s->oq_cycle_ns)) goto bad; s->oq_opts = true; break;
+        case 51: if (pkt_parse_u64(optarg, 0, 0, UINT64_MAX, NULL, &s->oq_seed)) goto bad; s->oq_opts = true; break;
         case 52: s->oq_timing = true; s->oq_opts = true; break;
         case 54:   /* escape.h C6; the simulator's [escape] reclaim */
             if (!strcmp(optarg, "all")) s->esc_reclaim_one = false;
@@ -321,7 +309,7 @@ int parse_args(struct sw *s, int argc, char **argv)
             uint64_t us;
             if (!eq) goto bad;
             *eq++ = 0;
-            if (parse_port(s, optarg, &port) || parse_u64(eq, &us, 1, 1000000)) goto bad;
+            if (parse_port(s, optarg, &port) || pkt_parse_u64(eq, 0, 1, 1000000, NULL, &us)) goto bad;
             if (delay_setup(s, port, us)) { fprintf(stderr, "--delay: out of memory\n"); return -1; }
             break;
         }
@@ -342,36 +330,35 @@ int parse_args(struct sw *s, int argc, char **argv)
             s->lscc_on[port] = true;
             break;
         }
-        case 201: if (parse_u64(optarg, &s->o_lscc_rtt_us, 1, 10000000)) goto bad; break;
-        case 202: if (parse_u64(optarg, &s->o_lscc_period_us, 1, 10000000)) goto bad; break;
-        case 203: if (parse_u64(optarg, &s->o_lscc_qref, 1, 1ull << 40)) goto bad; break;
-        case 204: if (parse_u64(optarg, &s->o_lscc_qsref, 1, 1ull << 40)) goto bad; break;
-        case 205: if (parse_u64(optarg, &s->o_lscc_dr_bps, 1, 1ull << 48)) goto bad; break;
-        case 206: if (parse_u64(optarg, &s->o_lscc_rmin_bps, 1, 1ull << 48)) goto bad; break;
-        case 207: if (parse_u64(optarg, &s->o_lscc_funit_bps, 1, 1ull << 48)) goto bad; break;
-        case 208: if (parse_u64(optarg, &s->o_lscc_cnp_us, 1, 10000000)) goto bad; break;
-        case 209: if (parse_u64(optarg, &s->o_lscc_long_bytes, 1, UINT32_MAX)) goto bad; break;
-        case 210: if (parse_u64(optarg, &s->o_lscc_n, 1, LSCC_MAX_N)) goto bad; break;
+        case 201: if (pkt_parse_u64(optarg, 0, 1, 10000000, NULL, &s->o_lscc_rtt_us)) goto bad; break;
+        case 202: if (pkt_parse_u64(optarg, 0, 1, 10000000, NULL, &s->o_lscc_period_us)) goto bad; break;
+        case 203: if (pkt_parse_u64(optarg, 0, 1, 1ull << 40, NULL, &s->o_lscc_qref)) goto bad; break;
+        case 204: if (pkt_parse_u64(optarg, 0, 1, 1ull << 40, NULL, &s->o_lscc_qsref)) goto bad; break;
+        case 205: if (pkt_parse_u64(optarg, 0, 1, 1ull << 48, NULL, &s->o_lscc_dr_bps)) goto bad; break;
+        case 206: if (pkt_parse_u64(optarg, 0, 1, 1ull << 48, NULL, &s->o_lscc_rmin_bps)) goto bad; break;
+        case 207: if (pkt_parse_u64(optarg, 0, 1, 1ull << 48, NULL, &s->o_lscc_funit_bps)) goto bad; break;
+        case 208: if (pkt_parse_u64(optarg, 0, 1, 10000000, NULL, &s->o_lscc_cnp_us)) goto bad; break;
+        case 209: if (pkt_parse_u64(optarg, 0, 1, UINT32_MAX, NULL, &s->o_lscc_long_bytes)) goto bad; break;
+        case 210: if (pkt_parse_u64(optarg, 0, 1, LSCC_MAX_N, NULL, &s->o_lscc_n)) goto bad; break;
         case 211:   /* --lscc-key HEX32: as --cnp-key (rocc_cnp_parse_key) */
             if (rocc_cnp_parse_key(optarg, s->lscc_key)) goto bad;
             s->lscc_keyp = s->lscc_key;
             break;
-        case 33: if (parse_u64(optarg, &s->pfc_xoff, 1, UINT32_MAX)) goto bad; break;
-        case 34: if (parse_u64(optarg, &s->pfc_xon, 1, UINT32_MAX)) goto bad; break;
-        case 35: if (parse_u64(optarg, &s->pfc_quanta, 1, PFC_QUANTA_MAX)) goto bad; break;
+        case 33: if (pkt_parse_u64(optarg, 0, 1, UINT32_MAX, NULL, &s->pfc_xoff)) goto bad; break;
+        case 34: if (pkt_parse_u64(optarg, 0, 1, UINT32_MAX, NULL, &s->pfc_xon)) goto bad; break;
+        case 35: if (pkt_parse_u64(optarg, 0, 1, PFC_QUANTA_MAX, NULL, &s->pfc_quanta)) goto bad; break;
         case 36:
             if (!strcmp(optarg, "dscp")) s->pfc_class = -1;
-            else if (parse_u64(optarg, &v, 0, PFC_NCLASS - 1)) goto bad;
+            else if (pkt_parse_u64(optarg, 0, 0, PFC_NCLASS - 1, NULL, &v)) goto bad;
             else s->pfc_class = (int)v;
             break;
         case 37:
-            v = strtoull(optarg, &end, 0);
-            if (*optarg < '0' || *optarg > '9' || *end || v == 0 || v > 0xff) goto bad;
+            if (pkt_parse_u64(optarg, 1, 1, 0xff, NULL, &v)) goto bad;
             s->pfc_mask = v;
             break;
         case 38: {
-            double g = strtod(optarg, &end);
-            if (*end || !(g > 0) || g > 10000) goto bad;
+            double g;
+            if (pkt_parse_dbl(optarg, 0, 10000, &g) || !(g > 0)) goto bad;
             s->pfc_link_bps = (uint64_t)(g * 1e9);
             break;
         }

@@ -4,7 +4,6 @@
  */
 #include "sw_oqclass.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,12 +27,9 @@ static int bad(char *err, size_t n, const char *what, const char *spec)
 /* A whole decimal number lo..hi; 0 or -1. */
 static int u32_in(const char *v, const char *stop, uint32_t lo, uint32_t hi, uint32_t *out)
 {
-    char *end;
-    unsigned long long x;
-    if (*v < '0' || *v > '9') return -1;
-    errno = 0;
-    x = strtoull(v, &end, 10);
-    if (errno || end != stop || x < lo || x > hi) return -1;
+    const char *end;
+    uint64_t x;
+    if (pkt_parse_u64(v, 0, lo, hi, &end, &x) || end != stop) return -1;
     *out = (uint32_t)x;
     return 0;
 }

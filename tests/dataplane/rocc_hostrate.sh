@@ -185,5 +185,23 @@ else fail "rocc_hostrate: bad --cp-reg: exit $rc"; cat "$LOG/badreg.log"; fi
 if [ $rc = 2 ] && grep -q "bad value for --rate-at: 'nic'" "$LOG/badat.log"; then pass "rocc_hostrate: bad --rate-at refused (exit 2)"
 else fail "rocc_hostrate: bad --rate-at: exit $rc"; cat "$LOG/badat.log"; fi
 
+# Numbers strtoull/strtod would have bent (past 2^64, a sign that wraps, NaN,
+# a port past 65535): exit 2 naming the option and the value as given.
+k=0
+for bad in "--start-at-ns 18446744073709551616" "--report-ms -1" "--line-gbps nan" "--port 65536" \
+           "--recovery-us 99999999999999999999"; do
+    k=$((k + 1))
+    # shellcheck disable=SC2046,SC2086
+    ( dp_exec hrr timeout 30 "$DP/rocc-host" $(eal 0 badnum$k eth0) -- --local-ip $R $bad ) >"$LOG/badnum$k.log" 2>&1; rc=$?
+    if [ $rc = 2 ] && grep -q "bad value for ${bad%% *}: '${bad#* }'" "$LOG/badnum$k.log"; then
+        pass "rocc_hostrate: $bad refused (exit 2)"
+    else fail "rocc_hostrate: $bad: exit $rc"; cat "$LOG/badnum$k.log"; fi
+done
+# shellcheck disable=SC2046
+( dp_exec hrr timeout 30 "$DP/rocc-host" $(eal 0 badsize eth0) -- --local-ip $R --flow "dst=$R,qpn=1,size=-5" ) \
+    >"$LOG/badsize.log" 2>&1; rc=$?
+if [ $rc = 2 ] && grep -q "size must be payload bytes" "$LOG/badsize.log"; then pass "rocc_hostrate: --flow size=-5 refused (exit 2)"
+else fail "rocc_hostrate: --flow size=-5: exit $rc"; cat "$LOG/badsize.log"; fi
+
 for mode in $ROUNDS; do run_round "$mode" || fail "rocc_hostrate: round $mode did not run"; done
 [ "$fails" = 0 ]

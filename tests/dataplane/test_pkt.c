@@ -66,6 +66,43 @@ int main(void)
         CHECK(pkt_parse_prefix("10.99.0.7/24", &net, &mask) == 0 && net == 0x0a630000 && mask == 0xffffff00);
         CHECK(pkt_parse_prefix("10.99.0.0/33", &net, &mask) != 0 && pkt_parse_ip("1.2.3.256", &ip) != 0);
         CHECK(pkt_parse_mac("02:99:00:00:04:01", m) == 0 && m[4] == 4 && pkt_parse_mac("02:99", m) != 0);
+        /* what sscanf took: a sign, a space, an octet past 2^32, a trailing colon */
+        CHECK(pkt_parse_ip("+1.2.3.4", &ip) != 0 && pkt_parse_ip(" 1.2.3.4", &ip) != 0 &&
+              pkt_parse_ip("4294967297.0.0.1", &ip) != 0 && pkt_parse_ip("1.2.3.4.", &ip) != 0 &&
+              pkt_parse_ip("1..3.4", &ip) != 0 && pkt_parse_ip("10.99.0.255", &ip) == 0 && ip == 0x0a6300ff);
+        CHECK(pkt_parse_mac("02:-1:00:00:04:01", m) != 0 && pkt_parse_mac("02:99:00:00:04:01:", m) != 0 &&
+              pkt_parse_mac("02:fffffffffffffffff:00:00:04:01", m) != 0 && pkt_parse_mac("0A:bC:00:00:04:FF", m) == 0 &&
+              m[0] == 10 && m[1] == 0xbc && m[5] == 0xff);
+        CHECK(pkt_parse_prefix("10.0.0.0/-1", &net, &mask) != 0 && pkt_parse_prefix("10.0.0.0/", &net, &mask) != 0 &&
+              pkt_parse_prefix("10.0.0.0/0", &net, &mask) == 0 && mask == 0);
+    }
+    /* Command-line numbers: what strtoull/strtod would bend is refused. */
+    {
+        uint64_t v = 7;
+        const char *e;
+        double g = 7;
+        CHECK(pkt_parse_u64("18446744073709551615", 0, 0, UINT64_MAX, NULL, &v) == 0 && v == UINT64_MAX);
+        v = 7;
+        CHECK(pkt_parse_u64("18446744073709551616", 0, 0, UINT64_MAX, NULL, &v) != 0 && v == 7);   /* ERANGE */
+        CHECK(pkt_parse_u64("99999999999999999999999", 0, 0, UINT64_MAX, NULL, &v) != 0);
+        CHECK(pkt_parse_u64("-1", 0, 0, UINT64_MAX, NULL, &v) != 0 && pkt_parse_u64("+1", 0, 0, 9, NULL, &v) != 0);
+        CHECK(pkt_parse_u64("", 0, 0, 9, NULL, &v) != 0 && pkt_parse_u64(" 1", 0, 0, 9, NULL, &v) != 0 &&
+              pkt_parse_u64("1 ", 0, 0, 9, NULL, &v) != 0 && pkt_parse_u64("1k", 0, 0, 9999, NULL, &v) != 0);
+        CHECK(pkt_parse_u64("5", 0, 6, 9, NULL, &v) != 0 && pkt_parse_u64("10", 0, 6, 9, NULL, &v) != 0 &&
+              pkt_parse_u64("6", 0, 6, 9, NULL, &v) == 0 && v == 6 && pkt_parse_u64("9", 0, 6, 9, NULL, &v) == 0 && v == 9);
+        CHECK(pkt_parse_u64("0x1F", 0, 0, 99, NULL, &v) != 0 && pkt_parse_u64("0x1F", 1, 0, 99, NULL, &v) == 0 && v == 31);
+        CHECK(pkt_parse_u64("010", 1, 0, 99, NULL, &v) == 0 && v == 10);              /* never octal */
+        CHECK(pkt_parse_u64("0x", 1, 0, 99, NULL, &v) != 0 && pkt_parse_u64("ff", 16, 0, 255, NULL, &v) == 0 && v == 255);
+        CHECK(pkt_parse_u64("12:34", 0, 0, 99, &e, &v) == 0 && v == 12 && *e == ':' &&
+              pkt_parse_u64(":34", 0, 0, 99, &e, &v) != 0);
+        CHECK(pkt_parse_dbl("2.5", 0, 10, &g) == 0 && g == 2.5 && pkt_parse_dbl("1e1", 0, 10, &g) == 0 && g == 10);
+        g = 7;
+        CHECK(pkt_parse_dbl("nan", 0, 10, &g) != 0 && pkt_parse_dbl("inf", 0, 1e300, &g) != 0 &&
+              pkt_parse_dbl("1e400", 0, 1e300, &g) != 0 && pkt_parse_dbl("0x10", 0, 99, &g) != 0 && g == 7);
+        CHECK(pkt_parse_dbl("", 0, 10, &g) != 0 && pkt_parse_dbl(" 1", 0, 10, &g) != 0 &&
+              pkt_parse_dbl("1 ", 0, 10, &g) != 0 && pkt_parse_dbl("-1", 0, 10, &g) != 0 &&
+              pkt_parse_dbl("10.5", 0, 10, &g) != 0 && pkt_parse_dbl("-", -1, 10, &g) != 0 && g == 7);
+        CHECK(pkt_parse_dbl("-0.5", -1, 10, &g) == 0 && g == -0.5 && pkt_parse_dbl(".5", 0, 1, &g) == 0 && g == 0.5);
     }
     /* ARP: round trip, then every malformed variant is rejected */
     {
