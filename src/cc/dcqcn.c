@@ -392,7 +392,7 @@ void dcqcn_np_init(struct dcqcn_np *np)
 int dcqcn_np_on_ecn(struct dcqcn_np *np, const struct dcqcn_params *p, uint64_t now_ps)
 {
     np->n_ecn++;
-    if (np->sent && now_ps >= np->last_cnp_ps && now_ps - np->last_cnp_ps < p->cnp_interval_ps)
+    if (!dcqcn_np_due(np->sent, np->last_cnp_ps, p->cnp_interval_ps, now_ps))
         return 0;
     np->sent = 1;
     np->last_cnp_ps = now_ps;

@@ -182,6 +182,15 @@ struct dcqcn_np {
 
 void dcqcn_np_init(struct dcqcn_np *np);
 
+/* The NP's rule alone, for a caller that keeps its own per-flow state (the
+ * simulator's NIC: struct flow's np_last_cnp, np_interval): a CNP is due
+ * unless one went to this flow less than interval_ps before now (sent = 0:
+ * none yet; a clock that went back counts as due). */
+static inline int dcqcn_np_due(int sent, uint64_t last_cnp_ps, uint64_t interval_ps, uint64_t now_ps)
+{
+    return !sent || now_ps < last_cnp_ps || now_ps - last_cnp_ps >= interval_ps;
+}
+
 /* An ECN-marked packet of this flow arrives at now.  Returns 1 if a CNP
  * must be sent now: none sent yet, or now − last >= p->cnp_interval_ps
  * (SIGCOMM'15 §3; CoNEXT'16 §3).  Marks inside the interval are dropped,

@@ -59,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcqcn.h"
 #include "net/agent_lscc.h"
 #include "net/agent_rocc.h"
 #include "net/flowctl.h"
@@ -515,8 +516,8 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
         f->ece |= p->ecn;
         if (__builtin_expect(p->lscc_np != 0, 0))
             lscc_np_on_data(n, f, p);       /* LSCC's local egress sets the NP's interval (agent_lscc.h) */
-        if (p->ecn && f->tp->np_cnp && (f->np_last_cnp == 0 || now - f->np_last_cnp >= f->np_interval)) {
-            f->np_last_cnp = now ? now : 1;
+        if (p->ecn && f->tp->np_cnp && dcqcn_np_due(f->np_last_cnp != 0, f->np_last_cnp, f->np_interval, now)) {
+            f->np_last_cnp = now ? now : 1;         /* 0 means none sent yet */
             send_np_cnp(n, h, f);
             p = pkt(&n->pool, pi);      /* the pool may have moved */
         }

@@ -580,6 +580,11 @@ TEST(np_50us_suppression)
     CHECK_EQ(np.n_ecn, 6);
     CHECK_EQ(np.n_cnp, 3);
     CHECK(np.last_cnp_ps == 200 * US);
+    /* The rule the simulator's NIC calls with its own per-flow state. */
+    CHECK_EQ(dcqcn_np_due(0, 0, 50 * US, 0), 1);
+    CHECK_EQ(dcqcn_np_due(1, 200 * US, 50 * US, 250 * US - 1), 0);
+    CHECK_EQ(dcqcn_np_due(1, 200 * US, 50 * US, 250 * US), 1);
+    CHECK_EQ(dcqcn_np_due(1, 200 * US, 50 * US, 100 * US), 1);   /* a clock that went back */
     /* A mark at time 0 counts as a first CNP too. */
     dcqcn_np_init(&np);
     CHECK_EQ(dcqcn_np_on_ecn(&np, &p, 0), 1);
