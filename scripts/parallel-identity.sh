@@ -7,8 +7,10 @@
 # `mpirun -np RANKS`, both shortened to DURATION (default 2ms, measured whole,
 # FCT warm-up and cool-down off) and without its [expect]
 # section (whose time windows may lie beyond the shortened run) or the
-# [events] entries after DURATION (which it would not reach), and every
-# output file is compared byte for byte.  One line per scenario:
+# [events] entries after DURATION (which it would not reach), with every
+# [attack.NAME] window moved into it (a start after DURATION/2 becomes
+# DURATION/2, a stop after DURATION becomes DURATION: the attack still
+# runs), and every output file is compared byte for byte.  One line per scenario:
 #   SAME     experiments/compare/asymmetric-hpcc.ini
 #   DIFF     X.ini: flows.csv summary.json       (files that differ)
 #   REFUSED  X.ini: why a partitioned run refuses it (docs/parallel.md)
@@ -60,8 +62,15 @@ for ini in "${files[@]}"; do
             v = t; sub(/[a-z]+$/, "", v); u = t; sub(/^[0-9.]+/, "", u)
             return v * (u == "s" ? 1e12 : u == "ms" ? 1e9 : u == "us" ? 1e6 : u == "ns" ? 1e3 : 1)
         }
-        /^\[/ { skip = ($0 ~ /^\[expect\]/); ev = ($0 ~ /^\[events\]/) }
+        /^\[/ { skip = ($0 ~ /^\[expect\]/); ev = ($0 ~ /^\[events\]/); at = ($0 ~ /^\[attack\./) }
         ev && /=/ { split($0, kv, "="); split(kv[2], w, " "); if (w[1] ~ /^[0-9.]+(ps|ns|us|ms|s)$/ && ps(w[1]) > ps(dur)) next }
+        at && /^[ \t]*(start|stop)[ \t]*=/ {
+            split($0, kv, "="); k = kv[1]; gsub(/[ \t]/, "", k); t = kv[2]; gsub(/[ \t]/, "", t)
+            if (t ~ /^[0-9.]+(ps|ns|us|ms|s)$/) {
+                lim = (k == "start") ? ps(dur) / 2 : ps(dur)
+                if (ps(t) > lim) { printf "%s = %.0fps\n", k, lim; next }
+            }
+        }
         !skip' "$ini" >"$copy"
     set_args=(--set "sim.duration=$dur" --set "sim.measure_start=0s" --set "sim.measure_end=$dur")
     grep -q '^\[fct\]' "$copy" && set_args+=(--set fct.warmup=0s --set fct.cooldown=0s)
