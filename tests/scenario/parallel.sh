@@ -605,8 +605,11 @@ ok hpccstar-fct.batches 'jtrue "$tmp/hpccstar-fct.seq/summary.json" "d[\"hpcc_st
     "$tmp/hpccstar-fct.seq/summary.json"
 
 # scripts/parallel-identity.sh: a shipped experiment is the same on 1 and 2
-# ranks, one that a partitioned run refuses is reported as such.
+# ranks, one that a partitioned run refuses is reported as such, and one
+# whose attack starts after the shortened run has its window moved into it
+# (a start past the run's end is an error of the file: FAILED otherwise).
 ROCCSIM="$ROCCSIM" bash scripts/parallel-identity.sh -d 1ms experiments/compare/asymmetric-hpcc.ini \
-    experiments/rocc/convergence.ini >"$tmp/identity.log" 2>&1
+    experiments/rocc/convergence.ini experiments/crossdc/hpccstar-dint-attack.ini >"$tmp/identity.log" 2>&1
 ok identity_script '[ $? = 0 ] && grep -q "^SAME .*asymmetric-hpcc.ini" "$tmp/identity.log" &&
-    grep -q "^REFUSED .*convergence.ini" "$tmp/identity.log" && grep -q "1 same, 0 differ, 1 refused, 0 failed" "$tmp/identity.log"' "$tmp/identity.log"
+    grep -q "^REFUSED .*convergence.ini" "$tmp/identity.log" && grep -q "^SAME .*hpccstar-dint-attack.ini" "$tmp/identity.log" &&
+    grep -q "2 same, 0 differ, 1 refused, 0 failed" "$tmp/identity.log"' "$tmp/identity.log"
