@@ -3,8 +3,10 @@
  * pkt_parse, and what the programs do next with a frame it accepts
  * (rocc_cnp_decode on an ICMP payload, TTL decrement and ECN marking in
  * place, which must keep a valid IPv4 header checksum valid); pkt_parse_arp;
- * and the input as text through the address parsers of the command lines
- * (pkt_parse_ip, pkt_parse_prefix, pkt_parse_mac).  No DPDK needed.
+ * and the input as text through the address and number parsers of the
+ * command lines (pkt_parse_ip, whose printed form must read back;
+ * pkt_parse_prefix, whose network has no host bits; pkt_parse_mac;
+ * pkt_parse_u64 and pkt_parse_dbl, see fuzz_numbers).  No DPDK needed.
  * PFC (802.1Qbb MAC control): any bytes through pkt_parse_pfc, which must
  * name a reason for every refusal and accept only 60-byte frames with a
  * class enabled; an accepted frame must survive a rebuild unchanged and is
@@ -380,6 +382,28 @@ static void fuzz_rcc(const uint8_t *data, size_t size, const struct pkt_info *pi
     }
 }
 
+/* The command lines' number parsers: an accepted value is within the
+ * bounds asked for and is all digits (so a value that strtoull would have
+ * bent -- a sign, space, 2^64 or more -- is never accepted); a stop pointer
+ * lands on the first non-digit; an accepted double is finite. */
+static void fuzz_numbers(const char *s)
+{
+    uint64_t v, lo = 3, hi = 1000000;
+    const char *end;
+    double g;
+    if (pkt_parse_u64(s, 0, lo, hi, NULL, &v) == 0) {
+        if (v < lo || v > hi) abort();
+        for (const char *p = s; *p; p++)
+            if (*p < '0' || *p > '9') abort();
+    }
+    if (pkt_parse_u64(s, 0, 0, UINT64_MAX, &end, &v) == 0) {
+        if (end == s || (*end >= '0' && *end <= '9')) abort();
+    }
+    (void)pkt_parse_u64(s, 1, 0, UINT64_MAX, NULL, &v);
+    (void)pkt_parse_u64(s, 16, 0, 255, NULL, &v);
+    if (pkt_parse_dbl(s, -1e9, 1e9, &g) == 0 && !(isfinite(g) && g >= -1e9 && g <= 1e9)) abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct pkt_info pi;
@@ -419,9 +443,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (s) {
         uint32_t ip, net, mask;
         uint8_t mac[6];
-        if (pkt_parse_ip(s, &ip) == 0) pkt_ip_str(ip, buf, sizeof buf);
-        (void)pkt_parse_prefix(s, &net, &mask);
+        if (pkt_parse_ip(s, &ip) == 0) {
+            uint32_t back;
+            pkt_ip_str(ip, buf, sizeof buf);
+            if (pkt_parse_ip(buf, &back) || back != ip) abort();     /* the printed form reads back */
+        }
+        if (pkt_parse_prefix(s, &net, &mask) == 0 && (net & ~mask)) abort();
         (void)pkt_parse_mac(s, mac);
+        fuzz_numbers(s);
         fuzz_oqclass_opts(s);
         free(s);
     }
