@@ -583,6 +583,11 @@ EOF
 ranks_same xpass_stops "1 2 3 4 8" -q
 # Every flow finished (the stopped ones once the bytes sent before the
 # stop were in), the cut ones short of their 2 MB.
+# The same in lossy mode (rto 20 us: requests repeated while no credit
+# came, stops repeated when credits still reach a stopped sender), 2 and 3
+# ranks.
+printf '\n[network]\nmode = lossy\nrto = 20us\n' | cat "$tmp/xpass_stops.ini" - > "$tmp/xpass_stops_lossy.ini"
+ranks_same xpass_stops_lossy "2 3" -q
 ok xpass_stops.flows 'jtrue "$tmp/xpass_stops.seq/summary.json" "all(f[\"fct_s\"] is not None for f in d[\"flows\"]) and
     sum(f[\"name\"].startswith(\"cut[\") and f[\"size_bytes\"] < 2000000 for f in d[\"flows\"]) == 4"' \
     "$tmp/xpass_stops.seq/summary.json"

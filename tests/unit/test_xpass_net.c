@@ -376,7 +376,7 @@ TEST(stop_frame_stops_the_pacer)
     CHECK(!x0->xp.rx.active);
     CHECK_EQ(x0->xp.rx.sent, sent0);
     CHECK(x1->xp.rx.active);
-    CHECK(x1->xp.rx.sent > sent1 + 100);         /* flow 1 kept its credits (~6 per us at 40G... at its share) */
+    CHECK(x1->xp.rx.sent > sent1 + 100);         /* flow 1 kept pacing its credits */
     char why[200];
     CHECK(net_check_conservation(&n, why, sizeof why) == 0);
     net_free(&n);
@@ -384,8 +384,7 @@ TEST(stop_frame_stops_the_pacer)
 
 /* A flow stopped at 30 us sends one credit stop with the bytes it sent;
  * its receiver stops pacing once they are in, the other flow paces on.
- * (Seen to fail with transport_xpass.on_stop unset: no stop, the pacer
- * runs to the end.) */
+ * (Seen to fail with xp_on_stop sending nothing.) */
 TEST(stopped_flow_sends_a_stop)
 {
     struct net n;
