@@ -128,13 +128,16 @@ uint32_t xp_tx_use(struct xp_tx *t);
 void     xp_tx_flush(struct xp_tx *t);
 
 /* Both ends of one flow, as a simulator keeps them in one record, with the
- * glue's timers (the receiver's next credit, the sender's request retry). */
+ * glue's timers (the receiver's next credit, the sender's request and stop
+ * retries). */
 struct xp_flow {
     struct xp_rx rx;
     struct xp_tx tx;
     uint64_t next_credit_ps;  /* receiver: when the next credit is due */
-    uint64_t retry_ps, retry_at;  /* sender: credit request retry period (0: none), next retry */
-    uint64_t req_sent;        /* credit requests sent */
+    uint64_t retry_ps, retry_at;  /* sender: retry period (0: none); the next credit request while no
+                                     credit has come, after a credit stop the earliest repeat stop */
+    uint32_t req_sent;        /* credit requests sent */
+    uint32_t stop_sent;       /* credit stops sent */
     uint64_t asym_credits;    /* credits that could not retrace the data path (ECMP instead) */
 };
 

@@ -84,7 +84,9 @@ struct cc_algo {
     /* Why a run over several MPI ranks refuses its flows when some flow of
      * the run stops ([flows] stop), NULL if it need not: a flow's stop
      * lowers its size at the source, which a receiver on another rank
-     * learns only in the merge (parallel.c). */
+     * learns only in the merge (parallel.c) -- or from a frame the
+     * transport sends (transport_ops.on_stop: ExpressPass's credit stop,
+     * so no transport sets this now). */
     const char *par_refused_stop;
     /* A run over several MPI ranks, at its end (parallel.c, every rank
      * calls it, after the flows' fields are merged): bring the state its

@@ -650,7 +650,11 @@ void host_receive(struct net *n, struct host *h, uint32_t pi)
         if (flow_has_data(f))
             port_kick(n, h->port);
         return;
-    case PKT_CREDIT: {              /* a credit (at the sender) or credit request (at the receiver) */
+    case PKT_CREDIT: {              /* a credit (at the sender), credit request or stop (at the receiver) */
+        /* A frame for a flow this fabric does not have, or addressed to
+         * another host (a forged source route), has no effect. */
+        if (p->flow >= n->n_flows || p->dst != (uint32_t)(h - n->hosts))
+            break;
         int held0 = flow_held(f);
         if (f->tp->on_credit)
             f->tp->on_credit(n, f, p);
@@ -716,12 +720,18 @@ void flow_stop(struct net *n, uint32_t fi)
 {
     struct flow *f = &n->flows[fi];
     f->flags |= FL_STOPPED;
-    if (f->size > f->snd_max)
+    int cut = f->size > f->snd_max;
+    if (cut)
         f->size = f->snd_max;          /* the application stops producing */
+    /* The receiver's finish, from here: a sequential shortcut for the
+     * outputs (net.h "Ownership"; a partitioned run redoes it in its
+     * merge).  A transport's receiver learns of the stop by a frame. */
     if (f->rcv_nxt >= f->size && !(f->flags & FL_RX_DONE)) {
         f->flags |= FL_RX_DONE;
         f->finish_ps = n->el.now;
     }
+    if (cut && f->tp->on_stop)
+        f->tp->on_stop(n, f);
     flow_check_done(n, f);
 }
 

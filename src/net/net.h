@@ -214,7 +214,9 @@ struct transport_ops {
      * receiver and is about to be queued; the transport may write its
      * feedback into the fields ACKs leave unused (rate_units, cp_id).
      * on_credit: a PKT_CREDIT of f reached one of its ends (the sender: a
-     * credit grant; the receiver: a credit request); consumed after.
+     * credit grant; the receiver: a credit request or stop) -- host.c
+     * hands it only frames addressed to the host they reached (p->dst)
+     * -- consumed after.
      * A flow with FL_CREDITED set sends a data frame only while tx_credits
      * > 0 (the transport keeps the count: host.c only reads it).
      * on_rx_timer: an EV_FLOW_RX_TIMER of f fired, at the receiver, which
@@ -225,6 +227,11 @@ struct transport_ops {
     void (*on_rx_ctrl)(struct net *n, struct flow *f, struct packet *p);
     void (*on_credit)(struct net *n, struct flow *f, const struct packet *p);
     void (*on_rx_timer)(struct net *n, struct flow *f);
+    /* The application stopped f before its last byte was sent (flow_stop,
+     * the source's event, has just lowered f->size to the bytes sent): a
+     * receiver-driven transport tells its receiver with a frame
+     * (ExpressPass's credit stop).  NULL: nothing. */
+    void (*on_stop)(struct net *n, struct flow *f);
     uint8_t np_cnp;          /* the receiver answers ECN marks with CNPs (DCQCN NP) */
     uint8_t int_telemetry;   /* data frames collect INT (HPCC) */
     uint8_t cp_cnp;          /* switch CPs other than RoCC's send this flow CNPs (QCN) */
@@ -284,10 +291,13 @@ enum flow_flag { FL_ACTIVE = 1, FL_STOPPED = 2, FL_DONE = 4, FL_RX_DONE = 8, FL_
  * Known exceptions (sequential runs are unaffected; listed for parallel
  * runs): flow_stop (the source's event) lowers size and marks FL_RX_DONE /
  * finish_ps from rcv_nxt (a partitioned run redoes that in its merge, from
- * net.rx_adv; a receiver-driven transport whose receiver stops at the
- * last byte, ExpressPass's credit pacer, is refused over several ranks
- * with flows that stop: cc_algo.par_refused_stop); RCC's start (the
- * source) initialises the receiver's conn state and host pointer.  The
+ * net.rx_adv), so the receiver's events must not decide anything from
+ * FL_RX_DONE or a size a stop may have lowered: a receiver-driven
+ * transport that must know where a stopped flow ends learns it from a
+ * frame (transport_ops.on_stop: ExpressPass's credit stop; a transport
+ * that cannot is refused over several ranks with flows that stop,
+ * cc_algo.par_refused_stop); RCC's start (the source) initialises the
+ * receiver's conn state and host pointer.  The
  * receiver's own timer is EV_FLOW_RX_TIMER (owner: the destination host;
  * its deadline lives in the transport's receiver state in cc). */
 struct flow {

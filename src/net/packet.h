@@ -30,7 +30,8 @@ enum pkt_type {
     PKT_FCTL,       /* a flow-control scheme's link-local frame (fc_sub says which; flowctl.h) */
     PKT_GRANT,      /* receiver-driven transport (Homa): receiver -> sender, seq = bytes of the
                      * message the sender may send, grant_prio = their class (docs/homa.md) */
-    PKT_CREDIT,     /* a receiver-driven transport's credit or credit request (credit_kind; ExpressPass) */
+    PKT_CREDIT,     /* a receiver-driven transport's credit, credit request or credit stop (credit_kind;
+                     * ExpressPass) */
     PKT_NTYPES
 };
 /* Frames that end at the next hop (MAC control, flow-control schemes). */
@@ -94,6 +95,7 @@ struct packet {
         uint32_t lscc_np;   /* DATA: 1 + the "lscc" agent (LSCC rate limiting) at the
                              * last local egress it left by, whose normal-CNP interval
                              * its receiver's NP takes on arrival (agent_lscc.h); 0: none */
+        uint32_t credit_src; /* CREDIT: the host it comes from (its source address) */
     };
 };
 
@@ -124,7 +126,9 @@ enum pkt_flag {
 /* What a PKT_CREDIT is (ExpressPass, Cho et al. SIGCOMM'17 §3). */
 enum credit_kind {
     CREDIT_GRANT   = 0,   /* receiver -> sender: one data frame may go (credit_seq = its number) */
-    CREDIT_REQUEST = 1,   /* sender -> receiver: start sending credits */
+    CREDIT_REQUEST = 1,   /* sender -> receiver: start sending credits (seq = the message's bytes) */
+    CREDIT_STOP    = 2,   /* sender -> receiver: the application stopped; seq = the bytes it will
+                           * have sent in all (credits stop once they are in) */
 };
 
 /* In-band telemetry, one record per hop (HPCC SIGCOMM'19 §3.2): kept beside

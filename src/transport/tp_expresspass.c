@@ -94,7 +94,10 @@ static void arm_rx(struct net *n, struct flow *f)
     flow_rx_timer_at(n, f, x->rx_timer_at);
 }
 
-static void send_request(struct net *n, struct flow *f)
+/* The sender's control frame to the receiver (control class, like ACKs):
+ * a credit request or a credit stop, carrying the bytes the sender will
+ * have sent in all (the message's size; after a stop, what it sent). */
+static void send_ctrl(struct net *n, struct flow *f, uint8_t kind)
 {
     uint32_t pi = net_new_packet(n, PKT_CREDIT);
     if (pi == PKT_NONE)
@@ -102,11 +105,21 @@ static void send_request(struct net *n, struct flow *f)
     struct packet *p = pkt(&n->pool, pi);
     p->flow = flow_index(n, f);
     p->dst = f->dst;
+    p->credit_src = f->src;
+    p->seq = f->size;
     p->bytes = ETH_MIN_FRAME;
     p->prio = n->cfg.ctrl_prio;
-    p->credit_kind = CREDIT_REQUEST;
-    xp_state(f)->req_sent++;
+    p->credit_kind = kind;
+    if (kind == CREDIT_REQUEST)
+        xp_state(f)->req_sent++;
+    else
+        xp_state(f)->stop_sent++;
     port_enqueue_ctrl(n, n->hosts[f->src].port, pi);
+}
+
+static void send_request(struct net *n, struct flow *f)
+{
+    send_ctrl(n, f, CREDIT_REQUEST);
 }
 
 /* The receiver's NIC sends one credit now and plans the next. */
@@ -122,6 +135,7 @@ static void send_credit(struct net *n, struct flow *f)
     struct packet *p = pkt(&n->pool, pi);
     p->flow = flow_index(n, f);
     p->dst = f->src;
+    p->credit_src = f->dst;
     p->bytes = ETH_MIN_FRAME;
     p->prio = prm->credit_class;
     p->credit_kind = CREDIT_GRANT;
@@ -160,23 +174,70 @@ static uint64_t seed_of(uint32_t fi)
     return z ^ (z >> 31);
 }
 
+/* The receiver takes the end the sender announced (a request's size or a
+ * stop's count): the least one seen holds, so a repeated or late frame
+ * never moves it out again. */
+static void rx_announce(struct xp_nic *x, uint64_t end)
+{
+    if (end < xp_rx_end(x))
+        x->rx_end_not = ~end;
+}
+
 static void xp_on_credit(struct net *n, struct flow *f, const struct packet *p)
 {
     const struct xp_net_params *prm = f->cc_prm;
-    struct xp_flow *x = xp_state(f);
-    if (p->credit_kind == CREDIT_REQUEST) {          /* at the receiver */
-        if (x->rx.active || (f->flags & FL_RX_DONE))
-            return;                                  /* a repeated request */
-        xp_nic(f)->rx_timer_at = SIMTIME_NEVER;
+    struct xp_nic *xn = xp_nic(f);
+    struct xp_flow *x = &xn->xp;
+    /* host.c hands over only frames addressed to the host they reached
+     * (p->dst); each kind counts only at the end it is for and from the
+     * other end of its flow (its source address): a credit request or stop
+     * that is not from f's sender, or not for f's receiver, has no effect. */
+    if (p->credit_kind == CREDIT_REQUEST || p->credit_kind == CREDIT_STOP) {   /* at the receiver */
+        if (p->dst != f->dst || p->credit_src != f->src)
+            return;
+        rx_announce(xn, p->seq);
+        if (p->credit_kind == CREDIT_STOP) {
+            /* The sender's credit stop (§3.2: the sender tells the
+             * receiver to stop sending credits): the pacer stops once the
+             * bytes it announces are in -- now, or at the first credit
+             * due after the last of them (xp_on_rx_timer). */
+            if (x->rx.active && f->rcv_nxt >= xp_rx_end(xn))
+                xp_rx_stop(&x->rx);
+            return;
+        }
+        if (x->rx.active || f->rcv_nxt >= xp_rx_end(xn))
+            return;                                  /* a repeated request, or nothing left to credit */
+        xn->rx_timer_at = SIMTIME_NEVER;
         xp_rx_start(&x->rx, &prm->xp, n->el.now, seed_of(flow_index(n, f)));
         send_credit(n, f);
         arm_rx(n, f);
         return;
     }
+    if (p->credit_kind != CREDIT_GRANT || p->dst != f->src || p->credit_src != f->dst)
+        return;
     /* A credit at the sender: hold it if there is data for it. */
     int has_data = !(f->flags & FL_DONE) && f->snd_nxt < f->size;
     xp_tx_credit(&x->tx, p->credit_seq, has_data);
     f->tx_credits = x->tx.count;
+    /* Credits still coming to a flow that stopped and has nothing to send
+     * for them: its stop may have been lost (lossy mode).  Repeat it, at
+     * most once per retry period (the RTO; lossless runs have none). */
+    if (!has_data && x->stop_sent && x->retry_ps && n->el.now >= x->retry_at) {
+        send_ctrl(n, f, CREDIT_STOP);
+        x->retry_at = n->el.now + x->retry_ps;
+    }
+}
+
+/* The application stopped f early (flow_stop, the source's event, lowered
+ * f->size to the bytes sent): tell the receiver, which owns the credit
+ * pacer and cannot see the sender's size (ExpressPass §3.2, credit stop).
+ * The stop takes one trip to the receiver, which meanwhile paces on: the
+ * credits of that trip find no data and are wasted. */
+static void xp_on_stop(struct net *n, struct flow *f)
+{
+    struct xp_flow *x = xp_state(f);
+    send_ctrl(n, f, CREDIT_STOP);
+    x->retry_at = n->el.now + x->retry_ps;
 }
 
 static void xp_on_send(struct net *n, struct flow *f, const struct packet *p)
@@ -213,7 +274,9 @@ static void xp_on_timer(struct net *n, struct flow *f)
 }
 
 /* The receiver's timer: the next credit, or the credit stop once the last
- * byte is in. */
+ * byte the sender announced is in.  Only the receiver's own state decides
+ * (rcv_nxt, and the end the request or a stop carried): never FL_RX_DONE
+ * or f->size, which a stop at the source (flow_stop) writes. */
 static void xp_on_rx_timer(struct net *n, struct flow *f)
 {
     struct xp_nic *x = xp_nic(f);
@@ -222,7 +285,7 @@ static void xp_on_rx_timer(struct net *n, struct flow *f)
         return;                                  /* superseded by an earlier one */
     x->rx_timer_at = SIMTIME_NEVER;
     if (x->xp.rx.active && x->xp.next_credit_ps <= now) {
-        if (f->flags & FL_RX_DONE)
+        if (f->rcv_nxt >= xp_rx_end(x))
             xp_rx_stop(&x->xp.rx);               /* the last byte arrived: credit stop */
         else
             send_credit(n, f);
@@ -238,6 +301,7 @@ static const struct transport_ops transport_xpass = {
     .on_rx_data = xp_on_rx_data,
     .on_credit = xp_on_credit,
     .on_rx_timer = xp_on_rx_timer,
+    .on_stop = xp_on_stop,
 };
 
 /* ---- registry entry: [expresspass] ---- */
@@ -322,12 +386,12 @@ const struct cc_algo cc_algo_expresspass = {
     .opt_size = sizeof(struct xp_opt), .read = xp_read,
     .prm_size = sizeof(struct xp_net_params), .params = xp_prm, .setup = xp_setup,
     /* Over several MPI ranks (docs/parallel.md "Transports"): the sender's
-     * side runs in the source's events (start, credits, its CC timer: the
-     * request retry), the receiver's in the destination's (the request,
-     * data arrivals, its own EV_FLOW_RX_TIMER: the credit pacer); credits
-     * and requests are frames.  No output reads xp state, so nothing to
-     * merge.  A stopped flow's receiver on another rank would not learn
-     * that the last byte is in and would pace credits to the end. */
-    .par_refused_stop = "its receiver stops pacing credits at the flow's last byte, which a stopped flow's "
-                        "receiver on another rank cannot know",
+     * side runs in the source's events (start, stop, credits, its CC
+     * timer: the request retry), the receiver's in the destination's (the
+     * request and stop, data arrivals, its own EV_FLOW_RX_TIMER: the
+     * credit pacer); credits, requests and stops are frames, and the
+     * receiver stops pacing at the end the frames announced, never from
+     * the sender's size or FL_RX_DONE (which a stop writes at the source),
+     * so flows that stop run over ranks too (no par_refused_stop).  No
+     * output reads xp state, so nothing to merge. */
 };

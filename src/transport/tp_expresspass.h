@@ -14,9 +14,12 @@
  *   - the receiver's NIC then paces credits (PKT_CREDIT, CREDIT_GRANT, 64 B
  *     frames in the credit class) at the feedback-controlled rate, on the
  *     flow's receiver timer (EV_FLOW_RX_TIMER, an event of the destination
- *     host: flow_rx_timer_at), until the flow's last byte has arrived
- *     (the paper's credit stop, which the sender sends with its last data
- *     frame, arrives then);
+ *     host: flow_rx_timer_at), until the last byte the sender announced
+ *     has arrived: the request carries the message's size (the paper's
+ *     credit stop, sent with the last data frame, would arrive with that
+ *     byte); a flow the application stops early sends a credit stop
+ *     (PKT_CREDIT, CREDIT_STOP, control class) with the bytes it sent,
+ *     repeated in lossy mode when a credit reaches it an RTO later;
  *   - every credit is source-routed (PF_SRCROUTE) over the reverse of the
  *     switches the flow's data crosses (ECMP by f->hash, walked from the
  *     sender), so credits and data share their links (symmetric routing,
@@ -41,19 +44,31 @@
 #include "expresspass.h"
 
 /* A transport_xpass flow's state in flow.cc: the state machines' (both
- * ends: xp.tx, retry_ps, retry_at and req_sent are the sender's, written
- * only in the source's events; xp.rx, next_credit_ps and asym_credits the
- * receiver's, written only in the destination's) and the receiver's timer. */
+ * ends: xp.tx, retry_ps, retry_at, req_sent and stop_sent are the
+ * sender's, written only in the source's events; xp.rx, next_credit_ps and
+ * asym_credits the receiver's, written only in the destination's) and the
+ * receiver's timer and end of message. */
 struct xp_nic {
     struct xp_flow xp;
     /* receiver: the time of the EV_FLOW_RX_TIMER the pacer waits for
      * (SIMTIME_NEVER: none; set when the first credit request arrives) */
     simtime_t rx_timer_at;
+    /* receiver: ~(the bytes the sender said it sends in all): the least of
+     * the credit requests' sizes and a credit stop's count.  Kept
+     * complemented so that the zeroed state (no frame yet) reads
+     * UINT64_MAX, "no end known"; xp_rx_end reads it. */
+    uint64_t rx_end_not;
 };
 _Static_assert(sizeof(struct xp_nic) <= sizeof(((struct flow *)0)->cc), "struct xp_nic must fit in flow.cc");
 static inline struct xp_nic *xp_nic(struct flow *f)
 {
     return (struct xp_nic *)(void *)f->cc.raw;
+}
+/* The receiver's end of the message: its pacer stops once rcv_nxt is
+ * there (UINT64_MAX: no request or stop has arrived). */
+static inline uint64_t xp_rx_end(const struct xp_nic *x)
+{
+    return ~x->rx_end_not;
 }
 static inline struct xp_flow *xp_state(struct flow *f)
 {
