@@ -64,12 +64,14 @@ uint64_t dp_us_to_cycles(uint64_t us, uint64_t hz)
     return (uint64_t)((__extension__ (unsigned __int128)us * hz) / 1000000u);
 }
 
-void dp_idle(uint64_t cycles_until_work, uint64_t hz)
+uint64_t dp_idle(uint64_t cycles_until_work, uint64_t hz)
 {
-    if (cycles_until_work > dp_us_to_cycles(10, hz))
+    if (cycles_until_work > dp_us_to_cycles(10, hz)) {
         usleep(20);
-    else
-        rte_pause();
+        return dp_us_to_cycles(20, hz);
+    }
+    rte_pause();
+    return 0;
 }
 
 void dp_clock_init(struct dp_clock *c, uint64_t hz)
@@ -80,6 +82,14 @@ void dp_clock_init(struct dp_clock *c, uint64_t hz)
     c->hz = hz;
     c->tsc0 = rte_get_tsc_cycles();
     c->ns0 = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t dp_realtime_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 uint64_t dp_clock_ns(const struct dp_clock *c, uint64_t tsc)

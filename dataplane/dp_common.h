@@ -44,14 +44,56 @@ uint64_t dp_cycles_to_ps(uint64_t cycles, uint64_t hz);
 uint64_t dp_us_to_cycles(uint64_t us, uint64_t hz);
 
 /* Empty poll round: spin briefly when work is due within ~50 µs, otherwise
- * sleep ~20 µs so several processes can share a core (recipe gotcha 3). */
-void dp_idle(uint64_t cycles_until_work, uint64_t hz);
+ * sleep ~20 µs so several processes can share a core (recipe gotcha 3).
+ * Returns the sleep it asked for, in cycles (0 when it only paused), for
+ * the stall meter below. */
+uint64_t dp_idle(uint64_t cycles_until_work, uint64_t hz);
+
+/* Stall meter: how long the poll loop went without running.  A gap is the
+ * time between the starts of two consecutive loop rounds minus the sleep
+ * the first round asked dp_idle for (20 µs): what is left is the round's
+ * own work plus any time the process wanted the CPU and did not have it
+ * (preempted mid-round, or a 20 µs sleep that came back late).  The sleep
+ * is subtracted, not the whole idle call measured out, so that an idle
+ * process reads ~the timer's slack (tens of µs), not as stalled, while a
+ * sleep that ends milliseconds late -- the scheduler ran something else --
+ * counts in full.  Cost: one subtraction and two compares per round (the
+ * round's TSC read is the loop's own). */
+#define DP_STALL_US 1000           /* a gap above this counts as a stall (stalls=) */
+struct dp_stall {
+    uint64_t last_tsc;             /* start of the previous round (0: none yet) */
+    uint64_t slept;                /* sleep the previous round asked for (cycles) */
+    uint64_t thresh;               /* DP_STALL_US in cycles */
+    uint64_t rep_max, rep_max_tsc; /* longest gap since the last report, and when it ended */
+    uint64_t run_max, n_stalls;    /* longest gap of the run; gaps above thresh */
+};
+static inline void dp_stall_init(struct dp_stall *st, uint64_t hz)
+{
+    *st = (struct dp_stall){.thresh = (uint64_t)DP_STALL_US * hz / 1000000u};
+}
+/* Call once per loop round with the round's start TSC. */
+static inline void dp_stall_round(struct dp_stall *st, uint64_t tsc)
+{
+    if (st->last_tsc && tsc > st->last_tsc) {
+        uint64_t g = tsc - st->last_tsc;
+        g = g > st->slept ? g - st->slept : 0;
+        if (g > st->rep_max) { st->rep_max = g; st->rep_max_tsc = tsc; }
+        if (g > st->run_max) st->run_max = g;
+        st->n_stalls += g > st->thresh;
+    }
+    st->last_tsc = tsc;
+    st->slept = 0;
+}
 
 /* Wall clock from the TSC: ns since the Unix epoch, anchored once at start
  * (pcap timestamps; CLOCK_REALTIME per frame would cost a syscall-free but
  * still ~20 ns vDSO call on the hot path). */
 struct dp_clock { uint64_t hz, tsc0, ns0; };
 void dp_clock_init(struct dp_clock *c, uint64_t hz);
+/* CLOCK_REALTIME now, ns since the Unix epoch: the apps print it for their
+ * t=0 on their ready line (t0_ns=), so a test can put the logs of several
+ * processes on one time axis. */
+uint64_t dp_realtime_ns(void);
 uint64_t dp_clock_ns(const struct dp_clock *c, uint64_t tsc);
 
 /* --pcap FILE, --pcap-dir rx|tx|both, --pcap-snaplen N: what the app

@@ -122,6 +122,8 @@ struct host {
     uint64_t pfc_rx, pfc_rx_xoff, pfc_rx_xon, pfc_bad[PKT_PFC_NRESULTS];
     struct host_rcc rcc;         /* --cc (host_rcc.c) */
     struct host_dcqcn *dc;       /* --cc dcqcn (host_dcqcn.c); NULL: off */
+    struct dp_stall stall;       /* the poll loop's gaps (dp_common.h; tx, rx and final loop lines) */
+    uint64_t end_tsc;            /* when run() returned (final loop run_s) */
 };
 
 /* host_args.c: 0, 1 after --help (printed), -1 after a message on stderr. */

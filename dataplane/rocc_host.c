@@ -222,22 +222,28 @@ static unsigned build_due(struct host *h, uint64_t tsc, struct rte_mbuf **out, u
 static void report(struct host *h, uint64_t tsc, uint64_t dt_cycles)
 {
     double t = (double)(tsc - h->t0) / (double)h->hz, dt = (double)dt_cycles / (double)h->hz;
+    /* The loop's longest gap in the interval (dp_common.h), on every tx and rx line. */
+    double gmax = (double)h->stall.rep_max * 1e6 / (double)h->hz;
+    double gmax_t = (double)((h->stall.rep_max_tsc ? h->stall.rep_max_tsc : tsc) - h->t0) / (double)h->hz;
     char a[16], b[16];
 
     for (unsigned i = 0; i < h->nflows; i++) {
         struct flow *f = &h->flows[i];
-        printf("tx t=%.3f dst=%s qpn=%u mbps=%.1f rp_mbps=%.1f limited=%u cnps=%" PRIu64 "\n", t,
+        printf("tx t=%.3f dst=%s qpn=%u mbps=%.1f rp_mbps=%.1f limited=%u cnps=%" PRIu64
+               " gap_max_us=%.0f gap_max_t=%.3f stalls=%" PRIu64 "\n", t,
                pkt_ip_str(f->dst_ip, a, sizeof a), f->qpn,
                (double)(f->sent_wire - f->last_rep_wire) * 8 / dt / 1e6,
-               (double)flow_rate_bps(h, f) / 1e6, f->rp.limited, f->cnps);
+               (double)flow_rate_bps(h, f) / 1e6, f->rp.limited, f->cnps, gmax, gmax_t, h->stall.n_stalls);
         f->last_rep_wire = f->sent_wire;
     }
     for (unsigned i = 0; i < h->nsinks; i++) {
         struct sink *s = &h->sinks[i];
-        printf("rx t=%.3f src=%s qpn=%u mbps=%.1f\n", t, pkt_ip_str(s->src_ip, b, sizeof b), s->qpn,
-               (double)(s->wire - s->last_rep_wire) * 8 / dt / 1e6);
+        printf("rx t=%.3f src=%s qpn=%u mbps=%.1f gap_max_us=%.0f gap_max_t=%.3f stalls=%" PRIu64 "\n", t,
+               pkt_ip_str(s->src_ip, b, sizeof b), s->qpn, (double)(s->wire - s->last_rep_wire) * 8 / dt / 1e6,
+               gmax, gmax_t, h->stall.n_stalls);
         s->last_rep_wire = s->wire;
     }
+    h->stall.rep_max = h->stall.rep_max_tsc = 0;
     host_rcc_report(h, t);
     fflush(stdout);
 }
@@ -287,6 +293,8 @@ static void final_stats(struct host *h)
         for (int r = 1; r < PKT_PFC_NRESULTS; r++) printf(" bad_%s=%" PRIu64, pkt_pfc_strerror(r), h->pfc_bad[r]);
         printf("\n");
     }
+    printf("final loop run_s=%.3f gap_max_us=%.0f stalls=%" PRIu64 "\n", (double)(h->end_tsc - h->t0) / (double)h->hz,
+           (double)h->stall.run_max * 1e6 / (double)h->hz, h->stall.n_stalls);
     host_rcc_final(h);
     if (h->dc) hdc_print_final(h);
     dp_cap_print_final(&h->cap, h->pcap_path);
@@ -299,11 +307,15 @@ static void run(struct host *h)
     uint64_t rep_every = dp_us_to_cycles(h->report_ms * 1000, h->hz);
     uint64_t last_rep = rte_get_tsc_cycles();
 
+    dp_stall_init(&h->stall, h->hz);
     while (!force_quit) {
         uint64_t tsc = rte_get_tsc_cycles(), tps = now_ps(h, tsc), earliest = UINT64_MAX;
-        uint16_t nrx = rte_eth_rx_burst(h->port, 0, rx, DP_BURST), ntx = 0;
+        uint16_t nrx, ntx = 0;
         unsigned nb;
         bool paused;
+
+        dp_stall_round(&h->stall, tsc);
+        nrx = rte_eth_rx_burst(h->port, 0, rx, DP_BURST);
 
         if (nrx && h->rcc.mode >= HOST_CC_RCC) h->rcc.now_ns = host_rcc_mono_ns();   /* the frames' arrival */
         for (uint16_t i = 0; i < nrx; i++) {
@@ -363,10 +375,11 @@ static void run(struct host *h)
             /* A CNP waiting out the NIC delay is applied on time: spin
              * (15 µs per CNP), where a sleep would take 60-80 µs here. */
             if (h->cq_h != h->cq_t) rte_pause();
-            else if (paused) dp_idle(UINT64_MAX, h->hz);   /* until the XON or the pause runs out */
-            else dp_idle(earliest > tsc ? earliest - tsc : 0, h->hz);
+            else if (paused) h->stall.slept = dp_idle(UINT64_MAX, h->hz);   /* until the XON or the pause runs out */
+            else h->stall.slept = dp_idle(earliest > tsc ? earliest - tsc : 0, h->hz);
         }
     }
+    h->end_tsc = rte_get_tsc_cycles();
 }
 
 /* Every exit once the state is on the heap: the capture closed (flushed:
@@ -431,6 +444,7 @@ int main(int argc, char **argv)
     h->cnp_delay_cyc = dp_us_to_cycles(h->cnp_delay_us, h->hz);
     if (dp_cap_open(&h->cap, h->pcap_path, h->pcap_snaplen, h->hz)) return host_exit(h, 1, 1);
     h->t0 = rte_get_tsc_cycles();
+    uint64_t t0_ns = dp_realtime_ns();
     uint64_t epoch = h->t0;      /* what start= counts from */
     if (h->start_at_ns) {
         struct timespec ts;
@@ -468,7 +482,7 @@ int main(int argc, char **argv)
                h->rate_at ? h->rate_at : "switch", h->reg.n, h->gw_static ? "static" : h->gw_ip ? "arp" : "none",
                host_cc_name(h->rcc.mode), an);
         if (h->have_allow) printf("/%u", plen);
-        printf("\n");
+        printf(" t0_ns=%" PRIu64 "\n", t0_ns);
     }
     fflush(stdout);
 

@@ -158,9 +158,9 @@ static void print_stats(const struct sw *s)
          * frame whatever the offered load (bench/dataplane_cp.sh). */
         uint64_t fwd = 0;
         for (uint16_t p = 0; p < s->nports; p++) fwd += s->eg[p].tx_pkts;
-        printf("final loop run_s=%.3f busy_s=%.3f busy_ns_per_tx_pkt=%.1f\n",
+        printf("final loop run_s=%.3f busy_s=%.3f busy_ns_per_tx_pkt=%.1f gap_max_us=%.0f stalls=%" PRIu64 "\n",
                (double)(s->end_tsc - s->start_tsc) / (double)s->hz, (double)s->busy_cyc / (double)s->hz,
-               cyc_ns(s, s->busy_cyc, fwd));
+               cyc_ns(s, s->busy_cyc, fwd), (double)s->stall.run_max * 1e6 / (double)s->hz, s->stall.n_stalls);
     }
     printf("final malformed truncated=%" PRIu64 " not_ipv4=%" PRIu64 " bad_ip_hdr=%" PRIu64
            " noroute=%" PRIu64 " ttl_expired=%" PRIu64 " alloc_fail=%" PRIu64 "\n",
@@ -205,11 +205,13 @@ static void run(struct sw *s)
     }
     s->next_arp_tick = last_rep + arp_every;
     s->start_tsc = last_rep;
+    dp_stall_init(&s->stall, s->hz);
     while (!force_quit) {
         uint64_t tsc = rte_get_tsc_cycles();
         unsigned work = 0;
         bool queued = false;
 
+        dp_stall_round(&s->stall, tsc);
         s->now_tsc = tsc;
         s->rx_backlog = false;
 
@@ -240,14 +242,20 @@ static void run(struct sw *s)
         }
         end_round(s);
         if (rep_every && tsc - last_rep >= rep_every) {
+            /* The loop's longest gap in the interval is the process's, not
+             * a port's: every port's line repeats it (dp_common.h). */
+            double gmax_t = (double)((s->stall.rep_max_tsc ? s->stall.rep_max_tsc : tsc) - s->t0) / (double)s->hz;
             for (uint16_t p = 0; p < s->nports; p++) {
                 printf("stat t=%.3f port=%u rx_pkts=%" PRIu64 " tx_pkts=%" PRIu64 " drops_qfull=%" PRIu64
-                       " drops_tx=%" PRIu64 " ctl_fwd=%" PRIu64 " q_bytes=%" PRIu64 " q_max=%" PRIu64 "\n",
+                       " drops_tx=%" PRIu64 " ctl_fwd=%" PRIu64 " q_bytes=%" PRIu64 " q_max=%" PRIu64
+                       " gap_max_us=%.0f gap_max_t=%.3f stalls=%" PRIu64 "\n",
                        (double)(tsc - s->t0) / (double)s->hz, p, s->eg[p].rx_pkts, s->eg[p].tx_pkts,
                        s->eg[p].drop_qfull, s->eg[p].drop_tx, s->eg[p].ctl_fwd, s->eg[p].qbytes,
-                       s->eg[p].qbytes_rep_max);
+                       s->eg[p].qbytes_rep_max, (double)s->stall.rep_max * 1e6 / (double)s->hz, gmax_t,
+                       s->stall.n_stalls);
                 s->eg[p].qbytes_rep_max = s->eg[p].qbytes;   /* q_max: the maximum over the next interval */
             }
+            s->stall.rep_max = s->stall.rep_max_tsc = 0;
             for (uint16_t p = 0; p < s->nports; p++) {
                 const struct cpstate *cp = s->eg[p].cp;
                 if (cp)
@@ -269,7 +277,7 @@ static void run(struct sw *s)
          * more than 10 us away), also while a shaped queue waits for
          * credit (credit_wait); --busy-poll never sleeps. */
         if (work) s->busy_cyc += rte_get_tsc_cycles() - tsc;
-        else if (!s->busy_poll) dp_idle(queued ? credit_wait(s) : UINT64_MAX, s->hz);
+        else if (!s->busy_poll) s->stall.slept = dp_idle(queued ? credit_wait(s) : UINT64_MAX, s->hz);
         else rte_pause();
     }
     s->end_tsc = rte_get_tsc_cycles();
@@ -366,6 +374,7 @@ int main(int argc, char **argv)
     }
     if (dp_cap_open(&s->cap, s->pcap_path, s->pcap_snaplen, s->hz)) goto out_ports;
     s->t0 = rte_get_tsc_cycles();
+    uint64_t t0_ns = dp_realtime_ns();
     printf("ready switch ports=%u routes=%u cps=", s->nports, s->nroutes);
     for (uint16_t i = 0, k = 0; i < s->nports; i++)
         if (s->eg[i].cp) printf("%s%u", k++ ? "," : "", i);
@@ -384,7 +393,7 @@ int main(int argc, char **argv)
         for (uint16_t i = 0, k = 0; i < s->nports; i++)
             if (s->eg[i].oq) printf("%s%u", k++ ? "," : "", i);
     }
-    printf("\n");
+    printf(" t0_ns=%" PRIu64 "\n", t0_ns);
     fflush(stdout);
 
     run(s);

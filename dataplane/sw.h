@@ -214,6 +214,7 @@ struct sw {
     uint64_t noroute, ttl_expired, alloc_fail;
     uint64_t self_cnp, self_icmp, self_other, transit_cnp;
     uint64_t busy_cyc, start_tsc, end_tsc;   /* loop rounds that did work; run() span */
+    struct dp_stall stall;        /* the poll loop's gaps (dp_common.h; stat and final loop lines) */
     struct dp_cap cap;
     const char *pcap_path;
     uint32_t pcap_snaplen;

@@ -22,8 +22,9 @@
 # receivers are up), as in Fig. 8: started one after another, the first
 # flow ran alone for seconds and wound its PID state far from the second's.
 # Judged after WARMUP s: each flow's receive rate within [SHARE_LO,
-# SHARE_HI] of the two flows' total; total > MIN_UTIL of 300 Mb/s; the
-# bottleneck queue small: the mean of leaf0 port 2's per-report maxima
+# SHARE_HI] of the two flows' total; total > MIN_UTIL of 300 Mb/s (these
+# two only on a run without poll-loop stalls, else SKIP: STALL_MS below);
+# the bottleneck queue small: the mean of leaf0 port 2's per-report maxima
 # (q_max, 200 ms reports) <= QSMALL bytes and its drops <= 1% of its frames.
 # roccsim runs the same scaled Fig. 8 (topology, T, gains, delays) and its
 # shares are printed beside the data plane's; a share outside
@@ -66,6 +67,48 @@ veth_link rhl0 u0 "$(m 9 1)" rhl1 u1 "$(m 9 2)"
 veth_link rhl1 b1 "$(m 3 1)" rhr1 eth0 "$(m 3 2)"
 veth_link rhl1 b2 "$(m 4 1)" rhr2 eth0 "$(m 4 2)"
 H1=10.98.1.2; H2=10.98.2.2; R1=10.98.3.2; R2=10.98.4.2
+
+# Poll-loop stalls (docs/rcc.md "Fig. 8 at 300 Mb/s"): every app reports
+# its loop's longest gap per 200 ms report (gap_max_us) and its count of
+# gaps over 1 ms (stalls) on its stat/tx/rx lines, and its t=0 in
+# CLOCK_REALTIME on its ready line (t0_ns), so the six logs share one time
+# axis.  A process that does not run for STALL_MS holds the frames in its
+# receive ring (switch) or stamps their arrival late (receiver); RCC reads
+# either as queueing delay.  Measured (docs/rcc.md "Stalls": nine runs
+# under SCHED_RR, three under nice -10, load 3-11): under SCHED_RR every
+# window collapse after the start-up followed a stall >= 10 ms (~50 ms:
+# RT throttling, inferred), and the link carried 239-296 Mb/s over the
+# reports with no such stall in the REGROW_S before them, 10-144 with one,
+# while gaps of 1-9 ms (up to 8 per second per process) left the windows
+# at the cap; under nice -10 the apps had no gap >= 10 ms but 9-23 gaps
+# over 1 ms per second each (up to 9 ms long), and the link carried 23-59
+# Mb/s.  So the share and utilisation checks are judged only on a run
+# whose six processes had, from REGROW_S before the judged window to its
+# end, no gap >= STALL_MS and at most STALL_PER_S gaps over 1 ms per second
+# each (REGROW_S: a window grew back from < 10 KB to 90% of its cap in
+# 0.8-2.6 s in the last-hop case, 1.8-7.2 s, median 2.4, in network;
+# STALL_PER_S lies between the measured regimes, not derived from RCC);
+# otherwise they SKIP, naming the stalls.  REPRO=1 judges them anyway.
+STALL_MS=${STALL_MS:-10}
+STALL_PER_S=${STALL_PER_S:-5}
+REGROW_S=${REGROW_S:-2.5}
+# stall_scan LOG FROM_UNIX_S -> "STALLS MAX_MS": gaps over 1 ms, and the
+# longest gap, in the LOG's reports that end after FROM_UNIX_S (the switch's
+# port 0 lines, the host's tx and rx lines: each report once); "- -" when
+# the app printed no report then (a host with no flow and nothing received,
+# as r2 in the last-hop case: idle, so nothing of its can stall the flows).
+stall_scan() {
+    awk -v from="$2" '$1 == "ready" { for (i = 2; i <= NF; i++) if ($i ~ /^t0_ns=/) t0 = substr($i, 7) / 1e9 }
+        ($1 == "stat" && $3 == "port=0") || $1 == "tx" || $1 == "rx" {
+            t = -1; g = -1
+            for (i = 2; i <= NF; i++) { split($i, kv, "=")
+                if (kv[1] == "t") t = kv[2] + 0; else if (kv[1] == "gap_max_us") g = kv[2] + 0; else if (kv[1] == "stalls") n = kv[2] + 0 }
+            if (g < 0 || (t in seen)) next
+            seen[t] = 1
+            if (t0 + t <= from) { base = n; next }
+            got = 1; last = n; if (g > mx) mx = g }
+        END { if (got) printf "%d %.1f\n", last - base, mx / 1000; else print "- -" }' "$1"
+}
 
 within_share() { awk -v x="$1" -v t="$2" -v lo="$SHARE_LO" -v hi="$SHARE_HI" 'BEGIN { exit !(t > 0 && x / t >= lo && x / t <= hi) }'; }
 
@@ -131,6 +174,22 @@ run_case() {  # run_case NAME DST1 DST2
             tx1 = v["tx_pkts"]; d1 = v["drops_qfull"]; s += v["q_max"]; n++; if (v["q_max"] > mx) mx = v["q_max"] }
         END { tot = (tx1 - tx0) + (d1 - d0); printf "%.0f %d %.2f\n", (n ? s / n : 1e9), mx + 0, (tot > 0 ? 100 * (d1 - d0) / tot : 100) }' "$L/l0.log")
     echo "[$name] after ${WARMUP}s (Mb/s, wire): h1=$rate1 h2=$rate2 total=$total of 300; uplink queue: mean of 200 ms maxima ${qmean} B, max ${qmaxall} B, drops ${dropfrac}%"
+    local t0 abs_from span i n mx line=""
+    t0=$(sed -n 's/^ready.* t0_ns=\([0-9]*\).*/\1/p' "$L/l0.log")
+    abs_from=$(awk -v t0="${t0:-0}" -v f="$sw_from" -v r="$REGROW_S" 'BEGIN { printf "%.3f", t0 / 1e9 + f - r }')
+    span=$(awk -v t="$(log_now "$L/l0.log")" -v f="$sw_from" -v r="$REGROW_S" 'BEGIN { printf "%.1f", t - f + r }')
+    stalled=""
+    for i in h1 h2 r1 r2 l0 l1; do
+        read -r n mx < <(stall_scan "$L/$i.log" "$abs_from")
+        if [ "$n" = - ]; then line="$line $i=- (no reports)"; continue; fi
+        line="$line $i=$n (max $mx ms)"
+        if awk -v m="$mx" -v s="$STALL_MS" 'BEGIN { exit !(m >= s) }'; then stalled="$stalled $i ${mx} ms,"
+        elif awk -v n="$n" -v d="$span" -v r="$STALL_PER_S" 'BEGIN { exit !(d > 0 && n / d > r) }'; then
+            stalled="$stalled $i $n gaps over 1 ms in ${span}s,"
+        fi
+    done
+    [ -n "$t0" ] || stalled=" (no t0_ns on leaf0's ready line)"
+    echo "[$name] loop gaps over 1 ms in the ${span}s from ${REGROW_S}s before the judged window to its end:$line"
 }
 
 run_sim() {  # run_sim NAME PAIRING(dst list)
@@ -162,26 +221,24 @@ run_sim() {  # run_sim NAME PAIRING(dst list)
     fi
 }
 
-# The share and utilisation checks do not hold robustly in this data plane
-# (docs/rcc.md "Data plane": both connections enter PID in the start-up
-# transient, and bursts of delay from processes stalled on the shared
-# machine wind both windows to w_min every 2-3.5 s; the link is under-used
-# while they grow back, and in the in-network case the split can run off).
-# They are judged only with REPRO=1; otherwise a miss prints XFAIL (not
-# counted) and a hit XPASS -- so the known gap shows on every run and a fix
-# shows too.
+# The share and utilisation checks are judged on a run without the stalls
+# above (REPRO=1: on every run); a stalled run SKIPs them with the stalls
+# named -- it never passes unjudged.  The queue check and roccsim's shares
+# are judged on every run.
 REPRO=${REPRO:-}
-rfail() { if [ -n "$REPRO" ]; then fail "$@"; else echo "XFAIL $*"; fi; }
-rpass() { if [ -n "$REPRO" ]; then pass "$@"; else echo "XPASS $*"; fi; }
 judge() {
     local name=$1
-    for i in 1 2; do
-        local r; [ $i = 1 ] && r=$rate1 || r=$rate2
-        if within_share "$r" "$total"; then rpass "rocc_rcc.$name: h$i $r Mb/s within [$SHARE_LO, $SHARE_HI] of the $total total"
-        else rfail "rocc_rcc.$name: h$i $r Mb/s not within [$SHARE_LO, $SHARE_HI] of the $total total"; fi
-    done
-    if awk -v t="$total" -v u="$MIN_UTIL" 'BEGIN { exit !(t > 300 * u) }'; then rpass "rocc_rcc.$name: total $total > $(awk -v u="$MIN_UTIL" 'BEGIN{print 300*u}') Mb/s"
-    else rfail "rocc_rcc.$name: total $total <= $(awk -v u="$MIN_UTIL" 'BEGIN{print 300*u}') Mb/s"; fi
+    if [ -n "$stalled" ] && [ -z "$REPRO" ]; then
+        skip "rocc_rcc.$name: shares and utilisation not judged (h1 $rate1, h2 $rate2, total $total Mb/s): poll loops stalled in or ${REGROW_S}s before the judged window (a gap >= $STALL_MS ms, or over $STALL_PER_S gaps over 1 ms per second):${stalled%,} (RCC reads a stall as queueing delay; DP_SCHED=$DP_SCHED)"
+    else
+        for i in 1 2; do
+            local r; [ $i = 1 ] && r=$rate1 || r=$rate2
+            if within_share "$r" "$total"; then pass "rocc_rcc.$name: h$i $r Mb/s within [$SHARE_LO, $SHARE_HI] of the $total total"
+            else fail "rocc_rcc.$name: h$i $r Mb/s not within [$SHARE_LO, $SHARE_HI] of the $total total"; fi
+        done
+        if awk -v t="$total" -v u="$MIN_UTIL" 'BEGIN { exit !(t > 300 * u) }'; then pass "rocc_rcc.$name: total $total > $(awk -v u="$MIN_UTIL" 'BEGIN{print 300*u}') Mb/s"
+        else fail "rocc_rcc.$name: total $total <= $(awk -v u="$MIN_UTIL" 'BEGIN{print 300*u}') Mb/s"; fi
+    fi
     if [ "$qmean" -le "$QSMALL" ] && awk -v d="$dropfrac" 'BEGIN { exit !(d <= 1) }'; then
         pass "rocc_rcc.$name: uplink queue small (mean of 200 ms maxima $qmean <= $QSMALL B, drops $dropfrac% <= 1%)"
     else
@@ -206,5 +263,10 @@ done
 # cannot tell RCC from no control here, and no control uses the link more).
 # The roccsim checks were seen to fail with the unscaled gains (Kp 1e4, Kd
 # 1e5 at T = 1 ms: one flow starved, 8 / 285 Mb/s in the in-network case).
-# Measured with CC=rcc (these defaults, eight runs): docs/rcc.md "Fig. 8 at
-# 300 Mb/s".
+# Again with the stall gate (2026-11-27, load 10-12.6): the queue checks
+# FAILED in both cases (999,810 B, 48.2% / 49.1% dropped); shares and
+# utilisation SKIPped (stalls of 54-58 ms: no control costs more CPU).
+# Broken RCC judged: RCC_T_US=2000 (T a tenth of the path's RTT, windows a
+# tenth of the BDP), in-network, no stall over the limit: the utilisation
+# check FAILED (133.6 <= 180 Mb/s).
+# Measured with CC=rcc: docs/rcc.md "Fig. 8 at 300 Mb/s".
