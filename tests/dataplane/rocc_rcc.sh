@@ -22,7 +22,7 @@
 # receivers are up), as in Fig. 8: started one after another, the first
 # flow ran alone for seconds and wound its PID state far from the second's.
 # Judged after WARMUP s: each flow's receive rate within [SHARE_LO,
-# SHARE_HI] of the two flows' total; total > MIN_UTIL of 300 Mb/s (these
+# SHARE_HI] of the two flows' total (in network [NET_SHARE_LO, NET_SHARE_HI]); total > MIN_UTIL of 300 Mb/s (these
 # two only on a run without poll-loop stalls, else SKIP: STALL_MS below);
 # the bottleneck queue small: the mean of leaf0 port 2's per-report maxima
 # (q_max, 200 ms reports) <= QSMALL bytes and its drops <= 1% of its frames.
@@ -46,6 +46,15 @@ DELAY_US=${DELAY_US:-10000}
 # 20.10-20.12 ms at DELAY_US 10000).
 RCC_T_US=${RCC_T_US:-$((2 * DELAY_US + 400))}
 SHARE_LO=${SHARE_LO:-0.3}; SHARE_HI=${SHARE_HI:-0.7}
+# In network the data plane's shares are judged in [NET_SHARE_LO,
+# NET_SHARE_HI]: RCC's PID does not split a shared bottleneck evenly (its
+# u keeps the flows' start-up difference: docs/rcc.md "Why Fig. 8b's rates
+# are not 12 Gb/s each"; roccsim 0.44 / 0.56 here), and the judged runs
+# split 0.53-0.60 five times and 0.33 / 0.67 once (the fresh-clone CI of
+# 2026-11-27), so [0.3, 0.7] would fail a correct RCC now and then.  What
+# the check guards against is a flow shut out (the unscaled gains in
+# roccsim: 8 / 285 Mb/s, a share of 0.03).
+NET_SHARE_LO=${NET_SHARE_LO:-0.2}; NET_SHARE_HI=${NET_SHARE_HI:-0.8}
 MIN_UTIL=${MIN_UTIL:-0.6}
 QCAP=${QCAP:-1000000}
 # The queue bound sits between what RCC leaves and what no control leaves:
@@ -110,7 +119,9 @@ stall_scan() {
         END { if (got) printf "%d %.1f\n", last - base, mx / 1000; else print "- -" }' "$1"
 }
 
-within_share() { awk -v x="$1" -v t="$2" -v lo="$SHARE_LO" -v hi="$SHARE_HI" 'BEGIN { exit !(t > 0 && x / t >= lo && x / t <= hi) }'; }
+within_share() {  # within_share RATE TOTAL [LO HI]
+    awk -v x="$1" -v t="$2" -v lo="${3:-$SHARE_LO}" -v hi="${4:-$SHARE_HI}" 'BEGIN { exit !(t > 0 && x / t >= lo && x / t <= hi) }'
+}
 
 run_case() {  # run_case NAME DST1 DST2
     local name=$1 d1=$2 d2=$3 L="$LOG/$1" i
@@ -231,10 +242,12 @@ judge() {
     if [ -n "$stalled" ] && [ -z "$REPRO" ]; then
         skip "rocc_rcc.$name: shares and utilisation not judged (h1 $rate1, h2 $rate2, total $total Mb/s): poll loops stalled in or ${REGROW_S}s before the judged window (a gap >= $STALL_MS ms, or over $STALL_PER_S gaps over 1 ms per second):${stalled%,} (RCC reads a stall as queueing delay; DP_SCHED=$DP_SCHED)"
     else
+        local lo=$SHARE_LO hi=$SHARE_HI
+        [ "$name" = innetwork ] && { lo=$NET_SHARE_LO; hi=$NET_SHARE_HI; }
         for i in 1 2; do
             local r; [ $i = 1 ] && r=$rate1 || r=$rate2
-            if within_share "$r" "$total"; then pass "rocc_rcc.$name: h$i $r Mb/s within [$SHARE_LO, $SHARE_HI] of the $total total"
-            else fail "rocc_rcc.$name: h$i $r Mb/s not within [$SHARE_LO, $SHARE_HI] of the $total total"; fi
+            if within_share "$r" "$total" "$lo" "$hi"; then pass "rocc_rcc.$name: h$i $r Mb/s within [$lo, $hi] of the $total total"
+            else fail "rocc_rcc.$name: h$i $r Mb/s not within [$lo, $hi] of the $total total"; fi
         done
         if awk -v t="$total" -v u="$MIN_UTIL" 'BEGIN { exit !(t > 300 * u) }'; then pass "rocc_rcc.$name: total $total > $(awk -v u="$MIN_UTIL" 'BEGIN{print 300*u}') Mb/s"
         else fail "rocc_rcc.$name: total $total <= $(awk -v u="$MIN_UTIL" 'BEGIN{print 300*u}') Mb/s"; fi
