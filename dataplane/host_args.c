@@ -249,7 +249,7 @@ int host_parse_args(struct host *h, int argc, char **argv)
             h->line_bps = (uint64_t)(g * 1e9);
             break;
         }
-        case 's': if (pkt_parse_u64(optarg, 0, 0, 1400, NULL, &v)) goto bad; h->payload = (uint32_t)v; break;
+        case 's': if (pkt_parse_u64(optarg, 0, 1, 1400, NULL, &v)) goto bad;   /* 0: a sized flow never ends */ h->payload = (uint32_t)v; break;
         case 'u': if (pkt_parse_u64(optarg, 0, 1, UINT32_MAX, NULL, &v)) goto bad; h->f_unit_mbps = (uint32_t)v; break;
         case 'r': if (pkt_parse_u64(optarg, 0, 1, 3600000000ull, NULL, &h->recovery_us)) goto bad; break;
         case 'R': if (pkt_parse_u64(optarg, 0, 0, 3600000, NULL, &h->report_ms)) goto bad; break;

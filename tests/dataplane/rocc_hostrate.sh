@@ -186,10 +186,11 @@ if [ $rc = 2 ] && grep -q "bad value for --rate-at: 'nic'" "$LOG/badat.log"; the
 else fail "rocc_hostrate: bad --rate-at: exit $rc"; cat "$LOG/badat.log"; fi
 
 # Numbers strtoull/strtod would have bent (past 2^64, a sign that wraps, NaN,
-# a port past 65535): exit 2 naming the option and the value as given.
+# a port past 65535) and a payload of 0 (a sized flow would never end): exit
+# 2 naming the option and the value as given.
 k=0
 for bad in "--start-at-ns 18446744073709551616" "--report-ms -1" "--line-gbps nan" "--port 65536" \
-           "--recovery-us 99999999999999999999"; do
+           "--recovery-us 99999999999999999999" "--payload 0"; do
     k=$((k + 1))
     # shellcheck disable=SC2046,SC2086
     ( dp_exec hrr timeout 30 "$DP/rocc-host" $(eal 0 badnum$k eth0) -- --local-ip $R $bad ) >"$LOG/badnum$k.log" 2>&1; rc=$?

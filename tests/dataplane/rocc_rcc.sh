@@ -240,7 +240,7 @@ REPRO=${REPRO:-}
 judge() {
     local name=$1
     if [ -n "$stalled" ] && [ -z "$REPRO" ]; then
-        skip "rocc_rcc.$name: shares and utilisation not judged (h1 $rate1, h2 $rate2, total $total Mb/s): poll loops stalled in or ${REGROW_S}s before the judged window (a gap >= $STALL_MS ms, or over $STALL_PER_S gaps over 1 ms per second):${stalled%,} (RCC reads a stall as queueing delay; DP_SCHED=$DP_SCHED)"
+        skip "rocc_rcc.$name: shares and utilisation not judged (h1 $rate1, h2 $rate2, total $total Mb/s): poll loops stalled in or ${REGROW_S}s before the judged window (a gap >= $STALL_MS ms, or over $STALL_PER_S gaps over 1 ms per second):${stalled%,} (RCC reads a stall as queueing delay; DP_SCHED=$DP_SCHED; docs/rcc.md \"What to do about a SKIP\"; REPRO=1 judges anyway)"
     else
         local lo=$SHARE_LO hi=$SHARE_HI
         [ "$name" = innetwork ] && { lo=$NET_SHARE_LO; hi=$NET_SHARE_HI; }
