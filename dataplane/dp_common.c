@@ -76,12 +76,9 @@ uint64_t dp_idle(uint64_t cycles_until_work, uint64_t hz)
 
 void dp_clock_init(struct dp_clock *c, uint64_t hz)
 {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_REALTIME, &ts);
+    c->ns0 = dp_realtime_ns();
     c->hz = hz;
     c->tsc0 = rte_get_tsc_cycles();
-    c->ns0 = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 uint64_t dp_realtime_ns(void)

@@ -69,7 +69,7 @@ struct dp_stall {
 };
 static inline void dp_stall_init(struct dp_stall *st, uint64_t hz)
 {
-    *st = (struct dp_stall){.thresh = (uint64_t)DP_STALL_US * hz / 1000000u};
+    *st = (struct dp_stall){.thresh = dp_us_to_cycles(DP_STALL_US, hz)};
 }
 /* Call once per loop round with the round's start TSC. */
 static inline void dp_stall_round(struct dp_stall *st, uint64_t tsc)
@@ -83,6 +83,17 @@ static inline void dp_stall_round(struct dp_stall *st, uint64_t tsc)
     }
     st->last_tsc = tsc;
     st->slept = 0;
+}
+
+/* A report's share: the longest gap since the last report (cycles) and,
+ * in *at, the TSC it ended at (now when there was none), then a fresh
+ * interval. */
+static inline uint64_t dp_stall_take(struct dp_stall *st, uint64_t now_tsc, uint64_t *at)
+{
+    uint64_t g = st->rep_max;
+    *at = st->rep_max_tsc ? st->rep_max_tsc : now_tsc;
+    st->rep_max = st->rep_max_tsc = 0;
+    return g;
 }
 
 /* Wall clock from the TSC: ns since the Unix epoch, anchored once at start

@@ -223,8 +223,8 @@ static void report(struct host *h, uint64_t tsc, uint64_t dt_cycles)
 {
     double t = (double)(tsc - h->t0) / (double)h->hz, dt = (double)dt_cycles / (double)h->hz;
     /* The loop's longest gap in the interval (dp_common.h), on every tx and rx line. */
-    double gmax = (double)h->stall.rep_max * 1e6 / (double)h->hz;
-    double gmax_t = (double)((h->stall.rep_max_tsc ? h->stall.rep_max_tsc : tsc) - h->t0) / (double)h->hz;
+    uint64_t gmax_at, gmax_cyc = dp_stall_take(&h->stall, tsc, &gmax_at);
+    double gmax = (double)gmax_cyc * 1e6 / (double)h->hz, gmax_t = (double)(gmax_at - h->t0) / (double)h->hz;
     char a[16], b[16];
 
     for (unsigned i = 0; i < h->nflows; i++) {
@@ -243,7 +243,6 @@ static void report(struct host *h, uint64_t tsc, uint64_t dt_cycles)
                gmax, gmax_t, h->stall.n_stalls);
         s->last_rep_wire = s->wire;
     }
-    h->stall.rep_max = h->stall.rep_max_tsc = 0;
     host_rcc_report(h, t);
     fflush(stdout);
 }
@@ -447,10 +446,7 @@ int main(int argc, char **argv)
     uint64_t t0_ns = dp_realtime_ns();
     uint64_t epoch = h->t0;      /* what start= counts from */
     if (h->start_at_ns) {
-        struct timespec ts;
-        uint64_t rt;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        rt = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+        uint64_t rt = t0_ns;     /* CLOCK_REALTIME at t0 */
         if (h->start_at_ns <= rt) {
             fprintf(stderr, "--start-at-ns %" PRIu64 ": passed %.3f s ago, before the port was up (start later)\n",
                     h->start_at_ns, (double)(rt - h->start_at_ns) / 1e9);

@@ -244,18 +244,18 @@ static void run(struct sw *s)
         if (rep_every && tsc - last_rep >= rep_every) {
             /* The loop's longest gap in the interval is the process's, not
              * a port's: every port's line repeats it (dp_common.h). */
-            double gmax_t = (double)((s->stall.rep_max_tsc ? s->stall.rep_max_tsc : tsc) - s->t0) / (double)s->hz;
+            uint64_t gmax_at, gmax_cyc = dp_stall_take(&s->stall, tsc, &gmax_at);
+            double gmax = (double)gmax_cyc * 1e6 / (double)s->hz, gmax_t = (double)(gmax_at - s->t0) / (double)s->hz;
             for (uint16_t p = 0; p < s->nports; p++) {
                 printf("stat t=%.3f port=%u rx_pkts=%" PRIu64 " tx_pkts=%" PRIu64 " drops_qfull=%" PRIu64
                        " drops_tx=%" PRIu64 " ctl_fwd=%" PRIu64 " q_bytes=%" PRIu64 " q_max=%" PRIu64
                        " gap_max_us=%.0f gap_max_t=%.3f stalls=%" PRIu64 "\n",
                        (double)(tsc - s->t0) / (double)s->hz, p, s->eg[p].rx_pkts, s->eg[p].tx_pkts,
                        s->eg[p].drop_qfull, s->eg[p].drop_tx, s->eg[p].ctl_fwd, s->eg[p].qbytes,
-                       s->eg[p].qbytes_rep_max, (double)s->stall.rep_max * 1e6 / (double)s->hz, gmax_t,
+                       s->eg[p].qbytes_rep_max, gmax, gmax_t,
                        s->stall.n_stalls);
                 s->eg[p].qbytes_rep_max = s->eg[p].qbytes;   /* q_max: the maximum over the next interval */
             }
-            s->stall.rep_max = s->stall.rep_max_tsc = 0;
             for (uint16_t p = 0; p < s->nports; p++) {
                 const struct cpstate *cp = s->eg[p].cp;
                 if (cp)

@@ -86,7 +86,7 @@ H1=10.98.1.2; H2=10.98.2.2; R1=10.98.3.2; R2=10.98.4.2
 # either as queueing delay.  Measured (docs/rcc.md "Stalls": nine runs
 # under SCHED_RR, three under nice -10, load 3-11): under SCHED_RR every
 # window collapse after the start-up followed a stall >= 10 ms (~50 ms:
-# RT throttling, inferred), and the link carried 239-296 Mb/s over the
+# the kernel's RT throttling, gone with it lifted), and the link carried 239-296 Mb/s over the
 # reports with no such stall in the REGROW_S before them, 10-144 with one,
 # while gaps of 1-9 ms (up to 8 per second per process) left the windows
 # at the cap; under nice -10 the apps had no gap >= 10 ms but 9-23 gaps
