@@ -5,6 +5,7 @@
  *
  *   roccsim stability [rocc] point|sweep|n|bode|autotune|suggest|check [options]
  *   roccsim stability rcc point|sweep|bode [options]
+ *   roccsim stability lscc [options]          (lscc_fluid_cmd.c)
  *
  * Exit status: 0; 1 a `check` claim failed; 2 bad arguments; 3 gnuplot or
  * output failure.
@@ -31,6 +32,7 @@
 static const char usage[] =
     "usage: roccsim stability [rocc] MODE [options]     (RoCC, CoNEXT 2020 §5)\n"
     "       roccsim stability rcc MODE [options]        (RCC §IV)\n"
+    "       roccsim stability lscc [options]            (LSCC's loop, a fluid model: stability lscc --help)\n"
     "\n"
     "RoCC modes (loop G(s) = K(1 + s/z1) e^{-sT}/s^2, z1 = a/((b + a/2)T), K = kappa N a/T):\n"
     "  point     crossover, phase margin and loop bandwidth for --alpha, --beta at each --n\n"
@@ -945,6 +947,8 @@ static int rcc_mode(struct opts *o)
 
 int cmd_stability(int argc, char **argv)
 {
+    if (argc > 0 && !strcmp(argv[0], "lscc"))
+        return cmd_stability_lscc(argc - 1, argv + 1);
     struct opts o;
     memset(&o, 0, sizeof o);
     o.link_bps = 40000000000ull;

@@ -40,6 +40,25 @@ $S sweep --alpha-range 1:0.1:5 >"$tmp/b3.txt" 2>&1; rc=$?
 ok bad_range "[ $rc -eq 2 ] && grep -q 'want 0 < LO < HI' $tmp/b3.txt" "$tmp/b3.txt"
 $S n --n 0:5 >"$tmp/b4.txt" 2>&1; rc=$?
 ok bad_n "[ $rc -eq 2 ] && grep -q -- '--n 0:5' $tmp/b4.txt" "$tmp/b4.txt"
+# LSCC's loop as a fluid model (src/cc/lscc_fluid.h): two rows, ideal
+# sources hold Qcur at Qref (2 MB) and fill the link, DCQCN sources with
+# every flow short (long flows from 4 GB) swing from empty to > 4 Qref.
+$S lscc --long-flow inf >"$tmp/l.txt" 2>&1; rc=$?
+ok lscc_exit_0 "[ $rc -eq 0 ] && [ \$(grep -Ec '^(dcqcn|ideal)	' $tmp/l.txt) -eq 2 ]" "$tmp/l.txt"
+ok lscc_ideal_qref "awk -F'\t' '\$1==\"ideal\" && \$2>9.95 && \$2<10.05 && \$6>0.995 && \$7>1.98 && \$7<2.02 && \$11==1 {f=1} END {exit !f}' $tmp/l.txt" "$tmp/l.txt"
+ok lscc_dcqcn_swings "awk -F'\t' '\$1==\"dcqcn\" && \$8<0.5 && \$9>8 && \$11<0.2 {f=1} END {exit !f}' $tmp/l.txt" "$tmp/l.txt"
+$S lscc --sources ideal --series --duration 2ms >"$tmp/ls.txt" 2>&1; rc=$?
+ok lscc_series "[ $rc -eq 0 ] && [ \$(grep -c '^ideal	' $tmp/ls.txt) -eq 10 ] && grep -q '^ideal	0.200	0	0	199.000	' $tmp/ls.txt" "$tmp/ls.txt"
+$S lscc --dr 1500bps >"$tmp/lb1.txt" 2>&1; rc=$?
+ok lscc_bad_dr "[ $rc -eq 2 ] && grep -q 'multiples of the feedback unit dF' $tmp/lb1.txt" "$tmp/lb1.txt"
+$S lscc --sources best >"$tmp/lb2.txt" 2>&1; rc=$?
+ok lscc_bad_sources "[ $rc -eq 2 ] && grep -q -- '--sources best: want dcqcn, ideal or both' $tmp/lb2.txt" "$tmp/lb2.txt"
+$S lscc --step 3us >"$tmp/lb3.txt" 2>&1; rc=$?
+ok lscc_bad_step "[ $rc -eq 2 ] && grep -Eq 'multiples? of the step' $tmp/lb3.txt" "$tmp/lb3.txt"
+$S lscc --flows >"$tmp/lb4.txt" 2>&1; rc=$?
+ok lscc_missing_arg "[ $rc -eq 2 ] && grep -q -- '--flows needs an argument' $tmp/lb4.txt" "$tmp/lb4.txt"
+$S lscc --delay 1ms --warp 1 >"$tmp/lb5.txt" 2>&1; rc=$?
+ok lscc_unknown_opt "[ $rc -eq 2 ] && grep -q \"unknown option '--warp'\" $tmp/lb5.txt" "$tmp/lb5.txt"
 if need_cmd gnuplot "stability --plot draws with gnuplot"; then
     $S n --plot "$tmp/fig/f7" >"$tmp/p.txt" 2>&1; rc=$?
     ok plot_files "[ $rc -eq 0 ] && [ -s $tmp/fig/f7.png ] && [ -s $tmp/fig/f7.svg ]" "$tmp/p.txt"

@@ -1,0 +1,257 @@
+/*
+ * lscc_fluid_cmd.c -- `roccsim stability lscc`: the fluid model of LSCC's
+ * loop (src/cc/lscc_fluid.h) in the Fig. 8 setting, with DCQCN sources and
+ * with sources that follow R exactly, side by side.  docs/stability.md
+ * "LSCC's loop".
+ *
+ * Exit status: 0; 2 bad arguments; 3 out of memory.
+ */
+#include "cli/cli_args.h"
+#include "cli/stability_cmd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc/lscc_fluid.h"
+#include "core/units.h"
+
+#define CMD "roccsim stability lscc"
+
+static const char usage[] =
+    "usage: roccsim stability lscc [options]      (LSCC's loop as a fluid model; docs/stability.md)\n"
+    "\n"
+    "Runs Alg. 1, Alg. 2 and DCQCN (librocc's code) on rates instead of packets: M sources ->\n"
+    "local egress (pseudo-queue, direct CNPs) -> long-haul delay D -> remote queue drained at the\n"
+    "bottleneck; R returns D later.  No PFC, ECN or buffer limit.  Prints one row per kind of source:\n"
+    "dcqcn (DCQCN reacting to direct CNPs) and ideal (each source sends R/M exactly).\n"
+    "\n"
+    "Options (defaults: Fig. 8 with the project's LSCC defaults, docs/crossdc.md):\n"
+    "  --sources dcqcn|ideal|both   which sources (default both)\n"
+    "  --flows M                    sources (default 4)\n"
+    "  --nic RATE                   each source's line rate (40Gbps)\n"
+    "  --bottleneck RATE            the remote queue's drain rate (40Gbps)\n"
+    "  --long-haul RATE             long-haul link: Rmax, R's start, the BDP (200Gbps)\n"
+    "  --delay D                    long-haul one-way delay (1ms); N = round(2D/T)\n"
+    "  --period T                   Alg. 1's period (200us)\n"
+    "  --q-ref SIZE                 Qref (2MB);  --q-ref-pseudo SIZE  Q*ref (2MB)\n"
+    "  --dr RATE                    dR, a multiple of 1Mbps (1Gbps)\n"
+    "  --long-flow SIZE|inf         Alg. 2's long-flow threshold (2 x long-haul BDP + 1 B)\n"
+    "  --cnp-interval T             direct-CNP interval (= --period)\n"
+    "  --dcqcn-profile paper|hpcc_sim   the sources' DCQCN values (paper)\n"
+    "  --start T                    the sources start (0)\n"
+    "  --duration T                 run length (300ms);  --measure T  window start (150ms)\n"
+    "  --step T                     integration step dt (1us)\n"
+    "  --series                     one row per period T instead of the summary\n";
+
+struct fopts {
+    int kinds;                 /* bit 0: dcqcn, bit 1: ideal */
+    int series;
+    uint64_t flows;
+    uint64_t nic, bottleneck, longhaul, delay, period, qref, qref_pseudo, dr, cnp_interval;
+    uint64_t long_flow;
+    int has_period, has_cnp_interval, has_long_flow, has_measure;
+    int profile;
+    uint64_t start, duration, measure, step;
+};
+
+static int bad(const char *opt, const char *val, const char *why)
+{
+    cli_errorf(CMD ": %s %s: %s\n", opt, val, why);
+    return 2;
+}
+
+static int parse(int argc, char **argv, struct fopts *o)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *k = argv[i];
+        if (!strcmp(k, "-h") || !strcmp(k, "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (!strcmp(k, "--series")) {
+            o->series = 1;
+            continue;
+        }
+        static const char *const takes[] = {
+            "--sources", "--flows", "--nic", "--bottleneck", "--long-haul", "--delay", "--period",
+            "--q-ref", "--q-ref-pseudo", "--dr", "--long-flow", "--cnp-interval", "--dcqcn-profile",
+            "--start", "--duration", "--measure", "--step", NULL
+        };
+        int known = 0;
+        for (const char *const *w = takes; *w; w++)
+            known |= !strcmp(*w, k);
+        if (!known) {
+            cli_errorf(CMD ": unknown option '%s'\n%s", k, usage);
+            return 2;
+        }
+        if (i + 1 == argc) {
+            cli_errorf(CMD ": %s needs an argument\n", k);
+            return 2;
+        }
+        const char *v = argv[++i];
+        const char *why = NULL;
+        int e = 0;
+        if (!strcmp(k, "--sources")) {
+            if (!strcmp(v, "dcqcn"))
+                o->kinds = 1;
+            else if (!strcmp(v, "ideal"))
+                o->kinds = 2;
+            else if (!strcmp(v, "both"))
+                o->kinds = 3;
+            else
+                return bad(k, v, "want dcqcn, ideal or both");
+        } else if (!strcmp(k, "--flows")) {
+            if (units_parse_u64_why(v, &o->flows, &why) || o->flows < 1 || o->flows > LSCC_FLUID_MAX_FLOWS)
+                return bad(k, v, why ? why : "must be in 1..1024");
+        } else if (!strcmp(k, "--dcqcn-profile")) {
+            if (!strcmp(v, "paper"))
+                o->profile = DCQCN_PROFILE_PAPER;
+            else if (!strcmp(v, "hpcc_sim"))
+                o->profile = DCQCN_PROFILE_HPCC_SIM;
+            else
+                return bad(k, v, "want paper or hpcc_sim");
+        } else if (!strcmp(k, "--long-flow")) {
+            o->has_long_flow = 1;
+            if (!strcmp(v, "inf"))
+                o->long_flow = UINT32_MAX;
+            else if (units_parse_bytes_why(v, &o->long_flow, &why) || o->long_flow == 0 || o->long_flow > UINT32_MAX)
+                return bad(k, v, why ? why : "must be in 1B..4294967295B, or inf");
+        } else if (!strcmp(k, "--nic") || !strcmp(k, "--bottleneck") || !strcmp(k, "--long-haul") || !strcmp(k, "--dr")) {
+            uint64_t *dst = !strcmp(k, "--nic") ? &o->nic : !strcmp(k, "--bottleneck") ? &o->bottleneck
+                          : !strcmp(k, "--long-haul") ? &o->longhaul : &o->dr;
+            e = units_parse_rate_bps_why(v, dst, &why) || *dst == 0;
+        } else if (!strcmp(k, "--q-ref") || !strcmp(k, "--q-ref-pseudo")) {
+            uint64_t *dst = !strcmp(k, "--q-ref") ? &o->qref : &o->qref_pseudo;
+            e = units_parse_bytes_why(v, dst, &why) || *dst == 0;
+        } else {
+            uint64_t *dst = !strcmp(k, "--delay") ? &o->delay : !strcmp(k, "--period") ? &o->period
+                          : !strcmp(k, "--cnp-interval") ? &o->cnp_interval : !strcmp(k, "--start") ? &o->start
+                          : !strcmp(k, "--duration") ? &o->duration : !strcmp(k, "--measure") ? &o->measure : &o->step;
+            o->has_period |= dst == &o->period;
+            o->has_cnp_interval |= dst == &o->cnp_interval;
+            o->has_measure |= dst == &o->measure;
+            e = units_parse_time_ps_why(v, dst, &why) || (*dst == 0 && dst != &o->start && dst != &o->measure);
+        }
+        if (e)
+            return bad(k, v, why ? why : "must be > 0");
+    }
+    return -1;
+}
+
+static void series_row(void *ctx, const struct lscc_fluid_sample *s)
+{
+    const char *kind = ctx;
+    printf("%s\t%.3f\t%llu\t%llu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%u\n", kind, (double)s->t_ps / 1e9,
+           (unsigned long long)s->qcur_bytes, (unsigned long long)s->qstar_bytes, (double)s->r_bps / 1e9,
+           (double)s->ra_sent_bps / 1e9, (double)s->br_bps / 1e9, (double)s->r_local_bps / 1e9,
+           (double)s->src_bps / 1e9, s->direct_cnps);
+}
+
+int cmd_stability_lscc(int argc, char **argv)
+{
+    struct fopts o;
+    memset(&o, 0, sizeof o);
+    struct lscc_fluid_params p;
+    lscc_fluid_params_default(&p);
+    o.kinds = 3;
+    o.flows = p.flows;
+    o.nic = p.nic_bps, o.bottleneck = p.bottleneck_bps, o.longhaul = p.rc.r_max_bps;
+    o.delay = p.one_way_ps, o.period = p.rc.period_ps;
+    o.qref = p.rc.q_ref_bytes, o.qref_pseudo = p.rl.q_ref_bytes, o.dr = p.rc.dr_bps;
+    o.profile = DCQCN_PROFILE_PAPER;
+    o.start = p.start_ps, o.duration = p.duration_ps, o.measure = p.measure_ps, o.step = p.step_ps;
+    int rc = parse(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    if (!o.has_measure)
+        o.measure = o.duration / 2;
+
+    p.flows = (uint32_t)o.flows;
+    p.nic_bps = o.nic;
+    p.bottleneck_bps = o.bottleneck;
+    p.one_way_ps = o.delay;
+    p.start_ps = o.start;
+    p.duration_ps = o.duration;
+    p.measure_ps = o.measure;
+    p.step_ps = o.step;
+    lscc_rc_params_default(&p.rc, o.longhaul, o.delay);
+    p.rc.period_ps = o.period;
+    p.rc.n = lscc_n_for(o.delay, o.period);
+    p.rc.q_ref_bytes = o.qref;
+    p.rc.dr_bps = o.dr;
+    lscc_rl_params_default(&p.rl, o.longhaul, o.delay, o.period);
+    p.rl.q_ref_bytes = o.qref_pseudo;
+    if (o.has_cnp_interval)
+        p.rl.cnp_interval_ps = o.cnp_interval;
+    if (o.has_long_flow)
+        p.rl.long_flow_bytes = (uint32_t)o.long_flow;
+    dcqcn_params_default(&p.dcqcn, o.nic, (enum dcqcn_profile)o.profile);
+
+    char why[200];
+    p.sources = (o.kinds & 1) ? LSCC_FLUID_DCQCN : LSCC_FLUID_IDEAL;
+    if (lscc_fluid_params_check(&p, why, sizeof why)) {
+        cli_errorf(CMD ": %s\n", why);
+        return 2;
+    }
+    size_t need = lscc_fluid_storage_bytes(&p);
+    void *mem = malloc(need);
+    struct lscc_fluid_result *res = malloc(sizeof *res);
+    if (!mem || !res) {
+        free(mem);
+        free(res);
+        cli_errorf(CMD ": out of memory (%zu bytes)\n", need);
+        return 3;
+    }
+
+    char b1[32], b2[32], b3[32], b4[32];
+    printf("# LSCC loop, fluid model: %u flows at %s, bottleneck %s, long-haul %s, D %.3f ms, T %.0f us (N = %u), "
+           "Qref %llu B, Q*ref %llu B, dR %s, long flows from %llu B, direct CNPs every %.0f us, DCQCN %s; "
+           "sources from %.3f ms, window %.3f-%.3f ms, dt %.3f us\n",
+           p.flows, units_fmt_rate((double)p.nic_bps, b1, sizeof b1), units_fmt_rate((double)p.bottleneck_bps, b2, sizeof b2),
+           units_fmt_rate((double)p.rc.r_max_bps, b3, sizeof b3), (double)p.one_way_ps / 1e9, (double)p.rc.period_ps / 1e6,
+           p.rc.n, (unsigned long long)p.rc.q_ref_bytes, (unsigned long long)p.rl.q_ref_bytes,
+           units_fmt_rate((double)p.rc.dr_bps, b4, sizeof b4), (unsigned long long)p.rl.long_flow_bytes,
+           (double)p.rl.cnp_interval_ps / 1e6, o.profile == DCQCN_PROFILE_PAPER ? "paper" : "hpcc_sim",
+           (double)p.start_ps / 1e9, (double)p.measure_ps / 1e9, (double)p.duration_ps / 1e9, (double)p.step_ps / 1e6);
+    if (o.series)
+        printf("sources\tt_ms\tqcur_B\tqstar_B\tr_gbps\tra_sent_gbps\tbr_gbps\tr_local_gbps\tsrc_gbps\tdirect_cnps\n");
+    else
+        printf("sources\tflow_mean_gbps\tflow_min_gbps\tflow_max_gbps\tjain\tutil\tqcur_mean_MB\tqcur_p50_MB\t"
+               "qcur_p99_MB\tqcur_max_MB\tnear_qref\tqstar_mean_MB\tqstar_max_MB\tr_min_gbps\tr_mean_gbps\t"
+               "r_max_gbps\tqcur_max_run_MB\tdirect_cnps\n");
+    for (int kind = 0; kind < 2; kind++) {
+        if (!(o.kinds & (1 << kind)))
+            continue;
+        const char *name = kind ? "ideal" : "dcqcn";
+        p.sources = kind ? LSCC_FLUID_IDEAL : LSCC_FLUID_DCQCN;
+        if (lscc_fluid_run(&p, mem, res, o.series ? series_row : NULL, (void *)name, why, sizeof why)) {
+            cli_errorf(CMD ": %s\n", why);
+            free(mem);
+            free(res);
+            return 2;
+        }
+        if (o.series)
+            continue;
+        double sum = 0, lo = res->flow_mean_bps[0], hi = lo;
+        for (uint32_t i = 0; i < res->flows; i++) {
+            double r = res->flow_mean_bps[i];
+            sum += r;
+            lo = r < lo ? r : lo;
+            hi = r > hi ? r : hi;
+        }
+        printf("%s\t%.3f\t%.3f\t%.3f\t%.4f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%llu\n",
+               name, sum / res->flows / 1e9, lo / 1e9, hi / 1e9, res->jain, res->util, res->qcur_mean_bytes / 1e6,
+               (double)res->qcur_p50_bytes / 1e6, (double)res->qcur_p99_bytes / 1e6, (double)res->qcur_max_bytes / 1e6,
+               res->near_qref, res->qstar_mean_bytes / 1e6, (double)res->qstar_max_bytes / 1e6,
+               (double)res->r_min_bps / 1e9, res->r_mean_bps / 1e9, (double)res->r_max_bps / 1e9,
+               (double)res->qcur_max_run_bytes / 1e6, (unsigned long long)res->direct_cnps);
+    }
+    free(mem);
+    free(res);
+    if (fflush(stdout) || ferror(stdout)) {
+        cli_errorf(CMD ": writing the output failed\n");
+        return 3;
+    }
+    return 0;
+}
