@@ -58,6 +58,25 @@ void cli_errorf(const char *fmt, ...)
     free(msg);
 }
 
+int cli_option_arg(const char *cmd, const char *usage, const char *const *with_arg, int argc, char **argv, int *i,
+                   const char **val)
+{
+    const char *k = argv[*i];
+    int takes = 0;
+    for (const char *const *w = with_arg; *w; w++)
+        takes |= !strcmp(*w, k);
+    if (!takes) {
+        cli_errorf("%s: unknown option '%s'\n%s", cmd, k, usage);
+        return 2;
+    }
+    if (*i + 1 == argc) {
+        cli_errorf("%s: %s needs an argument\n", cmd, k);
+        return 2;
+    }
+    *val = argv[++*i];
+    return -1;
+}
+
 int cli_parse_args(int argc, char **argv, const struct cli_opt *opts, const char *usage, const char **path)
 {
     for (int i = 0; i < argc; i++) {

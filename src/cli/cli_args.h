@@ -37,4 +37,12 @@ struct cli_opt {
  * or "roccsim: more than one scenario"). */
 int cli_parse_args(int argc, char **argv, const struct cli_opt *opts, const char *usage, const char **path);
 
+/* For a subcommand that walks its own options (stability): argv[*i] is an
+ * option.  If WITH_ARG (NULL-terminated) names it, sets *val to the next
+ * argument, advances *i past it and returns -1; otherwise says "CMD:
+ * unknown option 'X'" with USAGE, or "CMD: X needs an argument", and
+ * returns 2. */
+int cli_option_arg(const char *cmd, const char *usage, const char *const *with_arg, int argc, char **argv, int *i,
+                   const char **val);
+
 #endif

@@ -78,18 +78,10 @@ static int parse(int argc, char **argv, struct fopts *o)
             "--q-ref", "--q-ref-pseudo", "--dr", "--long-flow", "--cnp-interval", "--dcqcn-profile",
             "--start", "--duration", "--measure", "--step", NULL
         };
-        int known = 0;
-        for (const char *const *w = takes; *w; w++)
-            known |= !strcmp(*w, k);
-        if (!known) {
-            cli_errorf(CMD ": unknown option '%s'\n%s", k, usage);
-            return 2;
-        }
-        if (i + 1 == argc) {
-            cli_errorf(CMD ": %s needs an argument\n", k);
-            return 2;
-        }
-        const char *v = argv[++i];
+        const char *v;
+        int rc = cli_option_arg(CMD, usage, takes, argc, argv, &i, &v);
+        if (rc >= 0)
+            return rc;
         const char *why = NULL;
         int e = 0;
         if (!strcmp(k, "--sources")) {

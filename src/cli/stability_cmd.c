@@ -217,19 +217,11 @@ static int parse(int argc, char **argv, struct opts *o)
                                                 "--beta", "--n", "--pairs", "--alpha-range", "--beta-range", "--pm",
                                                 "--ratio", "--kp", "--kd", "--rref", "--kp-range", "--kd-range",
                                                 "--plot", "--delay", NULL };
-        int takes = 0;
-        for (const char *const *w = with_arg; *w; w++)
-            takes |= !strcmp(*w, k);
-        if (!takes) {
-            cli_errorf(CMD ": unknown option '%s'\n%s", k, usage);
-            return 2;
-        }
-        if (i + 1 == argc) {
-            cli_errorf(CMD ": %s needs an argument\n", k);
-            return 2;
-        }
-        const char *v = argv[++i];
-        int rc = 0;
+        const char *v;
+        int rc = cli_option_arg(CMD, usage, with_arg, argc, argv, &i, &v);
+        if (rc >= 0)
+            return rc;
+        rc = 0;
         const char *why = NULL;
         if (!strcmp(k, "--link")) {
             if (units_parse_rate_bps_why(v, &o->link_bps, &why) || o->link_bps < 10000000)
