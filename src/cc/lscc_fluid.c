@@ -61,8 +61,9 @@ int lscc_fluid_params_check(const struct lscc_fluid_params *p, char *why, size_t
         return cc_fail(why, why_len, "duration must be in (0, 60s]");
     if (p->measure_ps >= p->duration_ps)
         return cc_fail(why, why_len, "the window must start before the end of the run");
-    if (p->start_ps >= p->duration_ps)
-        return cc_fail(why, why_len, "the sources must start before the end of the run");
+    if (p->start_ps >= p->duration_ps || p->stagger_ps >= p->duration_ps ||
+        p->start_ps + (uint64_t)(p->flows - 1) * p->stagger_ps >= p->duration_ps)
+        return cc_fail(why, why_len, "every source must start before the end of the run");
     if (lscc_rc_params_check(&p->rc, why, why_len) || lscc_rl_params_check(&p->rl, why, why_len))
         return -1;
     if (p->rc.period_ps % p->step_ps || p->rl.cnp_interval_ps % p->step_ps)
@@ -167,11 +168,16 @@ int lscc_fluid_run(const struct lscc_fluid_params *p, void *storage, struct lscc
         }
         /* 2. The sources send for one step. */
         uint64_t sent = 0;
-        if (t >= p->start_ps) {
-            for (uint32_t i = 0; i < M; i++) {
+        uint32_t active = M;                 /* sources start in index order */
+        if (t < p->start_ps)
+            active = 0;
+        else if (p->stagger_ps && (t - p->start_ps) / p->stagger_ps + 1 < M)
+            active = (uint32_t)((t - p->start_ps) / p->stagger_ps + 1);
+        if (active) {
+            for (uint32_t i = 0; i < active; i++) {
                 double r;
                 if (p->sources == LSCC_FLUID_IDEAL) {
-                    r = (double)rl.rate_bps / M;
+                    r = (double)rl.rate_bps / active;
                 } else {
                     dcqcn_on_timer(&src[i], &p->dcqcn, t);
                     r = (double)dcqcn_rate_bps(&src[i]);

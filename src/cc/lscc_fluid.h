@@ -53,7 +53,9 @@ struct lscc_fluid_params {
     uint64_t bottleneck_bps;   /* drain of the remote queue (one 40 Gb/s
                                   server link in Fig. 8) */
     uint64_t one_way_ps;       /* long-haul one-way delay D */
-    uint64_t start_ps;         /* every source starts here */
+    uint64_t start_ps;         /* the first source starts here */
+    uint64_t stagger_ps;       /* source i starts at start + i·stagger (Fig. 9a:
+                                  0.5 s); 0: all at once */
     uint64_t duration_ps;      /* end of the run */
     uint64_t measure_ps;       /* the window's start; it ends at duration */
     uint64_t step_ps;          /* dt; divides T, the direct-CNP interval, D */

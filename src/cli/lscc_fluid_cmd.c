@@ -36,10 +36,12 @@ static const char usage[] =
     "  --period T                   Alg. 1's period (200us)\n"
     "  --q-ref SIZE                 Qref (2MB);  --q-ref-pseudo SIZE  Q*ref (2MB)\n"
     "  --dr RATE                    dR, a multiple of 1Mbps (1Gbps)\n"
-    "  --long-flow SIZE|inf         Alg. 2's long-flow threshold (2 x long-haul BDP + 1 B)\n"
+    "  --long-flow SIZE|inf         Alg. 2's long-flow threshold (2 x long-haul BDP + 1 B; inf: 4294967295 B,\n"
+    "                               Table I's largest TxBytes: a flow that sends more is long)\n"
     "  --cnp-interval T             direct-CNP interval (= --period)\n"
     "  --dcqcn-profile paper|hpcc_sim   the sources' DCQCN values (paper)\n"
-    "  --start T                    the sources start (0)\n"
+    "  --start T                    the first source starts (0)\n"
+    "  --stagger T                  source i starts at start + i T (0: together; Fig. 9a: 500ms)\n"
     "  --duration T                 run length (300ms);  --measure T  window start (150ms)\n"
     "  --step T                     integration step dt (1us)\n"
     "  --series                     one row per period T instead of the summary\n";
@@ -52,7 +54,7 @@ struct fopts {
     uint64_t long_flow;
     int has_period, has_cnp_interval, has_long_flow, has_measure;
     int profile;
-    uint64_t start, duration, measure, step;
+    uint64_t start, stagger, duration, measure, step;
 };
 
 static int bad(const char *opt, const char *val, const char *why)
@@ -76,7 +78,7 @@ static int parse(int argc, char **argv, struct fopts *o)
         static const char *const takes[] = {
             "--sources", "--flows", "--nic", "--bottleneck", "--long-haul", "--delay", "--period",
             "--q-ref", "--q-ref-pseudo", "--dr", "--long-flow", "--cnp-interval", "--dcqcn-profile",
-            "--start", "--duration", "--measure", "--step", NULL
+            "--start", "--stagger", "--duration", "--measure", "--step", NULL
         };
         const char *v;
         int rc = cli_option_arg(CMD, usage, takes, argc, argv, &i, &v);
@@ -119,11 +121,12 @@ static int parse(int argc, char **argv, struct fopts *o)
         } else {
             uint64_t *dst = !strcmp(k, "--delay") ? &o->delay : !strcmp(k, "--period") ? &o->period
                           : !strcmp(k, "--cnp-interval") ? &o->cnp_interval : !strcmp(k, "--start") ? &o->start
+                          : !strcmp(k, "--stagger") ? &o->stagger
                           : !strcmp(k, "--duration") ? &o->duration : !strcmp(k, "--measure") ? &o->measure : &o->step;
             o->has_period |= dst == &o->period;
             o->has_cnp_interval |= dst == &o->cnp_interval;
             o->has_measure |= dst == &o->measure;
-            e = units_parse_time_ps_why(v, dst, &why) || (*dst == 0 && dst != &o->start && dst != &o->measure);
+            e = units_parse_time_ps_why(v, dst, &why) || (*dst == 0 && dst != &o->start && dst != &o->stagger && dst != &o->measure);
         }
         if (e)
             return bad(k, v, why ? why : "must be > 0");
@@ -164,6 +167,7 @@ int cmd_stability_lscc(int argc, char **argv)
     p.bottleneck_bps = o.bottleneck;
     p.one_way_ps = o.delay;
     p.start_ps = o.start;
+    p.stagger_ps = o.stagger;
     p.duration_ps = o.duration;
     p.measure_ps = o.measure;
     p.step_ps = o.step;
@@ -199,13 +203,13 @@ int cmd_stability_lscc(int argc, char **argv)
     char b1[32], b2[32], b3[32], b4[32];
     printf("# LSCC loop, fluid model: %u flows at %s, bottleneck %s, long-haul %s, D %.3f ms, T %.0f us (N = %u), "
            "Qref %llu B, Q*ref %llu B, dR %s, long flows from %llu B, direct CNPs every %.0f us, DCQCN %s; "
-           "sources from %.3f ms, window %.3f-%.3f ms, dt %.3f us\n",
+           "sources from %.3f ms, %.3f ms apart, window %.3f-%.3f ms, dt %.3f us\n",
            p.flows, units_fmt_rate((double)p.nic_bps, b1, sizeof b1), units_fmt_rate((double)p.bottleneck_bps, b2, sizeof b2),
            units_fmt_rate((double)p.rc.r_max_bps, b3, sizeof b3), (double)p.one_way_ps / 1e9, (double)p.rc.period_ps / 1e6,
            p.rc.n, (unsigned long long)p.rc.q_ref_bytes, (unsigned long long)p.rl.q_ref_bytes,
            units_fmt_rate((double)p.rc.dr_bps, b4, sizeof b4), (unsigned long long)p.rl.long_flow_bytes,
            (double)p.rl.cnp_interval_ps / 1e6, o.profile == DCQCN_PROFILE_PAPER ? "paper" : "hpcc_sim",
-           (double)p.start_ps / 1e9, (double)p.measure_ps / 1e9, (double)p.duration_ps / 1e9, (double)p.step_ps / 1e6);
+           (double)p.start_ps / 1e9, (double)p.stagger_ps / 1e9, (double)p.measure_ps / 1e9, (double)p.duration_ps / 1e9, (double)p.step_ps / 1e6);
     if (o.series)
         printf("sources\tt_ms\tqcur_B\tqstar_B\tr_gbps\tra_sent_gbps\tbr_gbps\tr_local_gbps\tsrc_gbps\tdirect_cnps\n");
     else

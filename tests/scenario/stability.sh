@@ -55,6 +55,8 @@ $S lscc --sources best >"$tmp/lb2.txt" 2>&1; rc=$?
 ok lscc_bad_sources "[ $rc -eq 2 ] && grep -q -- '--sources best: want dcqcn, ideal or both' $tmp/lb2.txt" "$tmp/lb2.txt"
 $S lscc --step 3us >"$tmp/lb3.txt" 2>&1; rc=$?
 ok lscc_bad_step "[ $rc -eq 2 ] && grep -Eq 'multiples? of the step' $tmp/lb3.txt" "$tmp/lb3.txt"
+$S lscc --flows 2 --stagger 300ms >"$tmp/lb6.txt" 2>&1; rc=$?
+ok lscc_bad_stagger "[ $rc -eq 2 ] && grep -q 'every source must start before the end of the run' $tmp/lb6.txt" "$tmp/lb6.txt"
 $S lscc --flows >"$tmp/lb4.txt" 2>&1; rc=$?
 ok lscc_missing_arg "[ $rc -eq 2 ] && grep -q -- '--flows needs an argument' $tmp/lb4.txt" "$tmp/lb4.txt"
 $S lscc --delay 1ms --warp 1 >"$tmp/lb5.txt" 2>&1; rc=$?

@@ -134,6 +134,48 @@ TEST(dcqcn_sources_oscillate)
     free(res);
 }
 
+/*
+ * Staggered starts (Fig. 9a's shape, shortened): 3 sources 100 ms apart,
+ * window = the second half of level 3.  Ideal sources split R three ways;
+ * DCQCN sources, every flow short, end up exactly equal too (every tick
+ * names all three, so they see the same CNPs), below the link.
+ */
+struct at { uint64_t t_ps; struct lscc_fluid_sample s; };
+
+static void keep_at(void *ctx, const struct lscc_fluid_sample *s)
+{
+    struct at *a = ctx;
+    if (s->t_ps == a->t_ps)
+        a->s = *s;
+}
+
+TEST(staggered_starts)
+{
+    struct lscc_fluid_params p;
+    lscc_fluid_params_default(&p);
+    p.flows = 3;
+    p.stagger_ps = 100 * MS;
+    p.duration_ps = 300 * MS;
+    p.measure_ps = 250 * MS;
+    p.rl.long_flow_bytes = UINT32_MAX;
+    struct lscc_fluid_result *res = malloc(sizeof *res);
+    p.sources = LSCC_FLUID_IDEAL;
+    struct at a = { .t_ps = 99800 * US };           /* level 1: source 0 alone */
+    CHECK_EQ(run(&p, res, keep_at, &a), 0);
+    for (uint32_t i = 0; i < 3; i++)
+        CHECK_NEAR(res->flow_mean_bps[i], 40e9 / 3, 0.1e9);
+    CHECK(a.s.r_local_bps > 40 * G);                /* R above its NIC: no queue */
+    CHECK_EQ(a.s.src_bps, 40 * G);                  /* so it sends at line rate */
+    CHECK_EQ(a.s.qcur_bytes, 0);
+    p.sources = LSCC_FLUID_DCQCN;
+    CHECK_EQ(run(&p, res, NULL, NULL), 0);
+    CHECK(res->jain > 0.999);
+    CHECK(res->util < 0.9);
+    p.stagger_ps = 150 * MS;                        /* source 2 would start at the end */
+    CHECK(lscc_fluid_params_check(&p, NULL, 0) == -1);
+    free(res);
+}
+
 TEST(bad_params)
 {
     struct lscc_fluid_params p;
@@ -171,6 +213,7 @@ int main(void)
     RUN(ideal_sources_settle_at_qref);
     RUN(source_below_bottleneck);
     RUN(dcqcn_sources_oscillate);
+    RUN(staggered_starts);
     RUN(bad_params);
     return test_summary();
 }
