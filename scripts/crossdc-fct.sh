@@ -35,8 +35,11 @@
 #                     data/cdf/README.md)
 #   --loads LIST      long-haul link loads in percent (default 30 50 70); each
 #                     source offers 0.3125 x that of its 40 Gb/s link
-#   --seeds LIST      [sim] seeds (default 1); runs go to DIR/W-L-A-sSEED
-#   --duration T      simulated time per run (default 200ms; --quick: 10ms,
+#   --seeds LIST      [sim] seeds (default 1 2 3; --quick: 1); runs go to
+#                     DIR/W-L-A-sSEED
+#   --duration T      simulated time per run (default 2s, the length of
+#                     docs/crossdc.md's tables: WebSearch ~75 min, Ali-WAN-like
+#                     ~2 h for the 3 seeds on 2 cores; --quick: 10ms,
 #                     websearch, load 50); FCT over the flows that arrive in
 #                     [duration/5, duration - duration/5]
 #   -j JOBS           parallel runs (default 2)
@@ -50,7 +53,7 @@ set -u
 . "$(dirname "$0")/lib/help.bash"
 script_help "$@"
 cd "$(dirname "$0")/.."
-algos="pfc lscc hpcc_star swing dcqcn timely hpcc" workloads="" loads="" seeds=1 duration="" jobs=2 table_only=0 keep=0
+algos="pfc lscc hpcc_star swing dcqcn timely hpcc" workloads="" loads="" seeds="" duration="" jobs=2 table_only=0 keep=0
 rest=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -74,9 +77,9 @@ if [ $table_only -eq 0 ]; then
     ROCCSIM=$out/roccsim
 fi
 if [ "$quick" -eq 1 ]; then
-    : "${duration:=10ms}" "${workloads:=websearch}" "${loads:=50}"
+    : "${duration:=10ms}" "${workloads:=websearch}" "${loads:=50}" "${seeds:=1}"
 else
-    : "${duration:=200ms}" "${workloads:=websearch aliwan_like}" "${loads:=30 50 70}"
+    : "${duration:=2s}" "${workloads:=websearch aliwan_like}" "${loads:=30 50 70}" "${seeds:=1 2 3}"
 fi
 for l in $loads; do
     case "$l" in ''|*[!0-9.]*) echo "crossdc-fct.sh: a load is a number of percent, not '$l'" >&2; exit 2 ;; esac

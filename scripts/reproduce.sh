@@ -9,6 +9,8 @@
 #   openqueue-exp    scripts/openqueue-exp.sh (OpenQueue experiments)
 #   s63              scripts/s63.sh (RoCC §6.3)
 #   rcc-exp          scripts/rcc-exp.sh (RCC Figs. 5-8, §V-E)
+#   crossdc-fct      scripts/crossdc-fct.sh (LSCC Figs. 10-13: 7 schemes x 2
+#                    workloads x 3 loads x 3 seeds of 2 s, about 3 h on 2 cores)
 #   rcc-fattree      scripts/rcc-fattree.sh (RCC Figs. 9-11: 6 transports x
 #                    4 workloads x 3 loads x 3 seeds of 50 ms on the 320-host
 #                    fat-tree: a cluster job; its --launch/--prepare run the
@@ -23,7 +25,7 @@ dirs=("$@"); [ ${#dirs[@]} -gt 0 ] || dirs=(experiments/rocc experiments/escape/
 fail=0; summary=""
 for d in "${dirs[@]}"; do
     case $d in
-        escape-compare|openqueue-exp|s63|rcc-exp|rcc-fattree)
+        escape-compare|openqueue-exp|s63|rcc-exp|rcc-fattree|crossdc-fct)
             echo "== scripts/$d.sh"
             ROCCSIM_PREBUILT=1 bash "scripts/$d.sh" -o "runs/$d"; rc=$?
             [ $rc -eq 0 ] || fail=1
