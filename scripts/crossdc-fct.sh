@@ -5,7 +5,7 @@
 # LSCC §IV-C (Fig. 10-13), one command: experiments/crossdc/fct.ini (16
 # servers of datacenter 0 -> 4 servers in 4 racks of datacenter 1, Poisson
 # arrivals) for every algorithm, workload, long-haul load and seed; writes
-#   DIR/table.tsv, DIR/table.txt  per run: flows in the FCT window, finished,
+#   DIR/table.tsv, DIR/table.txt  per run: flows in the FCT window,
 #       UNFINISHED (never dropped from the table: an unfinished flow has no
 #       FCT, so its absence would flatter a slow algorithm), average and p95
 #       FCT of the finished ones, their difference from PFC only at the same
@@ -16,6 +16,7 @@
 #       window's bytes delivered; PFC pause time (sum over the
 #       switch ports, and normalized by PFC only's), and the egress
 #       switches' buffer occupancy (p50, p95, fraction of samples < 10 MB);
+#       the packets the run dropped (0 in a lossless run); the seed;
 #   DIR/summary.tsv, DIR/summary.txt  per algorithm, workload and load: the
 #       mean over the seeds and [min..max] of each of those numbers (the
 #       differences from PFC only taken seed by seed: every algorithm of a
@@ -85,6 +86,10 @@ for l in $loads; do
     case "$l" in ''|*[!0-9.]*) echo "crossdc-fct.sh: a load is a number of percent, not '$l'" >&2; exit 2 ;; esac
 done
 [ -n "$seeds" ] || { echo "crossdc-fct.sh: --seeds needs at least one seed" >&2; exit 2; }
+for w in $workloads; do   # a name of data/cdf (as [traffic] cdf resolves it) or a file
+    [ -f "data/cdf/$w.cdf" ] || [ -f "$w" ] ||
+        { echo "crossdc-fct.sh: workload '$w': no data/cdf/$w.cdf and no such file" >&2; exit 2; }
+done
 for s in $seeds; do
     case "$s" in ''|*[!0-9]*) echo "crossdc-fct.sh: a seed is a non-negative integer, not '$s'" >&2; exit 2 ;; esac
 done

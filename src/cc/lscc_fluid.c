@@ -68,8 +68,9 @@ int lscc_fluid_params_check(const struct lscc_fluid_params *p, char *why, size_t
         return -1;
     if (p->rc.period_ps % p->step_ps || p->rl.cnp_interval_ps % p->step_ps)
         return cc_fail(why, why_len, "the period T and the direct-CNP interval must be multiples of the step");
-    if (p->duration_ps / p->step_ps > 10000000000ull)
-        return cc_fail(why, why_len, "duration / step must be at most 10^10 steps");
+    if (p->duration_ps / p->step_ps > LSCC_FLUID_MAX_WORK / (p->flows + 1ull))
+        return cc_fail(why, why_len, "(flows + 1) x duration / step must be at most 2e9 (about a minute): "
+                                     "shorten the duration, raise the step or use fewer flows");
     if (p->duration_ps / p->rc.period_ps > 50000000ull)
         return cc_fail(why, why_len, "duration / T must be at most 5·10^7 periods");
     /* The feedback ring holds the messages of the last 2D + T. */

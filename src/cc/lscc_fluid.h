@@ -43,6 +43,11 @@
 /* Longest run the model takes: 60 s of simulated time (our bound: keeps the
  * per-period sample array below 2.4 MB at T = 200 µs). */
 #define LSCC_FLUID_MAX_PS (60ull * 1000000000000ull)
+/* Most work one run may take: (flows + 1) × duration / step "flow-steps";
+ * 2·10^9 is about a minute here (1024 flows over 300 ms: 32 ns per
+ * flow-step measured).  Our bound, so that no accepted input runs for
+ * hours. */
+#define LSCC_FLUID_MAX_WORK 2000000000ull
 
 enum lscc_fluid_sources { LSCC_FLUID_DCQCN = 0, LSCC_FLUID_IDEAL = 1 };
 

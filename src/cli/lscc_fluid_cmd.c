@@ -184,8 +184,40 @@ int cmd_stability_lscc(int argc, char **argv)
         p.rl.long_flow_bytes = (uint32_t)o.long_flow;
     dcqcn_params_default(&p.dcqcn, o.nic, (enum dcqcn_profile)o.profile);
 
+    /* The limits the library checks, said here with the option that sets
+     * them (its message names the parameter, not the option). */
+    char v[64];
+    const uint64_t unit = p.rc.f_unit_bps;
+    if (o.duration > LSCC_FLUID_MAX_PS)
+        return bad("--duration", units_fmt_time(o.duration, v, sizeof v), "must be at most 60s");
+    if (o.nic > LSCC_RATE_LIMIT_BPS || o.bottleneck > LSCC_RATE_LIMIT_BPS)
+        return bad(o.nic > LSCC_RATE_LIMIT_BPS ? "--nic" : "--bottleneck",
+                   units_fmt_rate((double)(o.nic > LSCC_RATE_LIMIT_BPS ? o.nic : o.bottleneck), v, sizeof v),
+                   "must be at most 2^48 b/s");
+    if (o.longhaul < unit || o.longhaul / unit > LSCC_FB_MAX)
+        return bad("--long-haul", units_fmt_rate((double)o.longhaul, v, sizeof v),
+                   "must be in 1Mbps..16.7Tbps (R travels in a 24-bit field of 1 Mb/s units)");
+    if (o.dr % unit || o.dr > o.longhaul)
+        return bad("--dr", units_fmt_rate((double)o.dr, v, sizeof v), "must be a multiple of 1Mbps, at most --long-haul");
+    /* N = round(2D/T) must be 1..256: 4D >= T and 4D < 513 T. */
+    __extension__ unsigned __int128 four_d = (unsigned __int128)o.delay * 4, per = o.period;
+    if (four_d < per || four_d >= per * 513) {
+        char v2[64];
+        cli_errorf(CMD ": --delay %s, --period %s: round(2 x delay / period) must be in 1..256\n",
+                   units_fmt_time(o.delay, v, sizeof v), units_fmt_time(o.period, v2, sizeof v2));
+        return 2;
+    }
+    if (o.delay % o.step || o.period % o.step || (o.has_cnp_interval && o.cnp_interval % o.step))
+        return bad("--step", units_fmt_time(o.step, v, sizeof v), "must divide --delay, --period and --cnp-interval");
+    if (o.delay / o.step > 100000000ull)
+        return bad("--step", units_fmt_time(o.step, v, sizeof v), "--delay / --step must be at most 10^8");
+
     char why[200];
     p.sources = (o.kinds & 1) ? LSCC_FLUID_DCQCN : LSCC_FLUID_IDEAL;
+    if ((o.kinds & 1) && p.rl.long_flow_bytes != UINT32_MAX)
+        cli_errorf(CMD ": warning: the model has no ECN, so a DCQCN flow past the long-flow threshold "
+                   "(%u B) never gets a CNP again; --long-flow inf keeps every flow short\n",
+                   p.rl.long_flow_bytes);
     if (lscc_fluid_params_check(&p, why, sizeof why)) {
         cli_errorf(CMD ": %s\n", why);
         return 2;

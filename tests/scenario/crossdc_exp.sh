@@ -71,3 +71,6 @@ ok fct_keep "[ \$(date -r $s/websearch-50-swing-s2/summary.json +%Y) = 2000 ]" "
 ROCCSIM_PREBUILT=1 ROCCSIM=$ROCCSIM bash scripts/crossdc-fct.sh --quick -o "$q-bad" --loads "fifty" >"$q-bad.out" 2>&1
 rc=$?
 ok fct_bad_load "[ $rc -eq 2 ] && grep -q 'a load is a number of percent' $q-bad.out" "$q-bad.out"
+ROCCSIM_PREBUILT=1 ROCCSIM=$ROCCSIM bash scripts/crossdc-fct.sh --quick -o "$q-badw" --workloads "nope" >"$q-badw.out" 2>&1
+rc=$?
+ok fct_bad_workload "[ $rc -eq 2 ] && grep -q \"workload 'nope': no data/cdf/nope.cdf\" $q-badw.out && [ ! -e $q-badw/table.tsv ]" "$q-badw.out"

@@ -50,11 +50,17 @@ ok lscc_dcqcn_swings "awk -F'\t' '\$1==\"dcqcn\" && \$8<0.5 && \$9>8 && \$11<0.2
 $S lscc --sources ideal --series --duration 2ms >"$tmp/ls.txt" 2>&1; rc=$?
 ok lscc_series "[ $rc -eq 0 ] && [ \$(grep -c '^ideal	' $tmp/ls.txt) -eq 10 ] && grep -q '^ideal	0.200	0	0	199.000	' $tmp/ls.txt" "$tmp/ls.txt"
 $S lscc --dr 1500bps >"$tmp/lb1.txt" 2>&1; rc=$?
-ok lscc_bad_dr "[ $rc -eq 2 ] && grep -q 'multiples of the feedback unit dF' $tmp/lb1.txt" "$tmp/lb1.txt"
+ok lscc_bad_dr "[ $rc -eq 2 ] && grep -q -- '--dr 1.5Kbps: must be a multiple of 1Mbps' $tmp/lb1.txt" "$tmp/lb1.txt"
 $S lscc --sources best >"$tmp/lb2.txt" 2>&1; rc=$?
 ok lscc_bad_sources "[ $rc -eq 2 ] && grep -q -- '--sources best: want dcqcn, ideal or both' $tmp/lb2.txt" "$tmp/lb2.txt"
 $S lscc --step 3us >"$tmp/lb3.txt" 2>&1; rc=$?
-ok lscc_bad_step "[ $rc -eq 2 ] && grep -Eq 'multiples? of the step' $tmp/lb3.txt" "$tmp/lb3.txt"
+ok lscc_bad_step "[ $rc -eq 2 ] && grep -q -- '--step 3us: must divide --delay, --period and --cnp-interval' $tmp/lb3.txt" "$tmp/lb3.txt"
+$S lscc --delay 100ms >"$tmp/lb7.txt" 2>&1; rc=$?
+ok lscc_bad_delay "[ $rc -eq 2 ] && grep -q -- '--delay 100ms, --period 200us: round(2 x delay / period) must be in 1..256' $tmp/lb7.txt" "$tmp/lb7.txt"
+$S lscc --flows 1024 --duration 60s >"$tmp/lb8.txt" 2>&1; rc=$?
+ok lscc_bad_work "[ $rc -eq 2 ] && grep -q 'at most 2e9' $tmp/lb8.txt" "$tmp/lb8.txt"
+$S lscc --duration 2ms >"$tmp/lw.txt" 2>&1; rc=$?
+ok lscc_warns_long_flows "[ $rc -eq 0 ] && grep -q 'warning: the model has no ECN' $tmp/lw.txt" "$tmp/lw.txt"
 $S lscc --flows 2 --stagger 300ms >"$tmp/lb6.txt" 2>&1; rc=$?
 ok lscc_bad_stagger "[ $rc -eq 2 ] && grep -q 'every source must start before the end of the run' $tmp/lb6.txt" "$tmp/lb6.txt"
 $S lscc --flows >"$tmp/lb4.txt" 2>&1; rc=$?
