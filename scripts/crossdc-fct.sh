@@ -40,7 +40,7 @@
 #                     DIR/W-L-A-sSEED
 #   --duration T      simulated time per run (default 2s, the length of
 #                     docs/crossdc.md's tables: WebSearch ~75 min, Ali-WAN-like
-#                     ~2 h for the 3 seeds on 2 cores; --quick: 10ms,
+#                     ~45 min for the 3 seeds on 2 cores; --quick: 10ms,
 #                     websearch, load 50); FCT over the flows that arrive in
 #                     [duration/5, duration - duration/5]
 #   -j JOBS           parallel runs (default 2)

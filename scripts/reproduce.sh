@@ -10,7 +10,7 @@
 #   s63              scripts/s63.sh (RoCC §6.3)
 #   rcc-exp          scripts/rcc-exp.sh (RCC Figs. 5-8, §V-E)
 #   crossdc-fct      scripts/crossdc-fct.sh (LSCC Figs. 10-13: 7 schemes x 2
-#                    workloads x 3 loads x 3 seeds of 2 s, about 3 h on 2 cores)
+#                    workloads x 3 loads x 3 seeds of 2 s, about 2 h on 2 cores)
 #   rcc-fattree      scripts/rcc-fattree.sh (RCC Figs. 9-11: 6 transports x
 #                    4 workloads x 3 loads x 3 seeds of 50 ms on the 320-host
 #                    fat-tree: a cluster job; its --launch/--prepare run the
