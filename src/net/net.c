@@ -80,7 +80,6 @@ void net_free(struct net *n)
     free(n->fc_gates);
     free(n->rocc_reg);           /* one block with its entries and profiles */
     free(n->route_off);
-    free(n->route_cnt);
     free(n->route_ports);
     free(n->route_cls);
     free(n->rexc_off);

@@ -453,11 +453,10 @@ struct net {
      * the node's ports, stored per route class with per-host exceptions */
     uint32_t *route_cls;         /* [n_hosts]: the host's route class */
     uint32_t  n_route_cls;
-    uint32_t *route_off;         /* [n_route_cls * n_nodes]: offset into route_ports, | ROUTE_EXC */
-    uint8_t  *route_cnt;         /* [n_route_cls * n_nodes] */
-    uint16_t *route_ports;       /* port indices among their node's ports */
+    uint32_t *route_off;         /* [n_route_cls * n_nodes]: its set's run in route_ports, | ROUTE_EXC */
+    uint16_t *route_ports;       /* runs: a count, then port indices among the node's ports; each distinct run once */
     uint32_t *rexc_off;          /* [n_hosts + 1]: each host's exceptions in rexc */
-    struct route_exc { uint32_t node, off; uint8_t cnt; } *rexc;   /* sorted by node per host */
+    struct route_exc { uint32_t node, off; } *rexc;   /* sorted by node per host; off: its set's run */
     /* [n_hosts]: one (node, port) whose set toward the host is that single
      * port (its first such exception; node NONE32: none), net_route's
      * shortcut for the last switch hop */

@@ -31,6 +31,15 @@
  * tens of MB instead of most of a GB.  Every lookup is O(1) except at the
  * exception cells, where it scans the destination's list (one entry per
  * neighbour, usually one).
+ *
+ * Port sets.  A set is a run in route_ports: its count, then its ports as
+ * indices among the node's ports.  Equal runs are stored once, whichever
+ * nodes and classes use them (an index among a node's ports means the
+ * same at every node that has it): a fat-tree's edge switches all send
+ * every remote class up the same local ports.  So the runs are a few KB
+ * that stay in cache, a lookup reads one cell and one run, and the k = 34
+ * fat-tree's 17 M port entries (34 MB, a cache miss per hop) become a few
+ * hundred.  Run 0 is the empty set (count 0).
  */
 #include "net/net.h"
 
@@ -46,6 +55,8 @@ struct rkey { uint32_t host, off, len; };
 struct rbuild {
     struct net *n;
     size_t used, cap;               /* route_ports */
+    uint32_t *runs;                 /* [runs_cap]: offsets of the distinct runs, hashed by content; 0: free */
+    size_t n_runs, runs_cap;
     char *why;
     size_t why_len;
 };
@@ -101,14 +112,77 @@ static int push(struct rbuild *b, uint32_t k)
     return 0;
 }
 
+/* FNV-1a over the run at off (its count and ports). */
+static uint64_t run_hash(const uint16_t *run)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint32_t i = 0; i <= run[0]; i++)
+        h = (h ^ run[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Where an equal run to the one at off is kept, or 0 (the slot to fill
+ * in *slot); run 0, the empty set, is never in the table. */
+static uint32_t run_find(const struct rbuild *b, uint32_t off, size_t *slot)
+{
+    const uint16_t *rp = b->n->route_ports;
+    size_t mask = b->runs_cap - 1, i = run_hash(rp + off) & mask;
+    for (; b->runs[i]; i = (i + 1) & mask)
+        if (!memcmp(rp + b->runs[i], rp + off, (rp[off] + 1u) * sizeof *rp))
+            return b->runs[i];
+    *slot = i;
+    return 0;
+}
+
+/* The run just written at start (count, then ports, up to used) is done:
+ * its offset, which is an equal earlier run's if there is one (the new
+ * copy is then taken back).  -1 only on memory. */
+static int run_done(struct rbuild *b, size_t start, uint32_t *off)
+{
+    uint16_t *rp = b->n->route_ports;
+    if (rp[start] == 0) {               /* the empty set: run 0 */
+        b->used = start;
+        *off = 0;
+        return 0;
+    }
+    if (2 * (b->n_runs + 1) > b->runs_cap) {        /* at most half full */
+        size_t ncap = b->runs_cap ? b->runs_cap * 2 : 1024;
+        uint32_t *nr = calloc(ncap, sizeof *nr), *old = b->runs;
+        if (!nr) {
+            snprintf(b->why, b->why_len, "out of memory building routes");
+            return -1;
+        }
+        size_t ocap = b->runs_cap, slot = 0;
+        b->runs = nr;
+        b->runs_cap = ncap;
+        for (size_t i = 0; i < ocap; i++)
+            if (old[i] && !run_find(b, old[i], &slot))
+                nr[slot] = old[i];
+        free(old);
+    }
+    size_t slot = 0;
+    uint32_t same = run_find(b, (uint32_t)start, &slot);
+    if (same) {
+        b->used = start;
+        *off = same;
+        return 0;
+    }
+    b->runs[slot] = (uint32_t)start;
+    b->n_runs++;
+    *off = (uint32_t)start;
+    return 0;
+}
+
 /* Node u's set: its up ports whose peer v has dist[v] + 1 == dist[u], or,
  * with dist NULL, whose peer is node `to`; at most 255, in port order. */
-static int ports_toward(struct rbuild *b, uint32_t u, const uint32_t *dist, uint32_t to, uint32_t *off, uint8_t *cnt)
+static int ports_toward(struct rbuild *b, uint32_t u, const uint32_t *dist, uint32_t to, uint32_t *off)
 {
     const struct net *n = b->n;
     const struct node *nd = &n->nodes[u];
     uint32_t c = 0;
-    *off = (uint32_t)b->used;
+    size_t start = b->used;
+    if (push(b, 0))                     /* the count, set below */
+        return -1;
     for (uint32_t k = 0; k < nd->n_ports && c < 255; k++) {
         const struct port *pt = &n->ports[nd->first_port + k];
         if (pt->down)
@@ -120,17 +194,19 @@ static int ports_toward(struct rbuild *b, uint32_t u, const uint32_t *dist, uint
             return -1;
         c++;
     }
-    *cnt = (uint8_t)c;
-    return 0;
+    n->route_ports[start] = (uint16_t)c;
+    return run_done(b, start, off);
 }
 
 /* A static route's set: its switch's up ports to its next hops. */
-static int ports_static(struct rbuild *b, const struct static_route *r, uint32_t *off, uint8_t *cnt)
+static int ports_static(struct rbuild *b, const struct static_route *r, uint32_t *off)
 {
     const struct net *n = b->n;
     const struct node *nd = &n->nodes[r->node];
     uint32_t c = 0;
-    *off = (uint32_t)b->used;
+    size_t start = b->used;
+    if (push(b, 0))                     /* the count, set below */
+        return -1;
     for (uint32_t k = 0; k < nd->n_ports && c < 255; k++) {
         const struct port *pt = &n->ports[nd->first_port + k];
         uint32_t v = n->ports[pt->peer].node, member = 0;
@@ -142,8 +218,8 @@ static int ports_static(struct rbuild *b, const struct static_route *r, uint32_t
             return -1;
         c++;
     }
-    *cnt = (uint8_t)c;          /* 0: every next hop is down (failure drop) */
-    return 0;
+    n->route_ports[start] = (uint16_t)c;    /* 0: every next hop is down (failure drop) */
+    return run_done(b, start, off);
 }
 
 /* Breadth-first search from the neighbour set src[0..n_src) (distance 1):
@@ -177,30 +253,31 @@ static int class_bfs(const struct net *n, const uint32_t *src, uint32_t n_src, u
     return qt < n->n_nodes;
 }
 
-/* The set of (node, dst_host): its offset in route_ports and count.
- * Returns 1 if it came from the host's exceptions, else 0. */
+/* The set of (node, dst_host): the offset of its ports in route_ports
+ * and their count.  Returns 1 if it came from the host's exceptions, else
+ * 0. */
 static inline int route_set(const struct net *n, uint32_t node, uint32_t dst_host, uint32_t *off, uint32_t *cnt)
 {
     size_t cell = (size_t)n->route_cls[dst_host] * n->n_nodes + node;
-    uint32_t o = n->route_off[cell];
-    *cnt = n->route_cnt[cell];
-    *off = o & ~ROUTE_EXC;
-    if (__builtin_expect(!(o & ROUTE_EXC), 1))
-        return 0;
-    for (const struct route_exc *e = &n->rexc[n->rexc_off[dst_host]], *end = &n->rexc[n->rexc_off[dst_host + 1]];
-         e < end; e++)
-        if (e->node == node) {
-            *off = e->off;
-            *cnt = e->cnt;
-            return 1;
-        }
-    return 0;
+    uint32_t o = n->route_off[cell], exc = 0;
+    if (__builtin_expect(o & ROUTE_EXC, 0)) {
+        o &= ~ROUTE_EXC;
+        for (const struct route_exc *e = &n->rexc[n->rexc_off[dst_host]], *end = &n->rexc[n->rexc_off[dst_host + 1]];
+             e < end; e++)
+            if (e->node == node) {
+                o = e->off;
+                exc = 1;
+                break;
+            }
+    }
+    *cnt = n->route_ports[o];
+    *off = o + 1;
+    return exc;
 }
 
 static void routes_free(struct net *n)
 {
     free(n->route_off);
-    free(n->route_cnt);
     free(n->route_ports);
     free(n->route_cls);
     free(n->rexc_off);
@@ -208,7 +285,6 @@ static void routes_free(struct net *n)
     free(n->rdirect);
     n->rdirect = NULL;
     n->route_off = NULL;
-    n->route_cnt = NULL;
     n->route_ports = NULL;
     n->route_cls = NULL;
     n->rexc_off = NULL;
@@ -221,7 +297,7 @@ int net_build_routes(struct net *n, int allow_unreachable, char *why, size_t why
     if (n->n_sroutes > 1)   /* (sw, dst) pairs are unique: the order is total */
         qsort(n->sroutes, n->n_sroutes, sizeof *n->sroutes, cmp_sroute);
     routes_free(n);
-    struct rbuild b = { n, 0, 0, why, why_len };
+    struct rbuild b = { n, 0, 0, NULL, 0, 0, why, why_len };
     uint32_t H = n->n_hosts, N = n->n_nodes, max_deg = 0;
     size_t n_nb = 0;
     for (uint32_t h = 0; h < H; h++) {
@@ -271,12 +347,12 @@ int net_build_routes(struct net *n, int allow_unreachable, char *why, size_t why
 
     size_t cells = (size_t)C * N;
     n->route_off = malloc((cells ? cells : 1) * sizeof *n->route_off);
-    n->route_cnt = calloc(cells ? cells : 1, 1);
-    b.cap = cells + 16;
+    b.cap = 1024;
     n->route_ports = malloc(b.cap * sizeof *n->route_ports);
     gap = calloc(C ? C : 1, 1);
-    if (!n->route_off || !n->route_cnt || !n->route_ports || !gap)
+    if (!n->route_off || !n->route_ports || !gap)
         goto oom;
+    n->route_ports[b.used++] = 0;       /* run 0: the empty set */
     n->n_route_cls = C;
 
     /* One search and one row per class (ks is in class order).  A node in
@@ -291,13 +367,13 @@ int net_build_routes(struct net *n, int allow_unreachable, char *why, size_t why
         gap[c] = (uint8_t)class_bfs(n, s, len, dist, queue);
         for (uint32_t u = 0; u < N; u++) {
             size_t cell = (size_t)c * N + u;
-            n->route_off[cell] = (uint32_t)b.used;
+            n->route_off[cell] = 0;                     /* run 0: the empty set */
             while (j < len && s[j] < u)
                 j++;
             if (j < len && s[j] == u)
-                n->route_off[cell] |= ROUTE_EXC;        /* cnt 0: every host has its own */
-            else if (dist[u] != NONE32 && ports_toward(&b, u, dist, 0, &n->route_off[cell], &n->route_cnt[cell]))
-                goto fail;                              /* (unreached: cnt 0, no path) */
+                n->route_off[cell] |= ROUTE_EXC;        /* empty: every host has its own */
+            else if (dist[u] != NONE32 && ports_toward(&b, u, dist, 0, &n->route_off[cell]))
+                goto fail;                              /* (unreached: empty, no path) */
         }
     }
 
@@ -339,9 +415,9 @@ int net_build_routes(struct net *n, int allow_unreachable, char *why, size_t why
                 cap_exc = ncap;
             }
             struct route_exc *e = &n->rexc[n_exc++];
-            *e = (struct route_exc){ u, (uint32_t)b.used, 0 };
-            if (r ? ports_static(&b, r, &e->off, &e->cnt)
-                  : u != dnode && ports_toward(&b, u, NULL, dnode, &e->off, &e->cnt))
+            *e = (struct route_exc){ u, 0 };          /* at dnode: the empty set */
+            if (r ? ports_static(&b, r, &e->off)
+                  : u != dnode && ports_toward(&b, u, NULL, dnode, &e->off))
                 goto fail;
             n->route_off[(size_t)c * N + u] |= ROUTE_EXC;
         }
@@ -359,9 +435,9 @@ int net_build_routes(struct net *n, int allow_unreachable, char *why, size_t why
         n->rdirect[h] = (struct route_direct){ NONE32, NONE32 };
         for (uint32_t e = n->rexc_off[h]; e < n->rexc_off[h + 1]; e++) {
             const struct route_exc *x = &n->rexc[e];
-            if (x->node != n->hosts[h].node && x->cnt == 1) {
+            if (x->node != n->hosts[h].node && n->route_ports[x->off] == 1) {
                 n->rdirect[h] = (struct route_direct){ x->node,
-                    n->nodes[x->node].first_port + n->route_ports[x->off] };
+                    n->nodes[x->node].first_port + n->route_ports[x->off + 1] };
                 break;
             }
         }
@@ -396,6 +472,7 @@ done:
     free(dist);
     free(queue);
     free(gap);
+    free(b.runs);
     return rc;
 }
 
