@@ -7,8 +7,9 @@
  *   cur      holds exactly the pending events with t <  cur_end, in
  *            cur[0 .. cur_n): in descending (time, seq) order (the earliest
  *            last), or, with cur_heap set, as a 4-ary min-heap; cur_heap
- *            is 0 when cur is empty and 1 only with EL_SORTED_MAX or more
- *            events or after it had that many;
+ *            is 0 when cur is empty and becomes 1 only when an event is
+ *            pushed into a run of EL_SORTED_MAX or more (a run filled from
+ *            a bucket may be longer);
  *   wheel    holds those with cur_end <= t < wheel_end, each in bucket
  *            (t >> shift) & mask; they lie in the absolute buckets
  *            bucket+1 .. bucket+mask, so a circular scan of the bitmap
@@ -199,27 +200,70 @@ static void run_to_heap(struct eventlist *el)
     el->cur_heap = 1;
 }
 
-/* Move every event of bucket b into the (empty) current bucket: sorted by
- * insertion while they are few, else a heap.  Their list order does not
- * matter: (time, seq) is unique. */
+/* Sort a[0 .. n) into descending (time, seq) order, tmp[0 .. n) being
+ * scratch: runs of EL_RUN sorted by insertion, then merged pairwise,
+ * back and forth between a and tmp.  A lock-step fabric fills buckets of
+ * tens to hundreds of events, whose pops then cost a compare and a copy
+ * each: cheaper than a heap's sift per pop, and than insertion alone
+ * beyond a few dozen (docs/performance.md). */
+#define EL_RUN 8
+static void sort_desc(struct event *a, struct event *tmp, size_t n)
+{
+    for (size_t lo = 0; lo < n; lo += EL_RUN) {
+        size_t hi = lo + EL_RUN < n ? lo + EL_RUN : n, m = 0;
+        for (size_t i = lo; i < hi; i++)
+            run_insert(a + lo, &m, a[i]);       /* a[i] is a[lo + m]: copied first */
+    }
+    struct event *src = a, *dst = tmp;
+    for (size_t w = EL_RUN; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {     /* branch-free: which side wins is a coin toss */
+                size_t take_i = ev_key(&src[i]) > ev_key(&src[j]);
+                dst[k++] = src[take_i ? i : j];
+                i += take_i;
+                j += take_i ^ 1;
+            }
+            while (i < mid)
+                dst[k++] = src[i++];
+            while (j < hi)
+                dst[k++] = src[j++];
+        }
+        struct event *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        for (size_t i = 0; i < n; i++)
+            a[i] = src[i];
+}
+
+/* Move every event of bucket b into the (empty) current bucket as one
+ * sorted run.  Their list order does not matter: (time, seq) is unique. */
 static void fill_cur(struct eventlist *el, uint32_t b)
 {
     uint32_t first = el->head[b];
     if (first == NO_NODE)
         return;
     struct el_node *nd = &el->nodes[first];
+    size_t n = 0;
+    assert(el->cur_n == 0 && !el->cur_heap);
     for (;;) {
-        if (!el->cur_heap && el->cur_n == EL_SORTED_MAX)
-            run_to_heap(el);
-        if (el->cur_heap)
-            heap_push(el->cur, &el->cur_n, nd->ev);
-        else
-            run_insert(el->cur, &el->cur_n, nd->ev);
+        el->cur[n++] = nd->ev;
         if (nd->next == NO_NODE)
             break;
         nd = &el->nodes[nd->next];
     }
     release_bucket(el, b, first, nd);
+    if (n <= EL_RUN) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            run_insert(el->cur, &m, el->cur[i]);
+    } else {
+        sort_desc(el->cur, el->tmp, n);
+    }
+    el->cur_n = n;
 }
 
 /* The current bucket is empty: activate the next one into it.  Afterwards
@@ -245,6 +289,10 @@ static int grow(struct eventlist *el, size_t ncap)
     if (!f)
         return -1;
     el->far = f;
+    struct event *t = realloc(el->tmp, ncap * sizeof *t);
+    if (!t)
+        return -1;
+    el->tmp = t;
     struct el_node *nd = realloc(el->nodes, ncap * sizeof *nd);
     if (!nd)
         return -1;
@@ -300,10 +348,11 @@ void el_free(struct eventlist *el)
 {
     free(el->cur);
     free(el->far);
+    free(el->tmp);
     free(el->nodes);
     free(el->head);
     free(el->bits);
-    el->cur = el->far = NULL;
+    el->cur = el->far = el->tmp = NULL;
     el->nodes = NULL;
     el->head = NULL;
     el->bits = NULL;
@@ -505,8 +554,6 @@ const char *el_check(const struct eventlist *el)
         return "a count exceeds the capacity";
     if (el->cur_heap && el->cur_n == 0)
         return "an empty current bucket still marked as a heap";
-    if (!el->cur_heap && el->cur_n > EL_SORTED_MAX)
-        return "a sorted run longer than EL_SORTED_MAX";
     if (!el->cur_heap)
         for (size_t i = 1; i < el->cur_n; i++)
             if (ev_key(&el->cur[i]) > ev_key(&el->cur[i - 1]))

@@ -18,11 +18,14 @@
  * network schedules is due within a few microseconds (a frame's end, its
  * arrival after one link delay, a paced sender's next slot):
  *
- *   current bucket  all events before cur_end: usually a sorted run (a
- *                   bucket's events are sorted once when it becomes
- *                   current, earliest last, and pop off the end); a 4-ary
- *                   min-heap when EL_SORTED_MAX or more pile up (a
- *                   lock-step fabric can put hundreds in one bucket);
+ *   current bucket  all events before cur_end: a sorted run (a bucket's
+ *                   events, however many -- a lock-step fabric puts
+ *                   hundreds in one -- are sorted once when it becomes
+ *                   current, earliest last, and pop off the end); events
+ *                   pushed into it later are inserted by shifting, and
+ *                   one pushed into a run of EL_SORTED_MAX or more turns
+ *                   it into a 4-ary min-heap (rare: a network's events
+ *                   are due at least a frame's time later);
  *   wheel           events in [cur_end, wheel_end): buckets of 2^shift ps
  *                   each, unordered lists, with a bitmap to
  *                   find the next non-empty bucket; the wheel always spans
@@ -87,9 +90,9 @@ struct event {
 #define EL_HORIZON_SHIFT 24
 /* Pops between two looks at the density. */
 #define EL_ADAPT_POPS    32768
-/* Below this many events the current bucket is kept as a sorted run:
- * inserting by shifting beats heap pushes and pops at that size (the
- * benchmarks' buckets mostly hold 1 to 8 events). */
+/* A push into a current run shorter than this inserts by shifting, which
+ * beats heap pushes and pops at that size; into a longer one, the run
+ * becomes a heap. */
 #define EL_SORTED_MAX  32
 
 /* The per-event fast paths below must be inlined where they are used:
@@ -132,6 +135,7 @@ struct eventlist {
 
     struct event  *far;                 /* tier 3: heap of events >= wheel_end */
     size_t         far_n;
+    struct event  *tmp;                 /* [cap]: scratch for sorting a bucket into cur */
 };
 
 /* 0 on success, -1 if memory for cap_hint events cannot be had. */

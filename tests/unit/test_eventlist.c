@@ -801,6 +801,72 @@ TEST(el_push_key_orders_ties)
     el_free(&el);
 }
 
+/* Dense buckets with caller keys in random order, as a lock-step fabric
+ * makes them: bursts of 1 to 3,000 events at a handful of times (many
+ * equal) with random unique keys, then, while they drain, pushes due
+ * within the current bucket (inserted into the sorted run, or turning a
+ * long one into a heap).  Every pop is checked against a brute-force
+ * model; el_check audits the structure as it goes. */
+static int el_dense_run(uint64_t seed)
+{
+    enum { CAP = 8000 };
+    struct model { simtime_t t; uint64_t key; uint32_t obj; } *m = malloc(CAP * sizeof *m);
+    struct eventlist el;
+    struct rng r;
+    rng_seed(&r, seed);
+    if (!m || el_init(&el, 1)) {
+        free(m);
+        return 0;
+    }
+    static const uint32_t bursts[] = { 1, 5, 9, 17, 40, 300, 3000 };
+    static const simtime_t spans[] = { 1, 3, 64, 4096, 1u << 20 };
+    size_t mn = 0;
+    uint32_t obj = 0;
+    int ok = 1;
+    for (int round = 0; round < 60 && ok; round++) {
+        uint32_t burst = bursts[rng_below(&r, 7)];
+        simtime_t span = spans[rng_below(&r, 5)];
+        for (uint32_t i = 0; i < burst && mn < CAP; i++, obj++) {
+            simtime_t t = el.now + 1 + rng_below(&r, span);
+            uint64_t key = (rng_next(&r) & ~0xffffull) | (obj & 0xffff);  /* unique among pending */
+            if (el_push_key(&el, t, 0, obj, key))
+                ok = 0;
+            m[mn++] = (struct model){ t, key, obj };
+        }
+        size_t pops = rng_below(&r, 2) ? mn : mn / 2;
+        for (size_t k = 0; k < pops && ok; k++) {
+            size_t best = 0;
+            for (size_t i = 1; i < mn; i++)
+                if (m[i].t < m[best].t || (m[i].t == m[best].t && m[i].key < m[best].key))
+                    best = i;
+            struct event ev;
+            if (!el_pop(&el, &ev) || ev.obj != m[best].obj || ev.time != m[best].t || ev.seq != m[best].key)
+                ok = 0;
+            m[best] = m[--mn];
+            if (k % 7 == 3 && mn < CAP) {           /* due now or just after: into the current bucket */
+                simtime_t t = el.now + rng_below(&r, 3);
+                uint64_t key = (rng_next(&r) & ~0xffffull) | (obj & 0xffff);
+                if (el_push_key(&el, t, 0, obj, key))
+                    ok = 0;
+                m[mn++] = (struct model){ t, key, obj++ };
+            }
+            if (k % 97 == 0 && el_check(&el))
+                ok = 0;
+        }
+        if (el_pending(&el) != mn || el_check(&el))
+            ok = 0;
+    }
+    free(m);
+    el_free(&el);
+    return ok;
+}
+
+TEST(el_dense_buckets_random_keys)
+{
+    CHECK(el_dense_run(1));
+    CHECK(el_dense_run(20261128));
+}
+
 #define RUN_T(t) do { RUN(t); } while (0)
 
 /* el_filter (a partitioned run drops other ranks' set-up events): what it
@@ -852,6 +918,7 @@ int main(void)
     RUN_T(el_order_by_time);
     RUN_T(el_equal_times_fifo);
     RUN_T(el_push_key_orders_ties);
+    RUN_T(el_dense_buckets_random_keys);
     RUN_T(el_now_and_peek);
     RUN_T(el_pop_until_stops_at_until);
     RUN_T(el_million_random);
