@@ -116,15 +116,14 @@ static int topo_roccft(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 
 /* Bytes of the route tables of a k-ary fat-tree (src/net/route.c): one row
  * per route class -- a rack's hosts share their ToR, so k^2/2 classes --
- * with, per node, a 4 B offset and a 1 B count, and a 2 B port per ECMP
- * member (one for a host, at most k/2 for a switch); the per-host
- * exceptions are a few entries each.  They dominate set-up memory and grow
- * as k^5 (k = 34: 70 MB estimated, 121 MB peak RSS for the whole set-up;
- * k = 48: 0.40 GB, 0.51 GB; docs/config.md). */
+ * with a 4 B cell per node; the port sets the cells point at are stored
+ * once each (a few KB) and the per-host exceptions are a few entries
+ * each.  They dominate set-up memory and grow as k^5 (k = 34: 26 MB;
+ * k = 48: 0.14 GB; measured peaks in docs/config.md). */
 static double fattree_route_bytes(uint32_t k)
 {
     double hosts = (double)k * k * k / 4, sws = 5.0 * k * k / 4, classes = (double)k * k / 2;
-    return classes * ((hosts + sws) * 5 + sws * (k / 2) * 2 + hosts * 2);
+    return classes * (hosts + sws) * 4;
 }
 
 static int topo_kary(struct scenario *sc, struct cfg *c, struct cfg_err *err)
@@ -134,7 +133,7 @@ static int topo_kary(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     TRY(u32_key(c, "k", 4, 128, &k, err));
     TRY(cfg_rate(c, "topology", "rate", 100000000000ull, &rate, err));
     TRY(cfg_time(c, "topology", "delay", 1 * PS_PER_US, &delay, err));
-    /* Default bound 2 GB: k <= 66 (1.94 GB; k = 68 needs 2.25 GB), so the
+    /* Default bound 2 GB: k <= 82 (1.97 GB; k = 84 needs 2.22 GB), so the
      * default never thrashes a laptop or a shared CI machine. */
     TRY(cfg_bytes(c, "topology", "max_route_memory", 2000000000ull, &mem_limit, err));
     if (!rate)

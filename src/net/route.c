@@ -55,6 +55,7 @@ struct rkey { uint32_t host, off, len; };
 struct rbuild {
     struct net *n;
     size_t used, cap;               /* route_ports */
+    const uint32_t *peer;           /* [n_ports]: the node at each port's other end, NONE32 if down */
     uint32_t *runs;                 /* [runs_cap]: offsets of the distinct runs, hashed by content; 0: free */
     size_t n_runs, runs_cap;
     char *why;
@@ -136,13 +137,21 @@ static uint32_t run_find(const struct rbuild *b, uint32_t off, size_t *slot)
 
 /* The run just written at start (count, then ports, up to used) is done:
  * its offset, which is an equal earlier run's if there is one (the new
- * copy is then taken back).  -1 only on memory. */
-static int run_done(struct rbuild *b, size_t start, uint32_t *off)
+ * copy is then taken back).  *memo, if given, is the run this node used
+ * last (0: none), checked first: a node's set is usually the same for the
+ * next class, and comparing it is cheaper than hashing.  -1 only on
+ * memory. */
+static int run_done(struct rbuild *b, size_t start, uint32_t *off, uint32_t *memo)
 {
     uint16_t *rp = b->n->route_ports;
     if (rp[start] == 0) {               /* the empty set: run 0 */
         b->used = start;
         *off = 0;
+        return 0;
+    }
+    if (memo && *memo && !memcmp(rp + *memo, rp + start, (rp[start] + 1u) * sizeof *rp)) {
+        b->used = start;
+        *off = *memo;
         return 0;
     }
     if (2 * (b->n_runs + 1) > b->runs_cap) {        /* at most half full */
@@ -173,9 +182,21 @@ static int run_done(struct rbuild *b, size_t start, uint32_t *off)
     return 0;
 }
 
+/* run_done, then the node's memo follows the run it got. */
+static int run_done_memo(struct rbuild *b, size_t start, uint32_t *off, uint32_t *memo)
+{
+    if (run_done(b, start, off, memo))
+        return -1;
+    if (memo && *off)
+        *memo = *off;
+    return 0;
+}
+
 /* Node u's set: its up ports whose peer v has dist[v] + 1 == dist[u], or,
- * with dist NULL, whose peer is node `to`; at most 255, in port order. */
-static int ports_toward(struct rbuild *b, uint32_t u, const uint32_t *dist, uint32_t to, uint32_t *off)
+ * with dist NULL, whose peer is node `to`; at most 255, in port order.
+ * memo: as for run_done (NULL: none). */
+static int ports_toward(struct rbuild *b, uint32_t u, const uint32_t *dist, uint32_t to, uint32_t *off,
+                        uint32_t *memo)
 {
     const struct net *n = b->n;
     const struct node *nd = &n->nodes[u];
@@ -183,19 +204,17 @@ static int ports_toward(struct rbuild *b, uint32_t u, const uint32_t *dist, uint
     size_t start = b->used;
     if (push(b, 0))                     /* the count, set below */
         return -1;
+    const uint32_t *peer = b->peer + nd->first_port;
     for (uint32_t k = 0; k < nd->n_ports && c < 255; k++) {
-        const struct port *pt = &n->ports[nd->first_port + k];
-        if (pt->down)
-            continue;
-        uint32_t v = n->ports[pt->peer].node;
-        if (dist ? dist[v] + 1 != dist[u] : v != to)
+        uint32_t v = peer[k];
+        if (v == NONE32 || (dist ? dist[v] + 1 != dist[u] : v != to))
             continue;
         if (push(b, k))
             return -1;
         c++;
     }
     n->route_ports[start] = (uint16_t)c;
-    return run_done(b, start, off);
+    return run_done_memo(b, start, off, memo);
 }
 
 /* A static route's set: its switch's up ports to its next hops. */
@@ -219,13 +238,14 @@ static int ports_static(struct rbuild *b, const struct static_route *r, uint32_t
         c++;
     }
     n->route_ports[start] = (uint16_t)c;    /* 0: every next hop is down (failure drop) */
-    return run_done(b, start, off);
+    return run_done(b, start, off, NULL);
 }
 
 /* Breadth-first search from the neighbour set src[0..n_src) (distance 1):
  * switches forward, hosts do not.  Returns whether a node was left
  * unreached. */
-static int class_bfs(const struct net *n, const uint32_t *src, uint32_t n_src, uint32_t *dist, uint32_t *queue)
+static int class_bfs(const struct net *n, const uint32_t *peer, const uint32_t *src, uint32_t n_src, uint32_t *dist,
+                     uint32_t *queue)
 {
     for (uint32_t i = 0; i < n->n_nodes; i++)
         dist[i] = NONE32;
@@ -240,11 +260,8 @@ static int class_bfs(const struct net *n, const uint32_t *src, uint32_t n_src, u
         if (nd->kind == NODE_HOST)
             continue;                   /* hosts do not forward */
         for (uint32_t k = 0; k < nd->n_ports; k++) {
-            const struct port *pt = &n->ports[nd->first_port + k];
-            if (pt->down)
-                continue;               /* a failed link carries nothing */
-            uint32_t v = n->ports[pt->peer].node;
-            if (dist[v] == NONE32) {
+            uint32_t v = peer[nd->first_port + k];
+            if (v != NONE32 && dist[v] == NONE32) {     /* (NONE32: a failed link carries nothing) */
                 dist[v] = dist[u] + 1;
                 queue[qt++] = v;
             }
@@ -297,7 +314,7 @@ int net_build_routes(struct net *n, int allow_unreachable, char *why, size_t why
     if (n->n_sroutes > 1)   /* (sw, dst) pairs are unique: the order is total */
         qsort(n->sroutes, n->n_sroutes, sizeof *n->sroutes, cmp_sroute);
     routes_free(n);
-    struct rbuild b = { n, 0, 0, NULL, 0, 0, why, why_len };
+    struct rbuild b = { n, 0, 0, NULL, NULL, 0, 0, why, why_len };
     uint32_t H = n->n_hosts, N = n->n_nodes, max_deg = 0;
     size_t n_nb = 0;
     for (uint32_t h = 0; h < H; h++) {
@@ -311,11 +328,20 @@ int net_build_routes(struct net *n, int allow_unreachable, char *why, size_t why
     uint32_t *cand = malloc(((size_t)max_deg + 1) * sizeof *cand);
     uint32_t *dist = malloc((N ? N : 1) * sizeof *dist);
     uint32_t *queue = malloc((N ? N : 1) * sizeof *queue);
+    uint32_t *memo = calloc(N ? N : 1, sizeof *memo);      /* per node: the run it used last */
+    /* Each port's peer node, NONE32 for a failed link: the searches below
+     * read it for every class, and a 4 B entry costs far less to read than
+     * the port's record. */
+    uint32_t *peer = malloc((n->n_ports ? n->n_ports : 1) * sizeof *peer);
+    if (peer)
+        for (uint32_t p = 0; p < n->n_ports; p++)
+            peer[p] = n->ports[p].down ? NONE32 : n->ports[n->ports[p].peer].node;
+    b.peer = peer;
     uint8_t *gap = NULL;
     n->route_cls = malloc((H ? H : 1) * sizeof *n->route_cls);
     n->rexc_off = calloc((size_t)H + 1, sizeof *n->rexc_off);
     int rc = -1;
-    if (!kh || !ks || !nb || !cand || !dist || !queue || !n->route_cls || !n->rexc_off)
+    if (!kh || !ks || !nb || !cand || !dist || !queue || !memo || !peer || !n->route_cls || !n->rexc_off)
         goto oom;
 
     /* Route classes: hosts sorted by neighbour set; equal sets, one class. */
@@ -364,7 +390,7 @@ int net_build_routes(struct net *n, int allow_unreachable, char *why, size_t why
             continue;
         const uint32_t *s = nb + ks[i].off;
         uint32_t len = ks[i].len, j = 0;
-        gap[c] = (uint8_t)class_bfs(n, s, len, dist, queue);
+        gap[c] = (uint8_t)class_bfs(n, peer, s, len, dist, queue);
         for (uint32_t u = 0; u < N; u++) {
             size_t cell = (size_t)c * N + u;
             n->route_off[cell] = 0;                     /* run 0: the empty set */
@@ -372,7 +398,7 @@ int net_build_routes(struct net *n, int allow_unreachable, char *why, size_t why
                 j++;
             if (j < len && s[j] == u)
                 n->route_off[cell] |= ROUTE_EXC;        /* empty: every host has its own */
-            else if (dist[u] != NONE32 && ports_toward(&b, u, dist, 0, &n->route_off[cell]))
+            else if (dist[u] != NONE32 && ports_toward(&b, u, dist, 0, &n->route_off[cell], &memo[u]))
                 goto fail;                              /* (unreached: empty, no path) */
         }
     }
@@ -417,7 +443,7 @@ int net_build_routes(struct net *n, int allow_unreachable, char *why, size_t why
             struct route_exc *e = &n->rexc[n_exc++];
             *e = (struct route_exc){ u, 0 };          /* at dnode: the empty set */
             if (r ? ports_static(&b, r, &e->off)
-                  : u != dnode && ports_toward(&b, u, NULL, dnode, &e->off))
+                  : u != dnode && ports_toward(&b, u, NULL, dnode, &e->off, NULL))
                 goto fail;
             n->route_off[(size_t)c * N + u] |= ROUTE_EXC;
         }
@@ -471,6 +497,8 @@ done:
     free(cand);
     free(dist);
     free(queue);
+    free(memo);
+    free(peer);
     free(gap);
     free(b.runs);
     return rc;

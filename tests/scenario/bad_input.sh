@@ -76,8 +76,8 @@ bad topology_is_directory    "topo-directory.ini|:7:|file|is a directory" run $D
 bad flow_file_count_0        "flows-count0.ini|:10:|file|flows-count0.txt|no flows|count is 0" run $D/flows-count0.ini -q
 bad cdf_all_zero             "cdf-zero.ini|:10:|cdf|cdf-zero.cdf|at most 1 byte" run $D/cdf-zero.ini -q
 bad cdf_all_one_byte         "--set|:5:|cdf|cdf-one.cdf|at most 1 byte" run $D/cdf-zero.ini -q --set traffic.bg.cdf=cdf-one.cdf
-bad fattree_k74_too_big      "fattree-k74.ini|:7:|[topology] k|3.42GB|max_route_memory = 2GB" run $D/fattree-k74.ini -q
-bad fattree_route_limit      "--set|:7:|k = 8|max_route_memory = 1KB" run $D/fattree-k74.ini -q --set topology.max_route_memory=1KB --set topology.k=8
+bad fattree_k84_too_big      "fattree-k84.ini|:7:|[topology] k|2.22GB|max_route_memory = 2GB" run $D/fattree-k84.ini -q
+bad fattree_route_limit      "--set|:7:|k = 8|max_route_memory = 1KB" run $D/fattree-k84.ini -q --set topology.max_route_memory=1KB --set topology.k=8
 bad unknown_option           "--frobnicate" run $D/good.ini --frobnicate
 bad two_scenarios            "good.ini|no-flows.ini" run $D/good.ini $D/no-flows.ini
 
