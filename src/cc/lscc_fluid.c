@@ -174,30 +174,28 @@ int lscc_fluid_run(const struct lscc_fluid_params *p, void *storage, struct lscc
             active = 0;
         else if (p->stagger_ps && (t - p->start_ps) / p->stagger_ps + 1 < M)
             active = (uint32_t)((t - p->start_ps) / p->stagger_ps + 1);
-        if (active) {
-            for (uint32_t i = 0; i < active; i++) {
-                double r;
-                if (p->sources == LSCC_FLUID_IDEAL) {
-                    r = (double)rl.rate_bps / active;
-                } else {
-                    dcqcn_on_timer(&src[i], &p->dcqcn, t);
-                    r = (double)dcqcn_rate_bps(&src[i]);
-                }
-                if (r > (double)p->nic_bps)
-                    r = (double)p->nic_bps;
-                frac[i] += r * (double)dt / BITS_PS;
-                uint64_t b = (uint64_t)frac[i];
-                frac[i] -= (double)b;
-                if (!b)
-                    continue;
-                if (p->sources == LSCC_FLUID_DCQCN)
-                    dcqcn_on_sent(&src[i], &p->dcqcn, b, t);
-                struct lscc_key key = { .sip = i + 1, .dip = 0, .sport = (uint16_t)(i + 1), .dport = 4791 };
-                lscc_rl_on_data(&rl, &p->rl, t, &key, i, b > UINT32_MAX ? UINT32_MAX : (uint32_t)b, 0);
-                sent += b;
-                if (t >= p->measure_ps)
-                    win_bytes[i] += (double)b;
+        for (uint32_t i = 0; i < active; i++) {
+            double r;
+            if (p->sources == LSCC_FLUID_IDEAL) {
+                r = (double)rl.rate_bps / active;
+            } else {
+                dcqcn_on_timer(&src[i], &p->dcqcn, t);
+                r = (double)dcqcn_rate_bps(&src[i]);
             }
+            if (r > (double)p->nic_bps)
+                r = (double)p->nic_bps;
+            frac[i] += r * (double)dt / BITS_PS;
+            uint64_t b = (uint64_t)frac[i];
+            frac[i] -= (double)b;
+            if (!b)
+                continue;
+            if (p->sources == LSCC_FLUID_DCQCN)
+                dcqcn_on_sent(&src[i], &p->dcqcn, b, t);
+            struct lscc_key key = { .sip = i + 1, .dip = 0, .sport = (uint16_t)(i + 1), .dport = 4791 };
+            lscc_rl_on_data(&rl, &p->rl, t, &key, i, b > UINT32_MAX ? UINT32_MAX : (uint32_t)b, 0);
+            sent += b;
+            if (t >= p->measure_ps)
+                win_bytes[i] += (double)b;
         }
         lscc_rl_input(&rl, t, sent);
         arr[(k + d_steps) % ring] += sent;

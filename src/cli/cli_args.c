@@ -132,3 +132,9 @@ struct cfg *cli_load_scenario(const char *path, int argc, char **argv)
     }
     return c;
 }
+
+int cli_bad_value(const char *cmd, const char *opt, const char *val, const char *why)
+{
+    cli_errorf("%s: %s %s: %s\n", cmd, opt, val, why);
+    return 2;
+}

@@ -45,4 +45,8 @@ int cli_parse_args(int argc, char **argv, const struct cli_opt *opts, const char
 int cli_option_arg(const char *cmd, const char *usage, const char *const *with_arg, int argc, char **argv, int *i,
                    const char **val);
 
+/* Says "CMD: OPT VAL: WHY" on stderr (an option's value refused) and
+ * returns 2, the exit status of bad usage. */
+int cli_bad_value(const char *cmd, const char *opt, const char *val, const char *why);
+
 #endif

@@ -57,12 +57,6 @@ struct fopts {
     uint64_t start, stagger, duration, measure, step;
 };
 
-static int bad(const char *opt, const char *val, const char *why)
-{
-    cli_errorf(CMD ": %s %s: %s\n", opt, val, why);
-    return 2;
-}
-
 static int parse(int argc, char **argv, struct fopts *o)
 {
     for (int i = 0; i < argc; i++) {
@@ -94,23 +88,23 @@ static int parse(int argc, char **argv, struct fopts *o)
             else if (!strcmp(v, "both"))
                 o->kinds = 3;
             else
-                return bad(k, v, "want dcqcn, ideal or both");
+                return cli_bad_value(CMD, k, v, "want dcqcn, ideal or both");
         } else if (!strcmp(k, "--flows")) {
             if (units_parse_u64_why(v, &o->flows, &why) || o->flows < 1 || o->flows > LSCC_FLUID_MAX_FLOWS)
-                return bad(k, v, why ? why : "must be in 1..1024");
+                return cli_bad_value(CMD, k, v, why ? why : "must be in 1..1024");
         } else if (!strcmp(k, "--dcqcn-profile")) {
             if (!strcmp(v, "paper"))
                 o->profile = DCQCN_PROFILE_PAPER;
             else if (!strcmp(v, "hpcc_sim"))
                 o->profile = DCQCN_PROFILE_HPCC_SIM;
             else
-                return bad(k, v, "want paper or hpcc_sim");
+                return cli_bad_value(CMD, k, v, "want paper or hpcc_sim");
         } else if (!strcmp(k, "--long-flow")) {
             o->has_long_flow = 1;
             if (!strcmp(v, "inf"))
                 o->long_flow = UINT32_MAX;
             else if (units_parse_bytes_why(v, &o->long_flow, &why) || o->long_flow == 0 || o->long_flow > UINT32_MAX)
-                return bad(k, v, why ? why : "must be in 1B..4294967295B, or inf");
+                return cli_bad_value(CMD, k, v, why ? why : "must be in 1B..4294967295B, or inf");
         } else if (!strcmp(k, "--nic") || !strcmp(k, "--bottleneck") || !strcmp(k, "--long-haul") || !strcmp(k, "--dr")) {
             uint64_t *dst = !strcmp(k, "--nic") ? &o->nic : !strcmp(k, "--bottleneck") ? &o->bottleneck
                           : !strcmp(k, "--long-haul") ? &o->longhaul : &o->dr;
@@ -129,7 +123,7 @@ static int parse(int argc, char **argv, struct fopts *o)
             e = units_parse_time_ps_why(v, dst, &why) || (*dst == 0 && dst != &o->start && dst != &o->stagger && dst != &o->measure);
         }
         if (e)
-            return bad(k, v, why ? why : "must be > 0");
+            return cli_bad_value(CMD, k, v, why ? why : "must be > 0");
     }
     return -1;
 }
@@ -189,16 +183,16 @@ int cmd_stability_lscc(int argc, char **argv)
     char v[64];
     const uint64_t unit = p.rc.f_unit_bps;
     if (o.duration > LSCC_FLUID_MAX_PS)
-        return bad("--duration", units_fmt_time(o.duration, v, sizeof v), "must be at most 60s");
+        return cli_bad_value(CMD, "--duration", units_fmt_time(o.duration, v, sizeof v), "must be at most 60s");
     if (o.nic > LSCC_RATE_LIMIT_BPS || o.bottleneck > LSCC_RATE_LIMIT_BPS)
-        return bad(o.nic > LSCC_RATE_LIMIT_BPS ? "--nic" : "--bottleneck",
+        return cli_bad_value(CMD, o.nic > LSCC_RATE_LIMIT_BPS ? "--nic" : "--bottleneck",
                    units_fmt_rate((double)(o.nic > LSCC_RATE_LIMIT_BPS ? o.nic : o.bottleneck), v, sizeof v),
                    "must be at most 2^48 b/s");
     if (o.longhaul < unit || o.longhaul / unit > LSCC_FB_MAX)
-        return bad("--long-haul", units_fmt_rate((double)o.longhaul, v, sizeof v),
+        return cli_bad_value(CMD, "--long-haul", units_fmt_rate((double)o.longhaul, v, sizeof v),
                    "must be in 1Mbps..16.7Tbps (R travels in a 24-bit field of 1 Mb/s units)");
     if (o.dr % unit || o.dr > o.longhaul)
-        return bad("--dr", units_fmt_rate((double)o.dr, v, sizeof v), "must be a multiple of 1Mbps, at most --long-haul");
+        return cli_bad_value(CMD, "--dr", units_fmt_rate((double)o.dr, v, sizeof v), "must be a multiple of 1Mbps, at most --long-haul");
     /* N = round(2D/T) must be 1..256: 4D >= T and 4D < 513 T. */
     __extension__ unsigned __int128 four_d = (unsigned __int128)o.delay * 4, per = o.period;
     if (four_d < per || four_d >= per * 513) {
@@ -208,9 +202,9 @@ int cmd_stability_lscc(int argc, char **argv)
         return 2;
     }
     if (o.delay % o.step || o.period % o.step || (o.has_cnp_interval && o.cnp_interval % o.step))
-        return bad("--step", units_fmt_time(o.step, v, sizeof v), "must divide --delay, --period and --cnp-interval");
+        return cli_bad_value(CMD, "--step", units_fmt_time(o.step, v, sizeof v), "must divide --delay, --period and --cnp-interval");
     if (o.delay / o.step > 100000000ull)
-        return bad("--step", units_fmt_time(o.step, v, sizeof v), "--delay / --step must be at most 10^8");
+        return cli_bad_value(CMD, "--step", units_fmt_time(o.step, v, sizeof v), "--delay / --step must be at most 10^8");
 
     char why[200];
     p.sources = (o.kinds & 1) ? LSCC_FLUID_DCQCN : LSCC_FLUID_IDEAL;

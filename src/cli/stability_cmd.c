@@ -88,18 +88,12 @@ struct opts {
     uint32_t f_max;
 };
 
-static int bad(const char *opt, const char *val, const char *why)
-{
-    cli_errorf(CMD ": %s %s: %s\n", opt, val, why);
-    return 2;
-}
-
 static int num(const char *opt, const char *s, double *out, int positive)
 {
     if (units_parse_double(s, out) != 0)
-        return bad(opt, s, "not a number");
+        return cli_bad_value(CMD, opt, s, "not a number");
     if (positive && !(*out > 0))
-        return bad(opt, s, "must be > 0");
+        return cli_bad_value(CMD, opt, s, "must be > 0");
     return 0;
 }
 
@@ -110,13 +104,13 @@ static int range3(const char *opt, const char *s, double r[3])
     snprintf(buf, sizeof buf, "%s", s);
     char *a = buf, *b = strchr(a, ':'), *c = b ? strchr(b + 1, ':') : NULL;
     if (!b || !c)
-        return bad(opt, s, "want LO:HI:K");
+        return cli_bad_value(CMD, opt, s, "want LO:HI:K");
     *b++ = 0;
     *c++ = 0;
     if (units_parse_double(a, &r[0]) || units_parse_double(b, &r[1]) || units_parse_double(c, &r[2]))
-        return bad(opt, s, "want LO:HI:K, numbers");
+        return cli_bad_value(CMD, opt, s, "want LO:HI:K, numbers");
     if (!(r[0] > 0) || !(r[1] > r[0]) || r[2] < 2 || r[2] > 200 || r[2] != floor(r[2]))
-        return bad(opt, s, "want 0 < LO < HI and an integer K in [2, 200]");
+        return cli_bad_value(CMD, opt, s, "want 0 < LO < HI and an integer K in [2, 200]");
     return 0;
 }
 
@@ -129,7 +123,7 @@ static int nspec(const char *s, struct opts *o)
         uint64_t lo, hi;
         snprintf(buf, sizeof buf, "%.*s", (int)(colon - s), s);
         if (units_parse_u64(buf, &lo) || units_parse_u64(colon + 1, &hi) || lo < 1 || hi < lo || hi > 100000)
-            return bad("--n", s, "want LO:HI integers, 1 <= LO <= HI <= 100000");
+            return cli_bad_value(CMD, "--n", s, "want LO:HI integers, 1 <= LO <= HI <= 100000");
         o->n_lo = (uint32_t)lo;
         o->n_hi = (uint32_t)hi;
         o->nn = 0;
@@ -142,13 +136,13 @@ static int nspec(const char *s, struct opts *o)
         o->nn = 0;
         for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
             if (o->nn == MAXL)
-                return bad("--n", s, "at most 16 values");
+                return cli_bad_value(CMD, "--n", s, "at most 16 values");
             if (units_parse_double(t, &o->nv[o->nn]) || !(o->nv[o->nn] >= 1) || o->nv[o->nn] > 1e6)
-                return bad("--n", s, "each N must be a number in [1, 1e6]");
+                return cli_bad_value(CMD, "--n", s, "each N must be a number in [1, 1e6]");
             o->nn++;
         }
         if (o->nn == 0)
-            return bad("--n", s, "empty");
+            return cli_bad_value(CMD, "--n", s, "empty");
         o->n_lo = (uint32_t)ceil(o->nv[0]);
         o->n_hi = (uint32_t)floor(o->nv[o->nn - 1]);
         if (o->n_hi < o->n_lo)
@@ -166,14 +160,14 @@ static int pairs(const char *s, struct opts *o)
     for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
         char *c = strchr(t, ':');
         if (!c || o->np == MAXL)
-            return bad("--pairs", s, "want A:B[,A:B...], at most 16");
+            return cli_bad_value(CMD, "--pairs", s, "want A:B[,A:B...], at most 16");
         *c++ = 0;
         if (units_parse_double(t, &o->pa[o->np]) || units_parse_double(c, &o->pb[o->np]) || !(o->pa[o->np] > 0) ||
             !(o->pb[o->np] >= 0))
-            return bad("--pairs", s, "want alpha > 0 and beta >= 0");
+            return cli_bad_value(CMD, "--pairs", s, "want alpha > 0 and beta >= 0");
         o->np++;
     }
-    return o->np ? 0 : bad("--pairs", s, "empty");
+    return o->np ? 0 : cli_bad_value(CMD, "--pairs", s, "empty");
 }
 
 static int parse(int argc, char **argv, struct opts *o)
@@ -225,23 +219,23 @@ static int parse(int argc, char **argv, struct opts *o)
         const char *why = NULL;
         if (!strcmp(k, "--link")) {
             if (units_parse_rate_bps_why(v, &o->link_bps, &why) || o->link_bps < 10000000)
-                rc = bad(k, v, why ? why : "must be at least 10Mbps");
+                rc = cli_bad_value(CMD, k, v, why ? why : "must be at least 10Mbps");
         } else if (!strcmp(k, "--period")) {
             o->has_period = 1;
             if (units_parse_time_ps_why(v, &o->period_ps, &why) || o->period_ps == 0)
-                rc = bad(k, v, why ? why : "must be > 0");
+                rc = cli_bad_value(CMD, k, v, why ? why : "must be > 0");
         } else if (!strcmp(k, "--f-unit")) {
             o->has_f_unit = 1;
             if (units_parse_rate_bps_why(v, &o->f_unit_bps, &why) || o->f_unit_bps == 0)
-                rc = bad(k, v, why ? why : "must be > 0");
+                rc = cli_bad_value(CMD, k, v, why ? why : "must be > 0");
         } else if (!strcmp(k, "--q-unit")) {
             o->has_q_unit = 1;
             if (units_parse_bytes_why(v, &o->q_unit, &why) || o->q_unit == 0)
-                rc = bad(k, v, why ? why : "must be > 0");
+                rc = cli_bad_value(CMD, k, v, why ? why : "must be > 0");
         } else if (!strcmp(k, "--q-ref")) {
             o->has_q_ref = 1;
             if (units_parse_bytes_why(v, &o->q_ref, &why) || o->q_ref == 0)
-                rc = bad(k, v, why ? why : "must be > 0");
+                rc = cli_bad_value(CMD, k, v, why ? why : "must be > 0");
         } else if (!strcmp(k, "--alpha")) {
             o->has_alpha = 1;
             rc = num(k, v, &o->alpha, 1);
@@ -249,7 +243,7 @@ static int parse(int argc, char **argv, struct opts *o)
             o->has_beta = 1;
             rc = num(k, v, &o->beta, 0);
             if (!rc && o->beta < 0)
-                rc = bad(k, v, "must be >= 0");
+                rc = cli_bad_value(CMD, k, v, "must be >= 0");
         } else if (!strcmp(k, "--n")) {
             rc = nspec(v, o);
         } else if (!strcmp(k, "--pairs")) {
@@ -265,32 +259,32 @@ static int parse(int argc, char **argv, struct opts *o)
         } else if (!strcmp(k, "--pm")) {
             rc = num(k, v, &o->pm, 0);
             if (!rc && !(o->pm > -90 && o->pm < 90))
-                rc = bad(k, v, "must be in (-90, 90) degrees");
+                rc = cli_bad_value(CMD, k, v, "must be in (-90, 90) degrees");
         } else if (!strcmp(k, "--ratio")) {
             const char *c = strchr(v, ':');
             char buf[64];
             snprintf(buf, sizeof buf, "%.*s", c ? (int)(c - v) : (int)strlen(v), v);
             if (units_parse_double(buf, &o->ratio_lo) || (c && units_parse_double(c + 1, &o->ratio_hi)))
-                rc = bad(k, v, "want R or LO:HI");
+                rc = cli_bad_value(CMD, k, v, "want R or LO:HI");
             if (!c)
                 o->ratio_hi = o->ratio_lo;
             if (!rc && !(o->ratio_lo > 0 && o->ratio_hi >= o->ratio_lo && o->ratio_hi <= 1e4))
-                rc = bad(k, v, "want 0 < LO <= HI <= 1e4");
+                rc = cli_bad_value(CMD, k, v, "want 0 < LO <= HI <= 1e4");
         } else if (!strcmp(k, "--kp")) {
             rc = num(k, v, &o->kp, 1);
         } else if (!strcmp(k, "--kd")) {
             rc = num(k, v, &o->kd, 0);
             if (!rc && o->kd < 0)
-                rc = bad(k, v, "must be >= 0");
+                rc = cli_bad_value(CMD, k, v, "must be >= 0");
         } else if (!strcmp(k, "--rref")) {
             uint64_t ps;
             if (units_parse_time_ps_why(v, &ps, &why) || ps == 0)
-                rc = bad(k, v, why ? why : "must be > 0");
+                rc = cli_bad_value(CMD, k, v, why ? why : "must be > 0");
             o->rref = (double)ps * 1e-12;
         } else if (!strcmp(k, "--delay")) {
             uint64_t ps;
             if (units_parse_time_ps_why(v, &ps, &why) || ps == 0)
-                rc = bad(k, v, why ? why : "must be > 0");
+                rc = cli_bad_value(CMD, k, v, why ? why : "must be > 0");
             o->delay = (double)ps * 1e-12;
         } else if (!strcmp(k, "--plot")) {
             o->plot = v;
