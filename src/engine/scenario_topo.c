@@ -117,8 +117,8 @@ static int topo_roccft(struct scenario *sc, struct cfg *c, struct cfg_err *err)
 /* Bytes of the route tables of a k-ary fat-tree (src/net/route.c): one row
  * per route class -- a rack's hosts share their ToR, so k^2/2 classes --
  * with a 4 B cell per node; the port sets the cells point at are stored
- * once each (a few KB) and the per-host exceptions are a few entries
- * each.  They dominate set-up memory and grow as k^5 (k = 34: 26 MB;
+ * once each (k = 34: 35 sets, 174 B) and the per-host exceptions are a
+ * few entries each.  They dominate set-up memory and grow as k^5 (k = 34: 26 MB;
  * k = 48: 0.14 GB; measured peaks in docs/config.md). */
 static double fattree_route_bytes(uint32_t k)
 {
