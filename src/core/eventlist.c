@@ -256,7 +256,7 @@ static void fill_cur(struct eventlist *el, uint32_t b)
         nd = &el->nodes[nd->next];
     }
     release_bucket(el, b, first, nd);
-    if (n <= EL_RUN) {
+    if (n <= EL_RUN) {              /* what sort_desc would do, without its loops: +0.5% instructions on the dumbbell */
         size_t m = 0;
         for (size_t i = 0; i < n; i++)
             run_insert(el->cur, &m, el->cur[i]);

@@ -138,57 +138,46 @@ static uint32_t run_find(const struct rbuild *b, uint32_t off, size_t *slot)
 /* The run just written at start (count, then ports, up to used) is done:
  * its offset, which is an equal earlier run's if there is one (the new
  * copy is then taken back).  *memo, if given, is the run this node used
- * last (0: none), checked first: a node's set is usually the same for the
- * next class, and comparing it is cheaper than hashing.  -1 only on
- * memory. */
+ * last (0: none): checked before the hash set, as a node's set is usually
+ * the same for the next class and comparing is cheaper than hashing
+ * (k = 48 set-up 1.26 -> 1.13 s), and then set to the run it gets.  -1
+ * only on memory. */
 static int run_done(struct rbuild *b, size_t start, uint32_t *off, uint32_t *memo)
 {
     uint16_t *rp = b->n->route_ports;
-    if (rp[start] == 0) {               /* the empty set: run 0 */
-        b->used = start;
-        *off = 0;
-        return 0;
-    }
-    if (memo && *memo && !memcmp(rp + *memo, rp + start, (rp[start] + 1u) * sizeof *rp)) {
-        b->used = start;
-        *off = *memo;
-        return 0;
-    }
-    if (2 * (b->n_runs + 1) > b->runs_cap) {        /* at most half full */
-        size_t ncap = b->runs_cap ? b->runs_cap * 2 : 1024;
-        uint32_t *nr = calloc(ncap, sizeof *nr), *old = b->runs;
-        if (!nr) {
-            snprintf(b->why, b->why_len, "out of memory building routes");
-            return -1;
+    uint32_t at;
+    if (rp[start] == 0) {
+        at = 0;                         /* the empty set: run 0 */
+    } else if (memo && *memo && !memcmp(rp + *memo, rp + start, (rp[start] + 1u) * sizeof *rp)) {
+        at = *memo;
+    } else {
+        if (2 * (b->n_runs + 1) > b->runs_cap) {    /* at most half full */
+            size_t ncap = b->runs_cap ? b->runs_cap * 2 : 1024;
+            uint32_t *nr = calloc(ncap, sizeof *nr), *old = b->runs;
+            if (!nr) {
+                snprintf(b->why, b->why_len, "out of memory building routes");
+                return -1;
+            }
+            size_t ocap = b->runs_cap, slot = 0;
+            b->runs = nr;
+            b->runs_cap = ncap;
+            for (size_t i = 0; i < ocap; i++)
+                if (old[i] && !run_find(b, old[i], &slot))
+                    nr[slot] = old[i];
+            free(old);
         }
-        size_t ocap = b->runs_cap, slot = 0;
-        b->runs = nr;
-        b->runs_cap = ncap;
-        for (size_t i = 0; i < ocap; i++)
-            if (old[i] && !run_find(b, old[i], &slot))
-                nr[slot] = old[i];
-        free(old);
+        size_t slot = 0;
+        at = run_find(b, (uint32_t)start, &slot);
+        if (!at) {                      /* new: kept where it was written */
+            b->runs[slot] = at = (uint32_t)start;
+            b->n_runs++;
+        }
     }
-    size_t slot = 0;
-    uint32_t same = run_find(b, (uint32_t)start, &slot);
-    if (same) {
+    if (at != start)
         b->used = start;
-        *off = same;
-        return 0;
-    }
-    b->runs[slot] = (uint32_t)start;
-    b->n_runs++;
-    *off = (uint32_t)start;
-    return 0;
-}
-
-/* run_done, then the node's memo follows the run it got. */
-static int run_done_memo(struct rbuild *b, size_t start, uint32_t *off, uint32_t *memo)
-{
-    if (run_done(b, start, off, memo))
-        return -1;
-    if (memo && *off)
-        *memo = *off;
+    *off = at;
+    if (memo && at)
+        *memo = at;
     return 0;
 }
 
@@ -214,7 +203,7 @@ static int ports_toward(struct rbuild *b, uint32_t u, const uint32_t *dist, uint
         c++;
     }
     n->route_ports[start] = (uint16_t)c;
-    return run_done_memo(b, start, off, memo);
+    return run_done(b, start, off, memo);
 }
 
 /* A static route's set: its switch's up ports to its next hops. */
@@ -226,12 +215,12 @@ static int ports_static(struct rbuild *b, const struct static_route *r, uint32_t
     size_t start = b->used;
     if (push(b, 0))                     /* the count, set below */
         return -1;
+    const uint32_t *peer = b->peer + nd->first_port;
     for (uint32_t k = 0; k < nd->n_ports && c < 255; k++) {
-        const struct port *pt = &n->ports[nd->first_port + k];
-        uint32_t v = n->ports[pt->peer].node, member = 0;
-        for (uint32_t j = 0; j < r->n_next && !member; j++)
+        uint32_t v = peer[k], member = 0;      /* NONE32 (down) is no next hop */
+        for (uint32_t j = 0; j < r->n_next && !member && v != NONE32; j++)
             member = n->sroute_next[r->next_off + j] == v;
-        if (!member || pt->down)
+        if (!member)
             continue;
         if (push(b, k))
             return -1;
