@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/same-outputs.sh [-j JOBS] [-k] OLD_ROCCSIM NEW_ROCCSIM [NAME...]
+# bench/same-outputs.sh [-j JOBS] [-k] [--old-set K=V] [--new-set K=V] OLD_ROCCSIM NEW_ROCCSIM [NAME...]
 # Are two builds' simulations the same?  Runs a fixed list of scenarios
 # (the bench/ dumbbells, the k = 8 permutation and FB_Hadoop runs, and
 # experiments/ files covering every transport and flow-control scheme, each
@@ -18,20 +18,26 @@
 #   bench/same-outputs.sh /tmp/roccsim-old build/roccsim
 # NAME... runs only those scenarios (names as printed).  JOBS scenarios run
 # at once (default 2: old and new of one scenario side by side).  -k keeps
-# the runs' directory (printed) instead of deleting it.  ~2-3 minutes on an
-# idle 2-core machine.
+# the runs' directory (printed) instead of deleting it.  --old-set and
+# --new-set (repeatable) add a --set override to every run of one side:
+# the same binary twice with a setting that must not change results, e.g.
+#   bench/same-outputs.sh --old-set sim.prefetch=off --new-set sim.prefetch=on build/roccsim build/roccsim
+# (the report's ", look-ahead on" is masked with the machine's numbers).
+# ~2-3 minutes on an idle 2-core machine.
 set -u
 . "$(dirname "$0")/../scripts/lib/help.bash"
 script_help "$@"
-jobs=2; keep=0
+jobs=2; keep=0; old_sets=""; new_sets=""
 while [ $# -gt 0 ]; do
     case $1 in
         -j) jobs=${2:?-j needs a count}; shift 2 ;;
         -k) keep=1; shift ;;
+        --old-set) old_sets="$old_sets ${2:?--old-set needs KEY=VALUE}"; shift 2 ;;
+        --new-set) new_sets="$new_sets ${2:?--new-set needs KEY=VALUE}"; shift 2 ;;
         *) break ;;
     esac
 done
-usage="usage: bench/same-outputs.sh [-j JOBS] [-k] OLD_ROCCSIM NEW_ROCCSIM [NAME...]"
+usage="usage: bench/same-outputs.sh [-j JOBS] [-k] [--old-set K=V] [--new-set K=V] OLD_ROCCSIM NEW_ROCCSIM [NAME...]"
 [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 case $jobs in ''|*[!0-9]*|0) echo "same-outputs.sh: -j: expected a positive integer, got '$jobs'" >&2; exit 2 ;; esac
 old=$(realpath "$1" 2>/dev/null) && [ -x "$old" ] || { echo "same-outputs.sh: $1: not an executable" >&2; exit 2; }
@@ -114,7 +120,7 @@ run_one() {  # side binary name ini sets
     rc=$?
     echo "$rc" > "$dir/$side/$name/rc"
     sed -e 's/ in [0-9.]* s wall/ in X s wall/' -e 's/([0-9.]* M hops\/s/(X M hops\/s/' \
-        -e 's/peak RSS [0-9.]* [KMG]B/peak RSS X/' -e 's/set-up [0-9.]* s/set-up X s/' \
+        -e 's/peak RSS [0-9.]* [KMG]B/peak RSS X/' -e 's/set-up [0-9.]* s/set-up X s/' -e 's/, look-ahead on$//' \
         "$dir/$side/$name/report.raw" > "$dir/$side/$name/report"
 }
 
@@ -122,8 +128,8 @@ run_one() {  # side binary name ini sets
 n=0
 while IFS='|' read -r name ini sets; do
     for side in old new; do
-        if [ $side = old ]; then bin=$old; else bin=$new; fi
-        run_one "$side" "$bin" "$name" "$ini" "$sets" &
+        if [ $side = old ]; then bin=$old extra=$old_sets; else bin=$new extra=$new_sets; fi
+        run_one "$side" "$bin" "$name" "$ini" "$sets$extra" &
         n=$((n + 1))
         if [ $n -ge "$jobs" ]; then wait -n; n=$((n - 1)); fi
     done

@@ -146,6 +146,21 @@ static inline uint64_t next_wheel_bucket(const struct eventlist *el)
     return el->bucket + 1 + ((wheel_next(el, from) - from) & el->mask);
 }
 
+/* A new bucket is current (el_prefetch_step): start on the next one's
+ * list.  Node indices stay below cap and the pool never shrinks, so a
+ * list that changes under the walk only makes it fetch useless lines. */
+void el_prefetch_bucket_(struct eventlist *el)
+{
+    el->pf_bucket = el->bucket;
+    el->pf_node = NO_NODE;
+    if (el->n == el->cur_n + el->far_n)         /* the wheel is empty */
+        return;
+    uint32_t x = el->head[wheel_next(el, (uint32_t)(el->bucket + 1) & el->mask)];
+    el->pf_node = x;
+    if (x != NO_NODE)
+        rocc_prefetch(&el->nodes[x]);
+}
+
 /* The current bucket is empty: make the bucket holding the earliest event
  * current -- the next non-empty bucket, or with the wheel empty the far
  * root's.  Returns its wheel index, or NO_NODE when only far events remain
@@ -333,6 +348,7 @@ int el_init(struct eventlist *el, size_t cap_hint)
 {
     *el = (struct eventlist){ 0 };
     el->free_node = NO_NODE;
+    el->pf_node = NO_NODE;
     set_geometry(el, EL_SHIFT_MAX);
     el->adapt_at = EL_ADAPT_POPS;
     el->cur_end = bucket_start(1, el->shift);

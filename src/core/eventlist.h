@@ -62,6 +62,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/prefetch.h"
+
 typedef uint64_t simtime_t;             /* picoseconds */
 #define SIMTIME_NEVER UINT64_MAX
 
@@ -136,6 +138,9 @@ struct eventlist {
     struct event  *far;                 /* tier 3: heap of events >= wheel_end */
     size_t         far_n;
     struct event  *tmp;                 /* [cap]: scratch for sorting a bucket into cur */
+
+    uint64_t       pf_bucket;           /* el_prefetch_step: the bucket it last saw current */
+    uint32_t       pf_node;             /*   and the next bucket's node it fetched last */
 };
 
 /* 0 on success, -1 if memory for cap_hint events cannot be had. */
@@ -210,6 +215,29 @@ EL_INLINE int el_pop_until(struct eventlist *el, simtime_t until, struct event *
         el_cur_pop_(el, out);
     }
     return el_fired_(el, out);
+}
+/* For callers whose pending events' memory does not stay in cache (a
+ * large fabric): each call fetches one more node of the next non-empty
+ * bucket's list, so that when that bucket becomes current its nodes --
+ * otherwise one cache miss after another -- are there.  Call it once per
+ * pop; it changes nothing but timing.  Returns the event of the node
+ * reached (its line is in cache; the caller may fetch ahead for it), or
+ * NULL.  The event may be stale (a list that changed under the walk). */
+void el_prefetch_bucket_(struct eventlist *el);
+EL_INLINE const struct event *el_prefetch_step(struct eventlist *el)
+{
+    if (el->pf_bucket != el->bucket) {
+        el_prefetch_bucket_(el);
+        return NULL;
+    }
+    uint32_t x = el->pf_node;
+    if (x == UINT32_MAX)
+        return NULL;
+    const struct el_node *nd = &el->nodes[x];  /* fetched by the step before */
+    el->pf_node = nd->next;
+    if (nd->next != UINT32_MAX)
+        rocc_prefetch(&el->nodes[nd->next]);
+    return &nd->ev;
 }
 /* The same with no limit.  0 if empty. */
 int  el_pop(struct eventlist *el, struct event *out);

@@ -234,10 +234,11 @@ void report_print(const struct scenario *sc, const struct run_info *ri, FILE *ou
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     fprintf(out, "  simulated %s in %.2f s wall: %llu events, %llu packet-hops (%.2f M hops/s, %.2f events/hop), "
-                 "peak RSS %.1f MB, set-up %.2f s\n",
+                 "peak RSS %.1f MB, set-up %.2f s%s\n",
             units_fmt_time(sc->duration, b1, sizeof b1), ri->wall_s, (unsigned long long)n->el.n_fired,
             (unsigned long long)n->hops, ri->wall_s > 0 ? (double)n->hops / ri->wall_s / 1e6 : 0,
-            n->hops ? (double)n->el.n_fired / (double)n->hops : 0, (double)ru.ru_maxrss / 1024.0, ri->setup_s);
+            n->hops ? (double)n->el.n_fired / (double)n->hops : 0, (double)ru.ru_maxrss / 1024.0, ri->setup_s,
+            n->prefetch ? ", look-ahead on" : "");
     fprintf(out, "\nflow groups (receive rate over %s..%s):\n", units_fmt_time(t0, b1, sizeof b1),
             units_fmt_time(t1, b2, sizeof b2));
     fprintf(out, "  %-16s %6s %12s %12s %12s %8s\n", "group", "flows", "mean", "min", "max", "jain");

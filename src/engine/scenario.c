@@ -376,6 +376,14 @@ int scenario_build(struct scenario *sc, struct cfg *c, struct cfg_err *err)
     if (net_finalize(&sc->net, &swc, why, sizeof why))
         return cfg_section_errorf(err, c, "topology", "%s", why);
     cfg_section_done(c, "topology");     /* read only above: a later error can blame a typo here */
+    /* The event loop's look-ahead (net.c, prefetch_next): on by default
+     * when the fabric's ports outgrow a core's cache.  Speed only: outputs
+     * are the same either way. */
+    static const char *const pf_modes[] = { "auto", "on", "off", NULL };
+    int pf_mode;
+    TRY(cfg_enum(c, "sim", "prefetch", pf_modes, 0, &pf_mode, err));
+    if (pf_mode != 0)
+        sc->net.prefetch = pf_mode == 1;
     if (index_node_names(sc))
         return cfg_section_errorf(err, c, "topology", "out of memory");
 

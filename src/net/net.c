@@ -4,6 +4,7 @@
  */
 #include "net/flowctl.h"
 #include "net/qdisc.h"
+#include "core/prefetch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +197,12 @@ oom:
     return -1;
 }
 
+/* The event loop fetches ahead (prefetch_next) when the ports alone pass
+ * 1 MB (1,639 ports: a k = 16 fat-tree has 3,072), about a core's L2:
+ * below it the records stay in cache and the look-ahead would only cost
+ * instructions (+1.5% on the 16-host dumbbell). */
+#define NET_PREFETCH_MIN_BYTES (1u << 20)
+
 int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_t why_len)
 {
     /* Count ports per node, lay them out contiguously per node. */
@@ -348,6 +355,7 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
             snprintf(why, why_len, "out of memory");
         return -1;
     }
+    n->prefetch = (size_t)n->n_ports * sizeof(struct port) >= NET_PREFETCH_MIN_BYTES;
     return net_build_routes(n, 0, why, why_len);
 }
 
@@ -723,19 +731,143 @@ static void start_flows(struct net *n)
         net_schedule(n, n->flows[n->start_order[n->next_start]].start_ps, EV_FLOW_START, 0);
 }
 
-void net_run_until(struct net *n, simtime_t until)
+/* A large fabric's per-frame records (ports, frames, routing cells, flows)
+ * do not stay in cache: each event's handler misses on several of them,
+ * one after the other, and that -- not instructions -- is most of a
+ * packet-hop's cost there (docs/performance.md, "Large fabrics").  The
+ * events due next are known (the current bucket is a sorted run, the next
+ * bucket's list is walked ahead by el_prefetch_step), so while one event
+ * is handled the next ones' lines are fetched in stages, each stage
+ * reading only lines the stage before fetched one event earlier.  For a
+ * frame arriving from a wire (EV_WIRE), k events ahead:
+ *   5+  the sending port's first line and its wire;
+ *   4   the receiving port and the frame;
+ *   3   at a switch: the routing cell, the flow record (ECMP hash) and
+ *       the switch;
+ *   2   the egress port the frame will take, its class queue, and the
+ *       ingress buffer counters it will be charged to;
+ *   1   the egress port's first agent's state and the frame at the
+ *       queue's tail, which the frame is linked behind.
+ * A serializer's end (EV_TX_DONE) gets its port's lines.  Prefetches
+ * change nothing but timing. */
+static inline void prefetch_port(const struct net *n, const struct event *e)
+{
+    if (e->kind == EV_WIRE || e->kind == EV_TX_DONE) {
+        const struct port *pt = &n->ports[e->obj];
+        rocc_prefetch(pt);
+        rocc_prefetch(&pt->wire);
+    }
+}
+
+/* The receiving port and the frame at the head of the wire, or NULL. */
+static inline const struct packet *wire_head(const struct net *n, const struct event *e, const struct port **in)
+{
+    const struct port *pt = &n->ports[e->obj];
+    *in = &n->ports[pt->peer];
+    return pt->wire.count ? &n->pool.p[pt->wire.head] : NULL;
+}
+
+static inline void prefetch_arrival(const struct net *n, const struct event *e)
+{
+    if (e->kind == EV_WIRE) {
+        const struct port *in;
+        const struct packet *p = wire_head(n, e, &in);
+        rocc_prefetch(in);
+        if (p)
+            rocc_prefetch(p);
+    }
+}
+
+/* For the stages past 4: the frame of an EV_WIRE event that a switch will
+ * route (not a MAC-control or source-routed one), else NULL. */
+static inline const struct packet *switched_frame(const struct net *n, const struct event *e, const struct port **in)
+{
+    if (e->kind != EV_WIRE)
+        return NULL;
+    const struct packet *p = wire_head(n, e, in);
+    if (!p || (*in)->owner_kind != NODE_SWITCH || pkt_link_local(p->type) || (p->flags & PF_SRCROUTE))
+        return NULL;
+    return p;
+}
+
+static inline void prefetch_route(const struct net *n, const struct event *e)
+{
+    const struct port *in;
+    const struct packet *p = switched_frame(n, e, &in);
+    if (!p)
+        return;
+    net_route_prefetch(n, in->node, p->dst);
+    if (p->flow != NONE32)
+        rocc_prefetch(&n->flows[p->flow]);
+    rocc_prefetch(&n->sws[in->owner]);
+}
+
+static inline void prefetch_egress(const struct net *n, const struct event *e)
+{
+    const struct port *in;
+    const struct packet *p = switched_frame(n, e, &in);
+    if (!p)
+        return;
+    uint32_t out = net_route_frame(n, in->node, p);
+    if (out == NONE32)
+        return;
+    rocc_prefetch(&n->ports[out]);
+    rocc_prefetch(&n->ports[out].q[p->prio & (NCLASS - 1)]);
+    const struct sw *s = &n->sws[in->owner];
+    rocc_prefetch(&s->cnt[in->local * NCLASS + (p->prio & (NCLASS - 1))]);
+}
+
+static inline void prefetch_enqueue(const struct net *n, const struct event *e)
+{
+    const struct port *in;
+    const struct packet *p = switched_frame(n, e, &in);
+    if (!p)
+        return;
+    uint32_t out = net_route_frame(n, in->node, p);
+    if (out == NONE32)
+        return;
+    const struct port *pt = &n->ports[out];
+    if (pt->agent != NONE32)
+        rocc_prefetch(n->agents[pt->agent].state);
+    const struct pktq *q = &pt->q[p->prio & (NCLASS - 1)];
+    if (q->count)
+        rocc_prefetch(&n->pool.p[q->tail]);
+}
+
+static __attribute__((noinline)) void prefetch_next(struct net *n)
+{
+    const struct event *w = el_prefetch_step(&n->el);
+    if (w)
+        prefetch_port(n, w);
+    const struct eventlist *el = &n->el;
+    size_t c = el->cur_n;
+    if (c == 0 || el->cur_heap)
+        return;
+    const struct event *cur = el->cur;
+    if (c >= 5)
+        prefetch_port(n, &cur[c - 5]);
+    if (c >= 4)
+        prefetch_arrival(n, &cur[c - 4]);
+    if (c >= 3)
+        prefetch_route(n, &cur[c - 3]);
+    if (c >= 2)
+        prefetch_egress(n, &cur[c - 2]);
+    prefetch_enqueue(n, &cur[c - 1]);
+}
+
+/* The event loop, compiled twice: with and without the look-ahead, so
+ * that a small fabric does not even test for it per event. */
+static inline __attribute__((always_inline)) void run_events(struct net *n, simtime_t until, int prefetch)
 {
     struct event ev;
-    if (!n->lp_key && net_lp_init(n)) {
-        n->oom = 1;
-        return;
-    }
     uint64_t *keys = n->lp_key;
     /* Each case first makes the event's owner the current LP (the one
      * net_event_owner names; spelt out here so the owner's index comes
      * from lines the handler reads anyway). */
     while (!n->oom && el_pop_until(&n->el, until, &ev)) {
         n->ev_count[ev.kind]++;
+        if (__builtin_expect(prefetch, 0))
+            prefetch_next(n);
         switch ((enum ev_kind)ev.kind) {
         case EV_TX_DONE:
             n->key_cur = &keys[n->ports[ev.obj].node];
@@ -796,6 +928,15 @@ void net_run_until(struct net *n, simtime_t until)
         case EV_NKINDS:     break;
         }
     }
+}
+
+void net_run_until(struct net *n, simtime_t until)
+{
+    if (!n->lp_key && net_lp_init(n)) {
+        n->oom = 1;
+        return;
+    }
+    run_events(n, until, n->prefetch);
     n->key_cur = NULL;                  /* between runs: the acting node keys */
     if (!n->oom && n->el.now < until)
         n->el.now = until;

@@ -521,6 +521,7 @@ struct net {
     void *fc_host_state;
     uint64_t fctl_bad;           /* PKT_FCTL frames refused as malformed (or no scheme to take them) */
     int      oom;                /* set when memory ran out: the run stops */
+    int      prefetch;           /* the event loop fetches ahead (net.c, prefetch_next) */
     /* RoCC RP trace of flows [trace_f0, trace_f1) (none when equal) */
     uint32_t trace_f0, trace_f1;
     struct rp_trace_rec *rp_trace;
@@ -728,6 +729,19 @@ int      net_check_conservation(const struct net *n, char *why, size_t why_len);
 /* --- model internals shared by the .c files --- */
 uint64_t tx_time_ps(uint64_t wire_bytes, uint64_t rate_bps);
 uint32_t net_route(const struct net *n, uint32_t node, uint32_t dst_host, uint64_t hash);
+/* Fetch the routing cell net_route will read (net.c's look-ahead). */
+void     net_route_prefetch(const struct net *n, uint32_t node, uint32_t dst_host);
+/* The same for frame p toward p->dst with its flow's hash (net_frame_hash). */
+uint32_t net_route_frame(const struct net *n, uint32_t node, const struct packet *p);
+/* The ECMP hash of frame p: its flow's forward 5-tuple for data, the
+ * reverse one for what travels back (ACKs, CNPs); 0 without a flow. */
+static inline uint64_t net_frame_hash(const struct net *n, const struct packet *p)
+{
+    if (p->flow == NONE32)
+        return 0;
+    const struct flow *f = &n->flows[p->flow];
+    return p->type == PKT_DATA ? f->hash : f->rhash;
+}
 /* The size of node's ECMP set toward dst_host (0: no route). */
 uint32_t net_route_count(const struct net *n, uint32_t node, uint32_t dst_host);
 uint32_t net_new_packet(struct net *n, enum pkt_type type);

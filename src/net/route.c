@@ -505,7 +505,12 @@ uint32_t net_route_count(const struct net *n, uint32_t node, uint32_t dst_host)
     return cnt;
 }
 
-uint32_t net_route(const struct net *n, uint32_t node, uint32_t dst_host, uint64_t hash)
+/* The ECMP choice at node toward dst_host.  The hash is fetched only when
+ * the set has a choice: a frame's hash lives in its flow record, a cache
+ * miss on a large fabric, and most hops of a fat-tree (every hop down) have
+ * one port to pick from. */
+static inline __attribute__((always_inline))
+uint32_t route_pick(const struct net *n, uint32_t node, uint32_t dst_host, const struct packet *p, uint64_t hash)
 {
     const struct route_direct *d = &n->rdirect[dst_host];
     if (d->node == node)
@@ -516,10 +521,28 @@ uint32_t net_route(const struct net *n, uint32_t node, uint32_t dst_host, uint64
     if (cnt == 0)
         return NONE32;                          /* unreachable after a link failure */
     if (cnt > 1) {
+        if (p)
+            hash = net_frame_hash(n, p);
         /* ECMP: the flow hash mixed with this switch's seed, so consecutive
          * tiers do not all make the same choice (hash polarization). */
         uint64_t seed = nd->kind == NODE_SWITCH ? n->sws[nd->idx].hash_seed : 0;
         pick = (uint32_t)(mix64(hash ^ seed) % cnt);
     }
     return nd->first_port + n->route_ports[off + pick];
+}
+
+void net_route_prefetch(const struct net *n, uint32_t node, uint32_t dst_host)
+{
+    if (n->rdirect[dst_host].node != node)
+        rocc_prefetch(&n->route_off[(size_t)n->route_cls[dst_host] * n->n_nodes + node]);
+}
+
+uint32_t net_route(const struct net *n, uint32_t node, uint32_t dst_host, uint64_t hash)
+{
+    return route_pick(n, node, dst_host, NULL, hash);
+}
+
+uint32_t net_route_frame(const struct net *n, uint32_t node, const struct packet *p)
+{
+    return route_pick(n, node, p->dst, p, 0);
 }

@@ -313,14 +313,6 @@ static int qd_take(struct net *n, struct sw *s, uint32_t local, uint32_t out, ui
     return 1;
 }
 
-static inline uint64_t flow_hash_for(const struct net *n, const struct packet *p)
-{
-    if (p->flow == NONE32)
-        return 0;
-    const struct flow *f = &n->flows[p->flow];
-    return p->type == PKT_DATA ? f->hash : f->rhash;
-}
-
 /* A source-routed frame (PF_SRCROUTE: an ExpressPass credit retracing its
  * flow's data path backwards) leaves by the port its route names for this
  * switch, the route's next entry; NONE32 (dropped as unroutable) past the
@@ -360,7 +352,7 @@ void switch_receive(struct net *n, struct sw *s, uint32_t port, uint32_t pi)
         return;
     }
     uint32_t out = __builtin_expect(p->flags & PF_SRCROUTE, 0) ? srcroute_port(n, s, p)
-                   : net_route(n, s->node, p->dst, flow_hash_for(n, p));
+                   : net_route_frame(n, s->node, p);
     uint32_t local = n->ports[port].local;
     if (out == NONE32 || n->ports[out].down) {   /* no route after a link failure */
         net_drop(n, port, pi);

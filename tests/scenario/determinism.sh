@@ -69,4 +69,31 @@ else
     fail jitter_same_seed_identical "roccsim failed"
     fail seed_changes_results "roccsim failed"
 fi
+# 3. The event loop's look-ahead ([sim] prefetch; by default on when the
+#    fabric's ports pass 1 MB) fetches lines early and changes nothing
+#    else: every scenario of bench/same-outputs.sh (every transport and
+#    flow-control scheme) gives byte-identical files and report with it
+#    forced on and forced off.  And the setting takes: the run line says
+#    "look-ahead on" exactly when it is on (auto: on for the k = 16
+#    fat-tree's 3,072 ports, off for a dumbbell).
+if out=$(bench/same-outputs.sh --old-set sim.prefetch=off --new-set sim.prefetch=on "$ROCCSIM" "$ROCCSIM" 2>&1) &&
+   [ "$(printf '%s\n' "$out" | grep -c '^same ')" -ge 40 ]; then
+    pass prefetch_changes_no_output
+else
+    fail prefetch_changes_no_output "$(printf '%s\n' "$out" | grep -v '^same ' | head -5)"
+fi
+lookahead() {  # lookahead INI ARGS... -- "on"/"off" from the run line, or "failed" (no run line)
+    local ini=$1; shift
+    "$ROCCSIM" run "$ini" -o "$tmp/la" "$@" >"$tmp/la.log" 2>&1     # a shortened run may miss its [expect]s
+    grep -q '^  simulated ' "$tmp/la.log" || { echo failed; return; }
+    if grep -q '^  simulated .*, look-ahead on$' "$tmp/la.log"; then echo on; else echo off; fi
+}
+k16=(bench/fattree-k16-permutation.ini --set sim.duration=2us --set sim.measure_start=1us)
+db=(bench/dumbbell-16x100g.ini --set sim.duration=20us --set sim.measure_start=10us)
+got="$(lookahead "${k16[@]}") $(lookahead "${k16[@]}" --set sim.prefetch=off) $(lookahead "${db[@]}") $(lookahead "${db[@]}" --set sim.prefetch=on)"
+if [ "$got" = "on off off on" ]; then
+    pass prefetch_setting_takes
+else
+    fail prefetch_setting_takes "k16 auto, k16 off, dumbbell auto, dumbbell on: expected 'on off off on', got '$got'"
+fi
 exit $status

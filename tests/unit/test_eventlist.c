@@ -867,6 +867,67 @@ TEST(el_dense_buckets_random_keys)
     CHECK(el_dense_run(20261128));
 }
 
+/* el_prefetch_step walks the next non-empty bucket's list, one node per
+ * call, and hands back exactly that bucket's events, then nothing; and
+ * calling it after every pop changes no pop, whatever the tiers do. */
+TEST(el_prefetch_walks_next_bucket)
+{
+    struct eventlist el;
+    CHECK(el_init(&el, 16) == 0);
+    for (uint32_t i = 0; i < 5; i++)             /* bucket 2 (4096 ps buckets) */
+        CHECK(el_push(&el, 10000 + i, 1, i) == 0);
+    for (uint32_t i = 0; i < 3; i++)             /* bucket 7: the next non-empty one */
+        CHECK(el_push(&el, 30000 + i, 1, 100 + i) == 0);
+    CHECK(el_push(&el, 50000, 1, 200) == 0);     /* bucket 12 */
+    struct event ev;
+    CHECK(el_pop(&el, &ev) && ev.obj == 0);
+    CHECK(el_prefetch_step(&el) == NULL);        /* a new current bucket: starts the walk */
+    uint32_t seen = 0, n = 0;
+    for (int k = 0; k < 10; k++) {
+        const struct event *w = el_prefetch_step(&el);
+        if (!w)
+            continue;
+        n++;
+        CHECK(w->obj >= 100 && w->obj < 103 && w->time == 30000 + (w->obj - 100));
+        seen |= 1u << (w->obj - 100);
+    }
+    CHECK_EQ(n, 3);
+    CHECK_EQ(seen, 7);
+    for (uint32_t i = 1; i < 5; i++)             /* nothing observable changed */
+        CHECK(el_pop(&el, &ev) && ev.obj == i);
+    CHECK(el_pop(&el, &ev) && ev.obj == 100);
+    el_free(&el);
+
+    struct eventlist a, b;
+    CHECK(el_init(&a, 16) == 0);
+    CHECK(el_init(&b, 16) == 0);
+    struct rng r;
+    rng_seed(&r, 20261128);
+    int same = 1;
+    uint64_t pops = 0, walked = 0;
+    for (uint32_t i = 0; i < 200000 && same; i++) {
+        uint32_t pushes = (uint32_t)(rng_next(&r) % 3);
+        for (uint32_t j = 0; j < pushes; j++) {
+            uint64_t x = rng_next(&r);      /* near, in the wheel, or far */
+            simtime_t dt = x % 8 == 0 ? x % 100 : x % 8 == 1 ? (x >> 8) % 40000000 : (x >> 8) % 20000;
+            CHECK(el_push(&a, a.now + dt, 1, i) == 0);
+            CHECK(el_push(&b, b.now + dt, 1, i) == 0);
+        }
+        struct event x, y;
+        int pa = el_pop(&a, &x), pb = el_pop(&b, &y);
+        if (pa != pb || (pa && (x.time != y.time || x.seq != y.seq || x.obj != y.obj)))
+            same = 0;
+        pops += (uint64_t)pa;
+        walked += el_prefetch_step(&b) != NULL;
+    }
+    CHECK(same);
+    CHECK(pops > 100000);
+    CHECK(walked > 1000);                   /* the walk ran, not only its start */
+    CHECK(el_check(&b) == NULL);
+    el_free(&a);
+    el_free(&b);
+}
+
 #define RUN_T(t) do { RUN(t); } while (0)
 
 /* el_filter (a partitioned run drops other ranks' set-up events): what it
@@ -919,6 +980,7 @@ int main(void)
     RUN_T(el_equal_times_fifo);
     RUN_T(el_push_key_orders_ties);
     RUN_T(el_dense_buckets_random_keys);
+    RUN_T(el_prefetch_walks_next_bucket);
     RUN_T(el_now_and_peek);
     RUN_T(el_pop_until_stops_at_until);
     RUN_T(el_million_random);
