@@ -748,8 +748,9 @@ static void start_flows(struct net *n)
  *       ingress buffer counters it will be charged to;
  *   1   the egress port's first agent's state and the frame at the
  *       queue's tail, which the frame is linked behind.
- * A serializer's end (EV_TX_DONE) gets its port's lines.  Prefetches
- * change nothing but timing. */
+ * A serializer's end (EV_TX_DONE) gets its port's lines, then what the
+ * port's next pick reads (prefetch_sender).  Prefetches change nothing
+ * but timing. */
 static inline void prefetch_port(const struct net *n, const struct event *e)
 {
     if (e->kind == EV_WIRE || e->kind == EV_TX_DONE) {
@@ -802,40 +803,87 @@ static inline void prefetch_route(const struct net *n, const struct event *e)
     rocc_prefetch(&n->sws[in->owner]);
 }
 
+/* For the last two stages: the egress port the switch will give that
+ * frame (its route computed ahead), or NONE32. */
+static inline uint32_t switched_egress(const struct net *n, const struct event *e, const struct port **in,
+                                       const struct packet **p)
+{
+    *p = switched_frame(n, e, in);
+    return *p ? net_route_frame(n, (*in)->node, *p) : NONE32;
+}
+
 static inline void prefetch_egress(const struct net *n, const struct event *e)
 {
     const struct port *in;
-    const struct packet *p = switched_frame(n, e, &in);
-    if (!p)
-        return;
-    uint32_t out = net_route_frame(n, in->node, p);
+    const struct packet *p;
+    uint32_t out = switched_egress(n, e, &in, &p);
     if (out == NONE32)
         return;
+    uint32_t cls = p->prio & (NCLASS - 1);
     rocc_prefetch(&n->ports[out]);
-    rocc_prefetch(&n->ports[out].q[p->prio & (NCLASS - 1)]);
-    const struct sw *s = &n->sws[in->owner];
-    rocc_prefetch(&s->cnt[in->local * NCLASS + (p->prio & (NCLASS - 1))]);
+    rocc_prefetch(&n->ports[out].q[cls]);
+    rocc_prefetch(&n->sws[in->owner].cnt[in->local * NCLASS + cls]);
 }
 
 static inline void prefetch_enqueue(const struct net *n, const struct event *e)
 {
     const struct port *in;
-    const struct packet *p = switched_frame(n, e, &in);
-    if (!p)
-        return;
-    uint32_t out = net_route_frame(n, in->node, p);
+    const struct packet *p;
+    uint32_t out = switched_egress(n, e, &in, &p);
     if (out == NONE32)
         return;
     const struct port *pt = &n->ports[out];
     if (pt->agent != NONE32)
-        rocc_prefetch(n->agents[pt->agent].state);
+        rocc_prefetch(&n->agents[pt->agent]);
     const struct pktq *q = &pt->q[p->prio & (NCLASS - 1)];
     if (q->count)
         rocc_prefetch(&n->pool.p[q->tail]);
 }
 
-static __attribute__((noinline)) void prefetch_next(struct net *n)
+/* The event about to be handled: its egress agent's state (the agent's
+ * entry came a stage ago), ahead of the handler's own reads before it. */
+static inline void prefetch_agent(const struct net *n, const struct event *e)
 {
+    const struct port *in;
+    const struct packet *p;
+    uint32_t out = switched_egress(n, e, &in, &p);
+    if (out != NONE32 && n->ports[out].agent != NONE32)
+        rocc_prefetch(n->agents[n->ports[out].agent].state);
+}
+
+/* A serializer's end (EV_TX_DONE): the port then picks its next frame.
+ * Two events ahead, its owner and (a switch) its non-empty queues; one
+ * ahead, those queues' head frames and the port's first agent (a switch),
+ * or the flow the host's round robin is at. */
+static inline void prefetch_sender(const struct net *n, const struct event *e, int last)
+{
+    if (e->kind != EV_TX_DONE)
+        return;
+    const struct port *pt = &n->ports[e->obj];
+    if (pt->owner_kind == NODE_SWITCH) {
+        for (uint32_t m = pt->qmask & ((1u << NQUEUE) - 1); m; m &= m - 1) {
+            const struct pktq *q = &pt->q[__builtin_ctz(m)];
+            if (!last)
+                rocc_prefetch(q);
+            else if (q->count)
+                rocc_prefetch(&n->pool.p[q->head]);
+        }
+        if (!last)
+            rocc_prefetch(&n->sws[pt->owner]);
+        else if (pt->agent != NONE32)
+            rocc_prefetch(n->agents[pt->agent].state);
+    } else {
+        const struct host *h = &n->hosts[pt->owner];
+        if (!last)
+            rocc_prefetch(h);
+        else if (h->n_active)
+            rocc_prefetch(&n->flows[h->active[h->rr < h->n_active ? h->rr : 0]]);
+    }
+}
+
+static __attribute__((noinline)) void prefetch_next(struct net *n, const struct event *now)
+{
+    prefetch_agent(n, now);
     const struct event *w = el_prefetch_step(&n->el);
     if (w)
         prefetch_port(n, w);
@@ -850,9 +898,12 @@ static __attribute__((noinline)) void prefetch_next(struct net *n)
         prefetch_arrival(n, &cur[c - 4]);
     if (c >= 3)
         prefetch_route(n, &cur[c - 3]);
-    if (c >= 2)
+    if (c >= 2) {
         prefetch_egress(n, &cur[c - 2]);
+        prefetch_sender(n, &cur[c - 2], 0);
+    }
     prefetch_enqueue(n, &cur[c - 1]);
+    prefetch_sender(n, &cur[c - 1], 1);
 }
 
 /* The event loop, compiled twice: with and without the look-ahead, so
@@ -867,7 +918,7 @@ static inline __attribute__((always_inline)) void run_events(struct net *n, simt
     while (!n->oom && el_pop_until(&n->el, until, &ev)) {
         n->ev_count[ev.kind]++;
         if (__builtin_expect(prefetch, 0))
-            prefetch_next(n);
+            prefetch_next(n, &ev);
         switch ((enum ev_kind)ev.kind) {
         case EV_TX_DONE:
             n->key_cur = &keys[n->ports[ev.obj].node];
