@@ -746,8 +746,9 @@ static void start_flows(struct net *n)
  *       the switch;
  *   2   the egress port the frame will take, its class queue, and the
  *       ingress buffer counters it will be charged to;
- *   1   the egress port's first agent's state and the frame at the
- *       queue's tail, which the frame is linked behind.
+ *   1   the egress port's first agent's entry and the frame at the
+ *       queue's tail, which the frame is linked behind;
+ *   0   (the event being handled) that agent's state.
  * A serializer's end (EV_TX_DONE) gets its port's lines, then what the
  * port's next pick reads (prefetch_sender).  Prefetches change nothing
  * but timing. */
@@ -906,12 +907,15 @@ static __attribute__((noinline)) void prefetch_next(struct net *n, const struct 
     prefetch_sender(n, &cur[c - 1], 1);
 }
 
-/* The event loop, compiled twice: with and without the look-ahead, so
- * that a small fabric does not even test for it per event. */
-static inline __attribute__((always_inline)) void run_events(struct net *n, simtime_t until, int prefetch)
+void net_run_until(struct net *n, simtime_t until)
 {
     struct event ev;
+    if (!n->lp_key && net_lp_init(n)) {
+        n->oom = 1;
+        return;
+    }
     uint64_t *keys = n->lp_key;
+    const int prefetch = n->prefetch;
     /* Each case first makes the event's owner the current LP (the one
      * net_event_owner names; spelt out here so the owner's index comes
      * from lines the handler reads anyway). */
@@ -979,15 +983,6 @@ static inline __attribute__((always_inline)) void run_events(struct net *n, simt
         case EV_NKINDS:     break;
         }
     }
-}
-
-void net_run_until(struct net *n, simtime_t until)
-{
-    if (!n->lp_key && net_lp_init(n)) {
-        n->oom = 1;
-        return;
-    }
-    run_events(n, until, n->prefetch);
     n->key_cur = NULL;                  /* between runs: the acting node keys */
     if (!n->oom && n->el.now < until)
         n->el.now = until;
