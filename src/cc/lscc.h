@@ -55,6 +55,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cc_util.h"
+
 /* Longest feedback list (N = 2D/T); 256 periods of 200 µs cover a 25.6 ms
  * one-way delay.  Our bound, keeps struct lscc_rc fixed-size. */
 #define LSCC_MAX_N 256u
@@ -91,11 +93,39 @@ void lscc_rc_params_default(struct lscc_rc_params *p, uint64_t link_bps, uint64_
  * params check then refuses it. */
 uint32_t lscc_n_for(uint64_t one_way_ps, uint64_t period_ps);
 
+/* What a failed parameter check blames: one bit per parameter, so that
+ * the caller can name its own key or option for each (a scenario's
+ * [lscc] key, `stability lscc`'s option) beside the check's reason. */
+#define LSCC_BLAME_PERIOD       (1u << 0)    /* T */
+#define LSCC_BLAME_N            (1u << 1)    /* N = 2D/T: the period and the delay */
+#define LSCC_BLAME_DF           (1u << 2)    /* ΔF, the feedback unit */
+#define LSCC_BLAME_DR           (1u << 3)    /* ΔR */
+#define LSCC_BLAME_RMAX         (1u << 4)    /* Rmax (the long-haul rate) */
+#define LSCC_BLAME_RMIN         (1u << 5)
+#define LSCC_BLAME_RINIT        (1u << 6)    /* R before the first update */
+#define LSCC_BLAME_QREF         (1u << 7)
+#define LSCC_BLAME_QREF_PSEUDO  (1u << 8)    /* Alg. 2's Q*ref */
+#define LSCC_BLAME_CNP_INTERVAL (1u << 9)
+#define LSCC_BLAME_LONG_FLOW    (1u << 10)
+#define LSCC_BLAME_TABLE        (1u << 11)   /* flow-table capacity */
+#define LSCC_BLAME_IDLE         (1u << 12)
+#define LSCC_BLAME_DRAIN_INIT   (1u << 13)   /* Q*'s drain rate before feedback */
+
+/* cc_fail that also ORs `bits` into *blame (when blame is not NULL). */
+static inline int lscc_fail(unsigned *blame, unsigned bits, char *why, size_t why_len, const char *msg)
+{
+    if (blame)
+        *blame |= bits;
+    return cc_fail(why, why_len, msg);
+}
+
 /* 0 if valid; otherwise why names the key and -1.  Requires T > 0,
  * 1 <= N <= LSCC_MAX_N, ΔF > 0, Rmin, Rmax, ΔR multiples of ΔF,
- * Rmin <= r_init <= Rmax <= LSCC_RATE_LIMIT_BPS, ΔR > 0,
- * Rmax/ΔF <= LSCC_FB_MAX, Qref <= 2^40 B. */
+ * Rmin <= r_init <= Rmax <= LSCC_RATE_LIMIT_BPS, Rmax > 0, 0 < ΔR <= Rmax,
+ * Rmax/ΔF <= LSCC_FB_MAX, Qref <= 2^40 B.  lscc_rc_params_blame does the
+ * same and ORs the LSCC_BLAME_ bits of what failed into *blame. */
 int lscc_rc_params_check(const struct lscc_rc_params *p, char *why, size_t why_len);
+int lscc_rc_params_blame(const struct lscc_rc_params *p, unsigned *blame, char *why, size_t why_len);
 
 struct lscc_rc {
     int64_t  ra_list[LSCC_MAX_N];  /* ring: the last N values of Ra (line 13) */
@@ -164,6 +194,7 @@ void lscc_rl_params_default(struct lscc_rl_params *p, uint64_t link_bps, uint64_
  * capacity a power of two in [1, 2^24], idle_ps > 0,
  * r_init <= LSCC_RATE_LIMIT_BPS. */
 int lscc_rl_params_check(const struct lscc_rl_params *p, char *why, size_t why_len);
+int lscc_rl_params_blame(const struct lscc_rl_params *p, unsigned *blame, char *why, size_t why_len);
 
 /* The normal-CNP interval that goes with a direct-CNP interval:
  * multiple × direct, or UINT64_MAX (never) for multiple 0 = ∞ (§IV-B). */

@@ -41,44 +41,65 @@ void lscc_fluid_params_default(struct lscc_fluid_params *p)
     dcqcn_params_default(&p->dcqcn, p->nic_bps, DCQCN_PROFILE_PAPER);
 }
 
-int lscc_fluid_params_check(const struct lscc_fluid_params *p, char *why, size_t why_len)
+int lscc_fluid_params_blame(const struct lscc_fluid_params *p, unsigned *blame, char *why, size_t why_len)
 {
     if (p->flows < 1 || p->flows > LSCC_FLUID_MAX_FLOWS)
-        return cc_fail(why, why_len, "flows must be in 1..1024");
+        return lscc_fail(blame, LSCC_FLUID_BLAME_FLOWS, why, why_len, "flows must be in 1..1024");
     if (p->sources != LSCC_FLUID_DCQCN && p->sources != LSCC_FLUID_IDEAL)
-        return cc_fail(why, why_len, "sources must be dcqcn or ideal");
-    if (p->nic_bps == 0 || p->bottleneck_bps == 0)
-        return cc_fail(why, why_len, "NIC and bottleneck rates must be > 0");
-    if (p->nic_bps > LSCC_RATE_LIMIT_BPS || p->bottleneck_bps > LSCC_RATE_LIMIT_BPS)
-        return cc_fail(why, why_len, "NIC and bottleneck rates must be <= 2^48 b/s");
+        return lscc_fail(blame, LSCC_FLUID_BLAME_SOURCES, why, why_len, "sources must be dcqcn or ideal");
+    unsigned rates = (p->nic_bps == 0 || p->nic_bps > LSCC_RATE_LIMIT_BPS ? LSCC_FLUID_BLAME_NIC : 0) |
+                     (p->bottleneck_bps == 0 || p->bottleneck_bps > LSCC_RATE_LIMIT_BPS ? LSCC_FLUID_BLAME_BOTTLENECK : 0);
+    if (rates)
+        return lscc_fail(blame, rates, why, why_len, "NIC and bottleneck rates must be in (0, 2^48] b/s");
     if (p->step_ps == 0)
-        return cc_fail(why, why_len, "step must be > 0");
-    if (p->one_way_ps == 0 || p->one_way_ps % p->step_ps)
-        return cc_fail(why, why_len, "the one-way delay must be > 0 and a multiple of the step");
-    if (p->one_way_ps / p->step_ps > 100000000ull)
-        return cc_fail(why, why_len, "the one-way delay must be at most 10^8 steps");
+        return lscc_fail(blame, LSCC_FLUID_BLAME_STEP, why, why_len, "step must be > 0");
+    if (p->one_way_ps == 0)
+        return lscc_fail(blame, LSCC_FLUID_BLAME_DELAY, why, why_len, "the one-way delay must be > 0");
+    if (p->one_way_ps % p->step_ps)
+        return lscc_fail(blame, LSCC_FLUID_BLAME_DELAY | LSCC_FLUID_BLAME_STEP, why, why_len,
+                         "the one-way delay must be a multiple of the step");
+    if (p->one_way_ps / p->step_ps > LSCC_FLUID_MAX_DELAY_STEPS)
+        return lscc_fail(blame, LSCC_FLUID_BLAME_DELAY | LSCC_FLUID_BLAME_STEP, why, why_len,
+                         "the one-way delay must be at most 10^8 steps");
     if (p->duration_ps == 0 || p->duration_ps > LSCC_FLUID_MAX_PS)
-        return cc_fail(why, why_len, "duration must be in (0, 60s]");
+        return lscc_fail(blame, LSCC_FLUID_BLAME_DURATION, why, why_len, "duration must be in (0, 60s]");
     if (p->measure_ps >= p->duration_ps)
-        return cc_fail(why, why_len, "the window must start before the end of the run");
+        return lscc_fail(blame, LSCC_FLUID_BLAME_MEASURE | LSCC_FLUID_BLAME_DURATION, why, why_len,
+                         "the window must start before the end of the run");
     if (p->start_ps >= p->duration_ps || p->stagger_ps >= p->duration_ps ||
         p->start_ps + (uint64_t)(p->flows - 1) * p->stagger_ps >= p->duration_ps)
-        return cc_fail(why, why_len, "every source must start before the end of the run");
-    if (lscc_rc_params_check(&p->rc, why, why_len) || lscc_rl_params_check(&p->rl, why, why_len))
+        return lscc_fail(blame, LSCC_FLUID_BLAME_START | (p->flows > 1 ? LSCC_FLUID_BLAME_STAGGER : 0) | LSCC_FLUID_BLAME_DURATION,
+                         why, why_len, "every source must start before the end of the run");
+    if (lscc_rc_params_blame(&p->rc, blame, why, why_len) || lscc_rl_params_blame(&p->rl, blame, why, why_len))
         return -1;
-    if (p->rc.period_ps % p->step_ps || p->rl.cnp_interval_ps % p->step_ps)
-        return cc_fail(why, why_len, "the period T and the direct-CNP interval must be multiples of the step");
+    if (p->rc.period_ps % p->step_ps)
+        return lscc_fail(blame, LSCC_BLAME_PERIOD | LSCC_FLUID_BLAME_STEP, why, why_len,
+                         "the period T must be a multiple of the step");
+    if (p->rl.cnp_interval_ps % p->step_ps)
+        return lscc_fail(blame, LSCC_BLAME_CNP_INTERVAL | LSCC_FLUID_BLAME_STEP, why, why_len,
+                         "the direct-CNP interval must be a multiple of the step");
     if (p->duration_ps / p->step_ps > LSCC_FLUID_MAX_WORK / (p->flows + 1ull))
-        return cc_fail(why, why_len, "(flows + 1) x duration / step must be at most 2e9 (about a minute): "
-                                     "shorten the duration, raise the step or use fewer flows");
+        return lscc_fail(blame, LSCC_FLUID_BLAME_FLOWS | LSCC_FLUID_BLAME_DURATION | LSCC_FLUID_BLAME_STEP, why, why_len,
+                         "(flows + 1) x duration / step must be at most 2e9 (about a minute): "
+                         "shorten the duration, raise the step or use fewer flows");
     if (p->duration_ps / p->rc.period_ps > 50000000ull)
-        return cc_fail(why, why_len, "duration / T must be at most 5·10^7 periods");
+        return lscc_fail(blame, LSCC_FLUID_BLAME_DURATION | LSCC_BLAME_PERIOD, why, why_len,
+                         "duration / T must be at most 5·10^7 periods");
     /* The feedback ring holds the messages of the last 2D + T. */
     if ((p->one_way_ps + p->rc.period_ps - 1) / p->rc.period_ps + 1 > LSCC_MAX_N + 1)
-        return cc_fail(why, why_len, "the one-way delay must be at most 256 periods T");
-    if (p->sources == LSCC_FLUID_DCQCN && dcqcn_params_check(&p->dcqcn, why, why_len))
+        return lscc_fail(blame, LSCC_FLUID_BLAME_DELAY | LSCC_BLAME_PERIOD, why, why_len,
+                         "the one-way delay must be at most 256 periods T");
+    if (p->sources == LSCC_FLUID_DCQCN && dcqcn_params_check(&p->dcqcn, why, why_len)) {
+        if (blame)
+            *blame |= LSCC_FLUID_BLAME_DCQCN;
         return -1;
+    }
     return 0;
+}
+
+int lscc_fluid_params_check(const struct lscc_fluid_params *p, char *why, size_t why_len)
+{
+    return lscc_fluid_params_blame(p, NULL, why, why_len);
 }
 
 /* Sizes of the parts, in the order of the file comment. */

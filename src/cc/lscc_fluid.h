@@ -48,6 +48,9 @@
  * flow-step measured).  Our bound, so that no accepted input runs for
  * hours. */
 #define LSCC_FLUID_MAX_WORK 2000000000ull
+/* Longest one-way delay in steps: the delay line holds D / dt + 1 rates
+ * (8 bytes each: 800 MB at the bound).  Ours. */
+#define LSCC_FLUID_MAX_DELAY_STEPS 100000000ull
 
 enum lscc_fluid_sources { LSCC_FLUID_DCQCN = 0, LSCC_FLUID_IDEAL = 1 };
 
@@ -74,8 +77,22 @@ struct lscc_fluid_params {
  * paper profile, 300 ms measured over the second half, dt = 1 µs. */
 void lscc_fluid_params_default(struct lscc_fluid_params *p);
 
-/* 0, or -1 and a reason in why. */
+/* 0, or -1 and a reason in why.  lscc_fluid_params_blame does the same and
+ * ORs into *blame the bits of the parameters that failed: LSCC_BLAME_ (the
+ * loop's, lscc.h) and LSCC_FLUID_BLAME_ (the model's, below). */
 int lscc_fluid_params_check(const struct lscc_fluid_params *p, char *why, size_t why_len);
+int lscc_fluid_params_blame(const struct lscc_fluid_params *p, unsigned *blame, char *why, size_t why_len);
+#define LSCC_FLUID_BLAME_FLOWS      (1u << 16)
+#define LSCC_FLUID_BLAME_SOURCES    (1u << 17)
+#define LSCC_FLUID_BLAME_NIC        (1u << 18)
+#define LSCC_FLUID_BLAME_BOTTLENECK (1u << 19)
+#define LSCC_FLUID_BLAME_STEP       (1u << 20)
+#define LSCC_FLUID_BLAME_DELAY      (1u << 21)
+#define LSCC_FLUID_BLAME_DURATION   (1u << 22)
+#define LSCC_FLUID_BLAME_MEASURE    (1u << 23)
+#define LSCC_FLUID_BLAME_START      (1u << 24)
+#define LSCC_FLUID_BLAME_STAGGER    (1u << 25)
+#define LSCC_FLUID_BLAME_DCQCN      (1u << 26)   /* the sources' DCQCN parameters (from the NIC rate) */
 
 /* Bytes of storage a run of p needs (0 if p does not check). */
 size_t lscc_fluid_storage_bytes(const struct lscc_fluid_params *p);

@@ -65,30 +65,45 @@ void lscc_rc_params_default(struct lscc_rc_params *p, uint64_t link_bps, uint64_
     p->r_init_bps = p->r_max_bps;
 }
 
-int lscc_rc_params_check(const struct lscc_rc_params *p, char *why, size_t why_len)
+int lscc_rc_params_blame(const struct lscc_rc_params *p, unsigned *blame, char *why, size_t why_len)
 {
     if (p->period_ps == 0)
-        return cc_fail(why, why_len, "period (T) must be > 0");
+        return lscc_fail(blame, LSCC_BLAME_PERIOD, why, why_len, "period (T) must be > 0");
     if (p->n < 1 || p->n > LSCC_MAX_N)
-        return cc_fail(why, why_len, "N = 2D/T must be in 1..256 (raise the period or shorten the link)");
+        return lscc_fail(blame, LSCC_BLAME_N, why, why_len,
+                         "N = round(2D/T) must be in 1..256 (raise the period T or shorten the delay D)");
     if (p->f_unit_bps == 0)
-        return cc_fail(why, why_len, "feedback unit (dF) must be > 0");
+        return lscc_fail(blame, LSCC_BLAME_DF, why, why_len, "feedback unit (dF) must be > 0");
     if (p->dr_bps == 0)
-        return cc_fail(why, why_len, "dR must be > 0");
+        return lscc_fail(blame, LSCC_BLAME_DR, why, why_len, "dR must be > 0");
+    if (p->r_max_bps == 0)
+        return lscc_fail(blame, LSCC_BLAME_RMAX, why, why_len, "rmax must be at least the feedback unit dF");
     if (p->r_max_bps > LSCC_RATE_LIMIT_BPS || p->dr_bps > LSCC_RATE_LIMIT_BPS)
-        return cc_fail(why, why_len, "rmax and dR must be <= 2^48 b/s");
+        return lscc_fail(blame, (p->r_max_bps > LSCC_RATE_LIMIT_BPS ? LSCC_BLAME_RMAX : 0) |
+                                (p->dr_bps > LSCC_RATE_LIMIT_BPS ? LSCC_BLAME_DR : 0),
+                         why, why_len, "rmax and dR must be <= 2^48 b/s");
+    if (p->dr_bps > p->r_max_bps)    /* one step past the whole range: R only swings between the ends */
+        return lscc_fail(blame, LSCC_BLAME_DR | LSCC_BLAME_RMAX, why, why_len, "dR must be <= rmax");
     if (p->r_min_bps > p->r_max_bps)
-        return cc_fail(why, why_len, "rmin must be <= rmax");
+        return lscc_fail(blame, LSCC_BLAME_RMIN | LSCC_BLAME_RMAX, why, why_len, "rmin must be <= rmax");
     if (p->r_init_bps < p->r_min_bps || p->r_init_bps > p->r_max_bps)
-        return cc_fail(why, why_len, "the initial rate must be in [rmin, rmax]");
-    if (p->r_min_bps % p->f_unit_bps || p->r_max_bps % p->f_unit_bps ||
-        p->dr_bps % p->f_unit_bps || p->r_init_bps % p->f_unit_bps)
-        return cc_fail(why, why_len, "rmin, rmax, dR and the initial rate must be multiples of the feedback unit dF");
+        return lscc_fail(blame, LSCC_BLAME_RINIT, why, why_len, "the initial rate must be in [rmin, rmax]");
+    unsigned off = (p->r_min_bps % p->f_unit_bps ? LSCC_BLAME_RMIN : 0) | (p->r_max_bps % p->f_unit_bps ? LSCC_BLAME_RMAX : 0) |
+                   (p->dr_bps % p->f_unit_bps ? LSCC_BLAME_DR : 0) | (p->r_init_bps % p->f_unit_bps ? LSCC_BLAME_RINIT : 0);
+    if (off)
+        return lscc_fail(blame, off, why, why_len,
+                         "rmin, rmax, dR and the initial rate must be multiples of the feedback unit dF (1Mbps by default)");
     if (p->r_max_bps / p->f_unit_bps > LSCC_FB_MAX)
-        return cc_fail(why, why_len, "rmax / dF must fit the 24-bit feedback field");
+        return lscc_fail(blame, LSCC_BLAME_RMAX | LSCC_BLAME_DF, why, why_len,
+                         "rmax / dF must fit the 24-bit feedback field (16.7Tbps at dF = 1Mbps)");
     if (p->q_ref_bytes > LSCC_QREF_LIMIT)
-        return cc_fail(why, why_len, "qref must be <= 2^40 bytes");
+        return lscc_fail(blame, LSCC_BLAME_QREF, why, why_len, "qref must be <= 2^40 bytes");
     return 0;
+}
+
+int lscc_rc_params_check(const struct lscc_rc_params *p, char *why, size_t why_len)
+{
+    return lscc_rc_params_blame(p, NULL, why, why_len);
 }
 
 void lscc_rc_init(struct lscc_rc *rc, const struct lscc_rc_params *p)

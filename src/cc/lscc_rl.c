@@ -61,21 +61,26 @@ void lscc_rl_params_default(struct lscc_rl_params *p, uint64_t link_bps, uint64_
     p->r_init_bps = link_bps;
 }
 
-int lscc_rl_params_check(const struct lscc_rl_params *p, char *why, size_t why_len)
+int lscc_rl_params_blame(const struct lscc_rl_params *p, unsigned *blame, char *why, size_t why_len)
 {
     if (p->q_ref_bytes == 0)
-        return cc_fail(why, why_len, "pseudo-queue reference (q*ref) must be > 0");
+        return lscc_fail(blame, LSCC_BLAME_QREF_PSEUDO, why, why_len, "pseudo-queue reference (q*ref) must be > 0");
     if (p->cnp_interval_ps == 0)
-        return cc_fail(why, why_len, "direct-CNP interval must be > 0");
+        return lscc_fail(blame, LSCC_BLAME_CNP_INTERVAL, why, why_len, "direct-CNP interval must be > 0");
     if (p->long_flow_bytes == 0)
-        return cc_fail(why, why_len, "long-flow threshold must be > 0");
+        return lscc_fail(blame, LSCC_BLAME_LONG_FLOW, why, why_len, "long-flow threshold must be > 0");
     if (p->capacity == 0 || p->capacity > LSCC_FT_CAP_MAX || (p->capacity & (p->capacity - 1)))
-        return cc_fail(why, why_len, "flow-table capacity must be a power of two in 1..2^24");
+        return lscc_fail(blame, LSCC_BLAME_TABLE, why, why_len, "flow-table capacity must be a power of two in 1..2^24");
     if (p->idle_ps == 0)
-        return cc_fail(why, why_len, "flow-table idle time must be > 0");
+        return lscc_fail(blame, LSCC_BLAME_IDLE, why, why_len, "flow-table idle time must be > 0");
     if (p->r_init_bps > LSCC_RATE_LIMIT_BPS)
-        return cc_fail(why, why_len, "initial drain rate must be <= 2^48 b/s");
+        return lscc_fail(blame, LSCC_BLAME_DRAIN_INIT, why, why_len, "initial drain rate must be <= 2^48 b/s");
     return 0;
+}
+
+int lscc_rl_params_check(const struct lscc_rl_params *p, char *why, size_t why_len)
+{
+    return lscc_rl_params_blame(p, NULL, why, why_len);
 }
 
 uint64_t lscc_normal_cnp_interval_ps(uint64_t direct_ps, uint32_t multiple)

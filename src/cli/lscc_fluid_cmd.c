@@ -90,7 +90,8 @@ static int parse(int argc, char **argv, struct fopts *o)
             else
                 return cli_bad_value(CMD, k, v, "want dcqcn, ideal or both");
         } else if (!strcmp(k, "--flows")) {
-            if (units_parse_u64_why(v, &o->flows, &why) || o->flows < 1 || o->flows > LSCC_FLUID_MAX_FLOWS)
+            /* the range is the model's (lscc_fluid_params_blame) */
+            if (units_parse_u64_why(v, &o->flows, &why) || o->flows > UINT32_MAX)
                 return cli_bad_value(CMD, k, v, why ? why : "must be in 1..1024");
         } else if (!strcmp(k, "--dcqcn-profile")) {
             if (!strcmp(v, "paper"))
@@ -126,6 +127,58 @@ static int parse(int argc, char **argv, struct fopts *o)
             return cli_bad_value(CMD, k, v, why ? why : "must be > 0");
     }
     return -1;
+}
+
+/* The model's reason for refusing the parameters, after the options that
+ * set the parameters it blames, with their values: "--delay 100ms,
+ * --period 200us: N = round(2D/T) must be in 1..256 (...)". */
+static int blame_error(const struct fopts *o, unsigned blame, const char *why)
+{
+    enum { T, R, B, N, S };    /* how to print the value: time, rate, bytes, count, sources */
+    const struct { const char *opt; unsigned bits; int fmt; const uint64_t *v; } opts[] = {
+        { "--sources", LSCC_FLUID_BLAME_SOURCES, S, NULL },
+        { "--flows", LSCC_FLUID_BLAME_FLOWS, N, &o->flows },
+        { "--nic", LSCC_FLUID_BLAME_NIC | LSCC_FLUID_BLAME_DCQCN, R, &o->nic },
+        { "--bottleneck", LSCC_FLUID_BLAME_BOTTLENECK, R, &o->bottleneck },
+        /* Rmax, Rmin (min(100 Mb/s, Rmax)), R's and Q*'s starts come from it */
+        { "--long-haul", LSCC_BLAME_RMAX | LSCC_BLAME_RMIN | LSCC_BLAME_RINIT | LSCC_BLAME_DRAIN_INIT, R, &o->longhaul },
+        { "--delay", LSCC_FLUID_BLAME_DELAY | LSCC_BLAME_N, T, &o->delay },
+        { "--period", LSCC_BLAME_PERIOD | LSCC_BLAME_N, T, &o->period },
+        { "--q-ref", LSCC_BLAME_QREF, B, &o->qref },
+        { "--q-ref-pseudo", LSCC_BLAME_QREF_PSEUDO, B, &o->qref_pseudo },
+        { "--dr", LSCC_BLAME_DR, R, &o->dr },
+        { "--long-flow", LSCC_BLAME_LONG_FLOW, B, &o->long_flow },
+        { "--cnp-interval", LSCC_BLAME_CNP_INTERVAL, T, &o->cnp_interval },
+        { "--start", LSCC_FLUID_BLAME_START, T, &o->start },
+        { "--stagger", LSCC_FLUID_BLAME_STAGGER, T, &o->stagger },
+        { "--duration", LSCC_FLUID_BLAME_DURATION, T, &o->duration },
+        { "--measure", LSCC_FLUID_BLAME_MEASURE, T, &o->measure },
+        { "--step", LSCC_FLUID_BLAME_STEP, T, &o->step },
+    };
+    char line[512] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        if (!(blame & opts[i].bits))
+            continue;
+        char v[64];
+        if (opts[i].fmt == S)
+            snprintf(v, sizeof v, "%s", o->kinds == 1 ? "dcqcn" : o->kinds == 2 ? "ideal" : "both");
+        else if (opts[i].fmt == T)
+            units_fmt_time(*opts[i].v, v, sizeof v);
+        else if (opts[i].fmt == R)
+            units_fmt_rate((double)*opts[i].v, v, sizeof v);
+        else if (opts[i].fmt == B)
+            units_fmt_bytes((double)*opts[i].v, v, sizeof v);
+        else
+            snprintf(v, sizeof v, "%llu", (unsigned long long)*opts[i].v);
+        int w = snprintf(line + len, sizeof line - len, "%s%s %s", len ? ", " : "", opts[i].opt, v);
+        if (w > 0 && (size_t)w < sizeof line - len)
+            len += (size_t)w;
+    }
+    /* Blamed parameters no option sets (the feedback unit, the flow table)
+     * leave the reason alone. */
+    cli_errorf(CMD ": %s%s%s\n", line, len ? ": " : "", why);
+    return 2;
 }
 
 static void series_row(void *ctx, const struct lscc_fluid_sample *s)
@@ -178,44 +231,15 @@ int cmd_stability_lscc(int argc, char **argv)
         p.rl.long_flow_bytes = (uint32_t)o.long_flow;
     dcqcn_params_default(&p.dcqcn, o.nic, (enum dcqcn_profile)o.profile);
 
-    /* The limits the library checks, said here with the option that sets
-     * them (its message names the parameter, not the option). */
-    char v[64];
-    const uint64_t unit = p.rc.f_unit_bps;
-    if (o.duration > LSCC_FLUID_MAX_PS)
-        return cli_bad_value(CMD, "--duration", units_fmt_time(o.duration, v, sizeof v), "must be at most 60s");
-    if (o.nic > LSCC_RATE_LIMIT_BPS || o.bottleneck > LSCC_RATE_LIMIT_BPS)
-        return cli_bad_value(CMD, o.nic > LSCC_RATE_LIMIT_BPS ? "--nic" : "--bottleneck",
-                   units_fmt_rate((double)(o.nic > LSCC_RATE_LIMIT_BPS ? o.nic : o.bottleneck), v, sizeof v),
-                   "must be at most 2^48 b/s");
-    if (o.longhaul < unit || o.longhaul / unit > LSCC_FB_MAX)
-        return cli_bad_value(CMD, "--long-haul", units_fmt_rate((double)o.longhaul, v, sizeof v),
-                   "must be in 1Mbps..16.7Tbps (R travels in a 24-bit field of 1 Mb/s units)");
-    if (o.dr % unit || o.dr > o.longhaul)
-        return cli_bad_value(CMD, "--dr", units_fmt_rate((double)o.dr, v, sizeof v), "must be a multiple of 1Mbps, at most --long-haul");
-    /* N = round(2D/T) must be 1..256: 4D >= T and 4D < 513 T. */
-    __extension__ unsigned __int128 four_d = (unsigned __int128)o.delay * 4, per = o.period;
-    if (four_d < per || four_d >= per * 513) {
-        char v2[64];
-        cli_errorf(CMD ": --delay %s, --period %s: round(2 x delay / period) must be in 1..256\n",
-                   units_fmt_time(o.delay, v, sizeof v), units_fmt_time(o.period, v2, sizeof v2));
-        return 2;
-    }
-    if (o.delay % o.step || o.period % o.step || (o.has_cnp_interval && o.cnp_interval % o.step))
-        return cli_bad_value(CMD, "--step", units_fmt_time(o.step, v, sizeof v), "must divide --delay, --period and --cnp-interval");
-    if (o.delay / o.step > 100000000ull)
-        return cli_bad_value(CMD, "--step", units_fmt_time(o.step, v, sizeof v), "--delay / --step must be at most 10^8");
-
     char why[200];
     p.sources = (o.kinds & 1) ? LSCC_FLUID_DCQCN : LSCC_FLUID_IDEAL;
     if ((o.kinds & 1) && p.rl.long_flow_bytes != UINT32_MAX)
         cli_errorf(CMD ": warning: the model has no ECN, so a DCQCN flow past the long-flow threshold "
                    "(%u B) never gets a CNP again; --long-flow inf keeps every flow short\n",
                    p.rl.long_flow_bytes);
-    if (lscc_fluid_params_check(&p, why, sizeof why)) {
-        cli_errorf(CMD ": %s\n", why);
-        return 2;
-    }
+    unsigned blame = 0;
+    if (lscc_fluid_params_blame(&p, &blame, why, sizeof why))
+        return blame_error(&o, blame, why);
     size_t need = lscc_fluid_storage_bytes(&p);
     void *mem = malloc(need);
     struct lscc_fluid_result *res = malloc(sizeof *res);

@@ -125,9 +125,26 @@ int scenario_lscc(struct scenario *sc, struct cfg *c, struct cfg_err *err)
         if (idle) rlp.idle_ps = idle;
         rlp.normal_cnp_multiple = (uint32_t)mult;
         char why[200];
-        if (lscc_rc_params_check(&rcp, why, sizeof why) || lscc_rl_params_check(&rlp, why, sizeof why))
-            return cfg_section_errorf(err, c, "lscc", "port %s->%s: %s", nd->name,
-                                      n->nodes[n->ports[pt->peer].node].name, why);
+        unsigned blame = 0;
+        if (lscc_rc_params_blame(&rcp, &blame, why, sizeof why) || lscc_rl_params_blame(&rlp, &blame, why, sizeof why)) {
+            /* Name the first key given that set a blamed parameter; Rmax
+             * and the starting rates come from the link. */
+            static const struct { unsigned bits; const char *key; } keys[] = {
+                { LSCC_BLAME_PERIOD | LSCC_BLAME_N, "period" }, { LSCC_BLAME_DF, "feedback_unit" },
+                { LSCC_BLAME_DR, "dr" }, { LSCC_BLAME_RMIN, "r_min" }, { LSCC_BLAME_QREF, "q_ref" },
+                { LSCC_BLAME_QREF_PSEUDO, "q_ref_pseudo" }, { LSCC_BLAME_CNP_INTERVAL, "cnp_interval" },
+                { LSCC_BLAME_LONG_FLOW, "long_flow" }, { LSCC_BLAME_TABLE, "table_size" },
+                { LSCC_BLAME_IDLE, "idle" },
+            };
+            const struct cfg_entry *e = NULL;
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0] && !e; k++)
+                if (blame & keys[k].bits)
+                    e = cfg_find(c, "lscc", keys[k].key);
+            const char *to = n->nodes[n->ports[pt->peer].node].name;
+            if (e)
+                return cfg_errorf(err, e, "long-haul port %s->%s: %s", nd->name, to, why);
+            return cfg_section_errorf(err, c, "lscc", "long-haul port %s->%s: %s", nd->name, to, why);
+        }
         struct lscc_node *x = lscc_attach(n, p, &rcp, &rlp);
         if (!x || (local == 1 && !lscc_int_attach(n, x)) || lsccsel_add(sc, x))
             return cfg_section_errorf(err, c, "lscc", "out of memory");

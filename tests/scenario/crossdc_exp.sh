@@ -34,6 +34,10 @@ ok lscc_guide_warning "grep -q 'dR 1000000000 b/s >= M\*T\*R_ai/T_i' $tmp/fig8-s
 "$ROCCSIM" run experiments/crossdc/fig8-stability.ini --check --set 'expect.lscc_rate dc0_core1->egress0=1Gbps' >"$tmp/bad.out" 2>&1
 rc=$?
 ok lscc_metric_port "[ $rc -eq 2 ] && grep -q 'is not a long-haul port running LSCC' $tmp/bad.out" "$tmp/bad.out"
+# A value LSCC's check refuses is blamed on its [lscc] key (lscc_rc_params_blame).
+"$ROCCSIM" run experiments/crossdc/fig8-stability.ini --check --set lscc.dr=900Gbps >"$tmp/bad2.out" 2>&1
+rc=$?
+ok lscc_key_blamed "[ $rc -eq 2 ] && grep -q '\[lscc\] dr: long-haul port egress0->egress1: dR must be <= rmax' $tmp/bad2.out" "$tmp/bad2.out"
 
 # Two long-haul links (multilink.ini): a pair of modules per long-haul
 # port, all four exchanging feedback, both local ones sending direct CNPs

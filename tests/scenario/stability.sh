@@ -50,19 +50,29 @@ ok lscc_dcqcn_swings "awk -F'\t' '\$1==\"dcqcn\" && \$8<0.5 && \$9>8 && \$11<0.2
 $S lscc --sources ideal --series --duration 2ms >"$tmp/ls.txt" 2>&1; rc=$?
 ok lscc_series "[ $rc -eq 0 ] && [ \$(grep -c '^ideal	' $tmp/ls.txt) -eq 10 ] && grep -q '^ideal	0.200	0	0	199.000	' $tmp/ls.txt" "$tmp/ls.txt"
 $S lscc --dr 1500bps >"$tmp/lb1.txt" 2>&1; rc=$?
-ok lscc_bad_dr "[ $rc -eq 2 ] && grep -q -- '--dr 1.5Kbps: must be a multiple of 1Mbps' $tmp/lb1.txt" "$tmp/lb1.txt"
+ok lscc_bad_dr "[ $rc -eq 2 ] && grep -q -- '--dr 1.5Kbps: rmin, rmax, dR and the initial rate must be multiples of the feedback unit' $tmp/lb1.txt" "$tmp/lb1.txt"
 $S lscc --sources best >"$tmp/lb2.txt" 2>&1; rc=$?
 ok lscc_bad_sources "[ $rc -eq 2 ] && grep -q -- '--sources best: want dcqcn, ideal or both' $tmp/lb2.txt" "$tmp/lb2.txt"
 $S lscc --step 3us >"$tmp/lb3.txt" 2>&1; rc=$?
-ok lscc_bad_step "[ $rc -eq 2 ] && grep -q -- '--step 3us: must divide --delay, --period and --cnp-interval' $tmp/lb3.txt" "$tmp/lb3.txt"
+ok lscc_bad_step "[ $rc -eq 2 ] && grep -q -- '--delay 1ms, --step 3us: the one-way delay must be a multiple of the step' $tmp/lb3.txt" "$tmp/lb3.txt"
 $S lscc --delay 100ms >"$tmp/lb7.txt" 2>&1; rc=$?
-ok lscc_bad_delay "[ $rc -eq 2 ] && grep -q -- '--delay 100ms, --period 200us: round(2 x delay / period) must be in 1..256' $tmp/lb7.txt" "$tmp/lb7.txt"
+ok lscc_bad_delay "[ $rc -eq 2 ] && grep -q -- '--delay 100ms, --period 200us: N = round(2D/T) must be in 1..256' $tmp/lb7.txt" "$tmp/lb7.txt"
 $S lscc --flows 1024 --duration 60s >"$tmp/lb8.txt" 2>&1; rc=$?
-ok lscc_bad_work "[ $rc -eq 2 ] && grep -q 'at most 2e9' $tmp/lb8.txt" "$tmp/lb8.txt"
+ok lscc_bad_work "[ $rc -eq 2 ] && grep -q -- '--flows 1024, --duration 60s, --step 1us: (flows + 1) x duration / step must be at most 2e9' $tmp/lb8.txt" "$tmp/lb8.txt"
 $S lscc --duration 2ms >"$tmp/lw.txt" 2>&1; rc=$?
 ok lscc_warns_long_flows "[ $rc -eq 0 ] && grep -q 'warning: the model has no ECN' $tmp/lw.txt" "$tmp/lw.txt"
 $S lscc --flows 2 --stagger 300ms >"$tmp/lb6.txt" 2>&1; rc=$?
-ok lscc_bad_stagger "[ $rc -eq 2 ] && grep -q 'every source must start before the end of the run' $tmp/lb6.txt" "$tmp/lb6.txt"
+ok lscc_bad_stagger "[ $rc -eq 2 ] && grep -q -- '--start 0s, --stagger 300ms, --duration 300ms: every source must start before the end of the run' $tmp/lb6.txt" "$tmp/lb6.txt"
+# The model's own checks name the options that set what they refuse
+# (lscc_fluid_params_blame), with the values used.
+$S lscc --long-haul 200Gbps --dr 300Gbps >"$tmp/lb9.txt" 2>&1; rc=$?
+ok lscc_bad_dr_range "[ $rc -eq 2 ] && grep -q -- '--long-haul 200Gbps, --dr 300Gbps: dR must be <= rmax' $tmp/lb9.txt" "$tmp/lb9.txt"
+$S lscc --long-haul 20Tbps >"$tmp/lb10.txt" 2>&1; rc=$?
+ok lscc_bad_long_haul "[ $rc -eq 2 ] && grep -q -- '--long-haul 20Tbps: rmax / dF must fit the 24-bit feedback field' $tmp/lb10.txt" "$tmp/lb10.txt"
+$S lscc --flows 0 >"$tmp/lb11.txt" 2>&1; rc=$?
+ok lscc_bad_flows "[ $rc -eq 2 ] && grep -q -- '--flows 0: flows must be in 1..1024' $tmp/lb11.txt" "$tmp/lb11.txt"
+$S lscc --duration 61s >"$tmp/lb12.txt" 2>&1; rc=$?
+ok lscc_bad_duration "[ $rc -eq 2 ] && grep -q -- '--duration 61s: duration must be in (0, 60s]' $tmp/lb12.txt" "$tmp/lb12.txt"
 $S lscc --flows >"$tmp/lb4.txt" 2>&1; rc=$?
 ok lscc_missing_arg "[ $rc -eq 2 ] && grep -q -- '--flows needs an argument' $tmp/lb4.txt" "$tmp/lb4.txt"
 $S lscc --delay 1ms --warp 1 >"$tmp/lb5.txt" 2>&1; rc=$?

@@ -48,15 +48,58 @@ TEST(rc_defaults)
     CHECK_EQ(lscc_n_for(1 * US, 200 * US), 1);     /* at least 1 */
     p.n = LSCC_MAX_N + 1;
     CHECK(lscc_rc_params_check(&p, why, sizeof why) < 0);
-    CHECK(strstr(why, "N = 2D/T") != NULL);
+    CHECK(strstr(why, "N = round(2D/T)") != NULL);
+    unsigned blame = 0;
+    CHECK(lscc_rc_params_blame(&p, &blame, why, sizeof why) < 0);
+    CHECK_EQ(blame, LSCC_BLAME_N);
     p.n = 10;
     p.dr_bps = 1500000;                /* 1.5 Mb/s: not a multiple of ΔF... */
     p.f_unit_bps = 1000000;
     CHECK(lscc_rc_params_check(&p, why, sizeof why) < 0);
     CHECK(strstr(why, "multiples") != NULL);
+    blame = 0;
+    CHECK(lscc_rc_params_blame(&p, &blame, why, sizeof why) < 0);
+    CHECK_EQ(blame, LSCC_BLAME_DR);    /* ...and only dR is off the grid */
     p.dr_bps = 1 * G;
     p.r_min_bps = 300 * G;
     CHECK(lscc_rc_params_check(&p, why, sizeof why) < 0);
+}
+
+/* The checks' blame names every parameter that fails a rule and no other;
+ * it ORs, so a caller can gather the rc and rl checks' bits. */
+TEST(rc_rl_blame)
+{
+    struct lscc_rc_params p;
+    char why[160];
+    unsigned blame = 0;
+    lscc_rc_params_default(&p, 200 * G, 1 * MS);
+    CHECK_EQ(lscc_rc_params_blame(&p, &blame, why, sizeof why), 0);
+    CHECK_EQ(blame, 0);
+    p.dr_bps = 201 * G;                /* a step wider than the range */
+    CHECK(lscc_rc_params_blame(&p, &blame, why, sizeof why) < 0);
+    CHECK_EQ(blame, LSCC_BLAME_DR | LSCC_BLAME_RMAX);
+    CHECK(strstr(why, "dR must be <= rmax") != NULL);
+    p.dr_bps = 200 * G;                /* the whole range in one step: allowed */
+    CHECK_EQ(lscc_rc_params_check(&p, why, sizeof why), 0);
+    lscc_rc_params_default(&p, 500000, 1 * MS);   /* a link below ΔF: Rmax 0 */
+    blame = 0;
+    CHECK(lscc_rc_params_blame(&p, &blame, why, sizeof why) < 0);
+    CHECK(blame & LSCC_BLAME_RMAX);
+    lscc_rc_params_default(&p, 200 * G, 1 * MS);
+    p.r_max_bps = 17000000 * M;        /* 17 Tb/s: past the 24-bit field */
+    p.r_init_bps = p.r_max_bps;
+    blame = 0;
+    CHECK(lscc_rc_params_blame(&p, &blame, why, sizeof why) < 0);
+    CHECK_EQ(blame, LSCC_BLAME_RMAX | LSCC_BLAME_DF);
+
+    struct lscc_rl_params r;
+    lscc_rl_params_default(&r, 200 * G, 1 * MS, 200 * US);
+    blame = LSCC_BLAME_PERIOD;         /* kept: the bits are ORed in */
+    CHECK_EQ(lscc_rl_params_blame(&r, &blame, why, sizeof why), 0);
+    r.capacity = 3;
+    CHECK(lscc_rl_params_blame(&r, &blame, why, sizeof why) < 0);
+    CHECK_EQ(blame, LSCC_BLAME_PERIOD | LSCC_BLAME_TABLE);
+    CHECK(strstr(why, "power of two") != NULL);
 }
 
 /* ΔR large (no clamp), N = 2: the list subtracts what is in flight.
@@ -398,6 +441,7 @@ int main(void)
     test_crash_guard();
     test_binary_ = "test_lscc";
     RUN(rc_defaults);
+    RUN(rc_rl_blame);
     RUN(rc_feedback_list);
     RUN(rc_dr_clamp);
     RUN(rc_bounds_and_unit);

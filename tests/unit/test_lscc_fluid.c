@@ -205,6 +205,44 @@ TEST(bad_params)
     CHECK_EQ(lscc_fluid_params_check(&p, why, sizeof why), -1);
 }
 
+/* What the check blames: the model's parameters and, through it, the
+ * loop's (so `stability lscc` can name its options). */
+TEST(params_blame)
+{
+    struct lscc_fluid_params p;
+    char why[200];
+    unsigned blame = 0;
+    lscc_fluid_params_default(&p);
+    CHECK_EQ(lscc_fluid_params_blame(&p, &blame, why, sizeof why), 0);
+    CHECK_EQ(blame, 0);
+    p.step_ps = 3 * US;                             /* does not divide D = 1 ms */
+    CHECK_EQ(lscc_fluid_params_blame(&p, &blame, why, sizeof why), -1);
+    CHECK_EQ(blame, LSCC_FLUID_BLAME_DELAY | LSCC_FLUID_BLAME_STEP);
+    lscc_fluid_params_default(&p);
+    p.step_ps = 7 * US;
+    p.one_way_ps = 994 * US;                        /* divides D, not T = 200 µs */
+    p.rc.n = lscc_n_for(p.one_way_ps, p.rc.period_ps);
+    blame = 0;
+    CHECK_EQ(lscc_fluid_params_blame(&p, &blame, why, sizeof why), -1);
+    CHECK_EQ(blame, LSCC_BLAME_PERIOD | LSCC_FLUID_BLAME_STEP);
+    lscc_fluid_params_default(&p);
+    p.bottleneck_bps = 0;
+    blame = 0;
+    CHECK_EQ(lscc_fluid_params_blame(&p, &blame, why, sizeof why), -1);
+    CHECK_EQ(blame, LSCC_FLUID_BLAME_BOTTLENECK);   /* not the NIC */
+    lscc_fluid_params_default(&p);
+    p.rl.q_ref_bytes = 0;                           /* the loop's Alg. 2 */
+    blame = 0;
+    CHECK_EQ(lscc_fluid_params_blame(&p, &blame, why, sizeof why), -1);
+    CHECK_EQ(blame, LSCC_BLAME_QREF_PSEUDO);
+    lscc_fluid_params_default(&p);
+    p.flows = 3;
+    p.stagger_ps = p.duration_ps / 2;               /* the third starts at the end */
+    blame = 0;
+    CHECK_EQ(lscc_fluid_params_blame(&p, &blame, why, sizeof why), -1);
+    CHECK_EQ(blame, LSCC_FLUID_BLAME_START | LSCC_FLUID_BLAME_STAGGER | LSCC_FLUID_BLAME_DURATION);
+}
+
 int main(void)
 {
     test_crash_guard();
@@ -215,5 +253,6 @@ int main(void)
     RUN(dcqcn_sources_oscillate);
     RUN(staggered_starts);
     RUN(bad_params);
+    RUN(params_blame);
     return test_summary();
 }
