@@ -31,7 +31,7 @@ a low-latency fabric; pass your own (e.g. from the OSU micro-benchmarks).
 
 Usage: bench/scaling-model.py [--c-hop NS] [--c-rec NS] [--sync-a US]
        [--sync-b US] [--lookahead US] [--hop-rate HOPS_PER_HOST_US]
-       [--load RHO] [--paths N] [--seed S]
+       [--load RHO] [--paths N] [--seed S] [--k 16,34,74] [--ranks 8,64,512]
 """
 import argparse
 import heapq
@@ -142,7 +142,19 @@ def main():
     ap.add_argument("--load", type=float, default=0.7, help="offered load per host link")
     ap.add_argument("--paths", type=int, default=20000, help="sampled packets per fat-tree")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--k", default=",".join(str(k) for k, _ in SIZES),
+                    help="fat-tree k values, comma-separated (default 16,34,74)")
+    ap.add_argument("--ranks", default=",".join(str(p) for p in RANKS),
+                    help="rank counts, comma-separated (default 8,64,512; e.g. 2 to set the "
+                         "model beside a measured 2-rank run)")
     o = ap.parse_args()
+    try:
+        ks = [int(x) for x in o.k.split(",")]
+        ranks = [int(x) for x in o.ranks.split(",")]
+    except ValueError:
+        ap.error("--k and --ranks take comma-separated integers")
+    if any(k < 2 or k % 2 for k in ks) or any(p < 1 for p in ranks):
+        ap.error("--k needs even values >= 2, --ranks values >= 1")
     rng = random.Random(o.seed)
     # Packets per host per us at line rate: 100 Gb/s over 1,048-byte frames
     # (1 KB payload plus RoCEv2 headers) is 11.9; each data hop brings about
@@ -173,9 +185,10 @@ def main():
         return dict(hosts=hosts, total=total, seq_us=seq_us, imbal=max(work) / mean_work,
                     cut=sum(recs) / hops_pp, sync=sync, speedup=seq_us / (per_rank + sync))
 
-    for k, label in SIZES:
+    for k in ks:
+        label = dict(SIZES).get(k, f"{k ** 3 // 4:,}")
         paths = sample_paths(k, o.paths, rng)
-        for p in RANKS:
+        for p in ranks:
             m = predict(k, p, paths)
             print(f"{m['hosts']:>7} {k:>3} {p:>5} {m['total']:>9.0f} {m['seq_us']/1e3:>8.2f}m {m['imbal']:>6.2f} "
                   f"{100*m['cut']:>5.1f} {m['sync']:>5.1f}u {m['speedup']:>8.1f} {m['speedup']/p:>6.2f}")

@@ -649,3 +649,12 @@ ROCCSIM="$ROCCSIM" bash scripts/parallel-identity.sh -d 1ms experiments/compare/
 ok identity_script '[ $? = 0 ] && grep -q "^SAME .*asymmetric-hpcc.ini" "$tmp/identity.log" &&
     grep -q "^REFUSED .*convergence.ini" "$tmp/identity.log" && grep -q "^SAME .*hpccstar-dint-attack.ini" "$tmp/identity.log" &&
     grep -q "2 same, 0 differ, 1 refused, 0 failed" "$tmp/identity.log"' "$tmp/identity.log"
+
+# bench/scaling-model.py (docs/performance.md "Scaling model"): --k and
+# --ranks pick the rows, so the model can stand beside a measured point; a
+# 2-rank k = 8 fat-tree cuts pods, so some hops cross (cut% > 0) and the
+# speedup is below 2; a bad value is refused.
+python3 bench/scaling-model.py --k 8 --ranks 2,4 --paths 2000 >"$tmp/model.txt" 2>&1
+ok model_rows '[ $? = 0 ] && awk '\''$2 == 8 && ($3 == 2 || $3 == 4) { n++; if ($7 <= 0 || $9 >= $3) bad = 1 } END { exit !(n == 2 && !bad) }'\'' "$tmp/model.txt"' "$tmp/model.txt"
+python3 bench/scaling-model.py --k 7 >"$tmp/model-bad.txt" 2>&1
+ok model_bad_k '[ $? = 2 ] && grep -q -- "--k needs even values" "$tmp/model-bad.txt"' "$tmp/model-bad.txt"
