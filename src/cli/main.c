@@ -24,6 +24,7 @@
 #include "cli/plot.h"
 #include "cli/stability_cmd.h"
 #include "cli/sweep.h"
+#include "core/hugepage.h"
 #include "engine/config.h"
 #include "engine/expect.h"
 #include "engine/fct.h"
@@ -186,6 +187,7 @@ static int cmd_run(int argc, char **argv, int rank, int size)
     if (sc.warnings[0])
         fputs(sc.warnings, stderr);
     sc.progress = !quiet && isatty(2);
+    mem_hint_heap();                    /* the fabric is built: its small allocations too (hugepage.h) */
     double w0 = wall();
     rc = 3;
     int run_bad = scenario_run(&sc, why, sizeof why);

@@ -27,6 +27,7 @@
  * holds it, or, with the wheel empty, the far root.
  */
 #include "core/eventlist.h"
+#include "core/hugepage.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -312,6 +313,10 @@ static int grow(struct eventlist *el, size_t ncap)
     if (!nd)
         return -1;
     el->nodes = nd;
+    mem_hint_huge(c, ncap * sizeof *c);       /* a large fabric's millions of events */
+    mem_hint_huge(f, ncap * sizeof *f);
+    mem_hint_huge(t, ncap * sizeof *t);
+    mem_hint_huge(nd, ncap * sizeof *nd);
     for (size_t i = el->cap; i < ncap; i++)      /* new nodes join the pool */
         nd[i].next = i + 1 < ncap ? (uint32_t)(i + 1) : el->free_node;
     el->free_node = (uint32_t)el->cap;

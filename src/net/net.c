@@ -4,6 +4,7 @@
  */
 #include "net/flowctl.h"
 #include "net/qdisc.h"
+#include "core/hugepage.h"
 #include "core/prefetch.h"
 
 #include <stdio.h>
@@ -240,8 +241,10 @@ int net_finalize(struct net *n, const struct switch_cfg *swcfg, char *why, size_
     n->n_ports = total;
     /* Cache-line aligned (struct port is, and its fields are grouped by line). */
     n->ports = aligned_alloc(_Alignof(struct port), (total ? total : 1) * sizeof *n->ports);
-    if (n->ports)
+    if (n->ports) {
+        mem_hint_huge(n->ports, (total ? total : 1) * sizeof *n->ports);
         memset(n->ports, 0, (total ? total : 1) * sizeof *n->ports);
+    }
     n->sws = calloc(n_sws ? n_sws : 1, sizeof *n->sws);
     n->hosts = calloc(n_hosts ? n_hosts : 1, sizeof *n->hosts);
     if (!n->ports || !n->sws || !n->hosts) {
@@ -425,6 +428,7 @@ static struct flow *grow_flows(struct net *n, uint32_t need)
     struct flow *nf = aligned_alloc(_Alignof(struct flow), (size_t)ncap * sizeof *nf);
     if (!nf)
         return NULL;
+    mem_hint_huge(nf, (size_t)ncap * sizeof *nf);
     if (n->n_flows)
         memcpy(nf, n->flows, (size_t)n->n_flows * sizeof *nf);
     free(n->flows);
@@ -672,6 +676,7 @@ uint32_t net_new_packet(struct net *n, enum pkt_type type)
             n->oom = 1;
             return PKT_NONE;
         }
+        mem_hint_huge(r, (size_t)n->pool.cap * sizeof *r);
         n->intr = r;
         n->intr_cap = n->pool.cap;
     }

@@ -1,6 +1,8 @@
 /* packet.c -- the packet pool; see packet.h. */
 #include "net/packet.h"
 
+#include "core/hugepage.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +24,7 @@ int pool_init(struct pkt_pool *pl, uint32_t cap_hint)
     pl->p = calloc(pl->cap, sizeof *pl->p);
     if (!pl->p)
         return -1;
+    mem_hint_huge(pl->p, (size_t)pl->cap * sizeof *pl->p);
     pl->free_head = PKT_NONE;
     thread_free(pl, 0, pl->cap);
     return 0;
@@ -42,6 +45,7 @@ uint32_t pool_get(struct pkt_pool *pl)
         struct packet *np = realloc(pl->p, (size_t)ncap * sizeof *np);
         if (!np)
             return PKT_NONE;
+        mem_hint_huge(np, (size_t)ncap * sizeof *np);
         memset(np + pl->cap, 0, (size_t)(ncap - pl->cap) * sizeof *np);
         pl->p = np;
         thread_free(pl, pl->cap, ncap);
